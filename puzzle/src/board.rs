@@ -1,0 +1,184 @@
+//! Board geometry: cells, neighbours, directions and the diagonal reflection.
+//!
+//! Cells are numbered row-major from the top-left corner. The goal is Korf's: the blank on cell 0 and tile `t`
+//! on cell `t`, so a tile's number is also its home cell. Everything that builds or reads tables agrees on this
+//! numbering, which is why it lives here and nowhere else.
+
+use std::fmt;
+use std::str::FromStr;
+
+/// Largest board the packed `u64` state supports (4 bits a cell). A 5x5 board needs a wider packing; the
+/// board type itself is size-agnostic so that only the state representation has to grow.
+pub const MAX_CELLS: usize = 16;
+
+/// A direction the blank moves in. The tile moved goes the opposite way.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Dir {
+    Up,
+    Down,
+    Left,
+    Right,
+}
+
+impl Dir {
+    pub const ALL: [Dir; 4] = [Dir::Up, Dir::Down, Dir::Left, Dir::Right];
+
+    pub fn letter(self) -> char {
+        match self {
+            Dir::Up => 'U',
+            Dir::Down => 'D',
+            Dir::Left => 'L',
+            Dir::Right => 'R',
+        }
+    }
+
+    pub fn opposite(self) -> Dir {
+        match self {
+            Dir::Up => Dir::Down,
+            Dir::Down => Dir::Up,
+            Dir::Left => Dir::Right,
+            Dir::Right => Dir::Left,
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum BoardError {
+    #[error("board '{0}' is not of the form RxC (e.g. 4x4, 3x3, 2x3)")]
+    Syntax(String),
+    #[error("board {rows}x{cols} has {cells} cells; supported boards have 4 to {max} cells with at least 2 rows and 2 columns", cells = .rows * .cols, max = MAX_CELLS)]
+    Size { rows: usize, cols: usize },
+}
+
+/// A rectangular board of `rows` x `cols` cells.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Board {
+    rows: u8,
+    cols: u8,
+}
+
+impl Board {
+    pub const FOUR: Board = Board { rows: 4, cols: 4 };
+
+    pub fn new(rows: usize, cols: usize) -> Result<Board, BoardError> {
+        if rows < 2 || cols < 2 || rows * cols > MAX_CELLS {
+            return Err(BoardError::Size { rows, cols });
+        }
+        Ok(Board { rows: rows as u8, cols: cols as u8 })
+    }
+
+    pub fn rows(self) -> usize {
+        self.rows as usize
+    }
+
+    pub fn cols(self) -> usize {
+        self.cols as usize
+    }
+
+    pub fn cells(self) -> usize {
+        self.rows() * self.cols()
+    }
+
+    pub fn row(self, cell: usize) -> usize {
+        cell / self.cols()
+    }
+
+    pub fn col(self, cell: usize) -> usize {
+        cell % self.cols()
+    }
+
+    pub fn is_square(self) -> bool {
+        self.rows == self.cols
+    }
+
+    /// The cell the blank reaches from `cell` going `dir`, if it stays on the board.
+    pub fn step(self, cell: usize, dir: Dir) -> Option<usize> {
+        let (r, c) = (self.row(cell), self.col(cell));
+        match dir {
+            Dir::Up if r > 0 => Some(cell - self.cols()),
+            Dir::Down if r + 1 < self.rows() => Some(cell + self.cols()),
+            Dir::Left if c > 0 => Some(cell - 1),
+            Dir::Right if c + 1 < self.cols() => Some(cell + 1),
+            _ => None,
+        }
+    }
+
+    /// The direction that takes the blank from `from` to the adjacent cell `to`.
+    pub fn dir_between(self, from: usize, to: usize) -> Option<Dir> {
+        Dir::ALL.into_iter().find(|&d| self.step(from, d) == Some(to))
+    }
+
+    /// Neighbouring cells of `cell`, in `Dir::ALL` order.
+    pub fn neighbors(self, cell: usize) -> impl Iterator<Item = usize> {
+        Dir::ALL.into_iter().filter_map(move |d| self.step(cell, d))
+    }
+
+    /// Manhattan distance of a tile from its home cell (the tile's number) when it stands on `cell`.
+    pub fn manhattan(self, tile: usize, cell: usize) -> u32 {
+        (self.row(tile).abs_diff(self.row(cell)) + self.col(tile).abs_diff(self.col(cell))) as u32
+    }
+
+    /// Reflection about the main diagonal: cell (r, c) goes to (c, r). Only square boards have it; it maps
+    /// the goal onto itself once tiles are relabelled by the same map (a tile's number is its home cell).
+    pub fn transpose(self, cell: usize) -> usize {
+        debug_assert!(self.is_square());
+        self.col(cell) * self.cols() + self.row(cell)
+    }
+}
+
+impl FromStr for Board {
+    type Err = BoardError;
+
+    fn from_str(s: &str) -> Result<Board, BoardError> {
+        let syntax = || BoardError::Syntax(s.to_string());
+        let (r, c) = s.trim().split_once(['x', 'X']).ok_or_else(syntax)?;
+        let rows = r.parse().map_err(|_| syntax())?;
+        let cols = c.parse().map_err(|_| syntax())?;
+        Board::new(rows, cols)
+    }
+}
+
+impl fmt::Display for Board {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}x{}", self.rows, self.cols)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_and_rejects_boards() {
+        assert_eq!("4x4".parse::<Board>().unwrap(), Board::FOUR);
+        assert_eq!("2x3".parse::<Board>().unwrap().cells(), 6);
+        assert!(matches!("5x5".parse::<Board>(), Err(BoardError::Size { .. })));
+        assert!(matches!("1x4".parse::<Board>(), Err(BoardError::Size { .. })));
+        assert!(matches!("44".parse::<Board>(), Err(BoardError::Syntax(_))));
+    }
+
+    #[test]
+    fn steps_stay_on_board_and_invert() {
+        let b: Board = "3x4".parse().unwrap();
+        for cell in 0..b.cells() {
+            for d in Dir::ALL {
+                if let Some(n) = b.step(cell, d) {
+                    assert_eq!(b.step(n, d.opposite()), Some(cell));
+                    assert_eq!(b.manhattan(cell, n), 1);
+                }
+            }
+        }
+        assert_eq!(b.neighbors(0).count(), 2);
+        assert_eq!(b.neighbors(5).count(), 4);
+    }
+
+    #[test]
+    fn transpose_is_an_involution() {
+        let b = Board::FOUR;
+        for cell in 0..16 {
+            assert_eq!(b.transpose(b.transpose(cell)), cell);
+        }
+        assert_eq!(b.transpose(1), 4);
+        assert_eq!(b.transpose(7), 13);
+    }
+}

@@ -1,0 +1,17 @@
+//! The shared core of the sliding-tile tools: boards, states, instance parsing, pattern ranking, heuristics
+//! and the PDB file format. The builder and the solver both depend on this crate so that they cannot disagree
+//! on cells, goal, moves, ranking or file layout.
+
+pub mod board;
+pub mod heuristic;
+pub mod instance;
+pub mod partition;
+pub mod pdb_file;
+pub mod rank;
+pub mod state;
+
+pub use board::{Board, Dir, MAX_CELLS};
+pub use instance::{parse_line, parse_tiles, Goal, Instance, InstanceError};
+pub use partition::{Partition, PartitionError};
+pub use rank::Pattern;
+pub use state::State;

@@ -1,0 +1,133 @@
+//! Partitions of the tiles into disjoint patterns: the named catalogue and custom ones.
+
+use crate::board::Board;
+use crate::rank::Pattern;
+
+/// Named partitions, as data: (board, name, patterns).
+pub const CATALOGUE: &[(&str, &str, &[&[u8]])] = &[
+    ("4x4", "7-8", &[&[1, 2, 3, 4, 5, 6, 7], &[8, 9, 10, 11, 12, 13, 14, 15]]),
+    ("4x4", "6-6-3", &[&[1, 2, 3, 5, 6, 7], &[10, 11, 12, 13, 14, 15], &[4, 8, 9]]),
+    ("4x4", "5-5-5", &[&[1, 2, 5, 6, 10], &[3, 7, 11, 14, 15], &[4, 8, 9, 12, 13]]),
+    ("3x3", "4-4", &[&[1, 2, 3, 4], &[5, 6, 7, 8]]),
+    ("2x3", "2-3", &[&[1, 2], &[3, 4, 5]]),
+];
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PartitionError {
+    #[error("unknown partition '{name}' for a {board} board (known: {known}; or give tiles like 1,2,3/4,5,6)")]
+    Unknown { name: String, board: Board, known: String },
+    #[error("'{0}' is not a tile number")]
+    NotANumber(String),
+    #[error("tile {tile} does not exist on a {board} board (tiles are 1 to {max})", max = .board.cells() - 1)]
+    NoSuchTile { tile: u64, board: Board },
+    #[error("tile {0} is in more than one pattern; patterns must be disjoint")]
+    Overlap(u8),
+    #[error("tile(s) {0} are in no pattern; the patterns must cover every tile")]
+    Incomplete(String),
+    #[error("a pattern is empty")]
+    EmptyPattern,
+    #[error("a pattern of {0} tiles on {1} cells leaves no room for the blank")]
+    TooLarge(usize, usize),
+}
+
+/// Disjoint patterns covering all tiles of a board.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Partition {
+    pub board: Board,
+    /// The catalogue name, or the tile lists joined by `/` for a custom partition.
+    pub name: String,
+    pub patterns: Vec<Pattern>,
+}
+
+impl Partition {
+    /// A catalogue name for `board`, or a custom partition: patterns separated by `/`, tiles by `,`.
+    pub fn parse(board: Board, text: &str) -> Result<Partition, PartitionError> {
+        let board_name = board.to_string();
+        if let Some((_, name, pats)) = CATALOGUE.iter().find(|(b, n, _)| *b == board_name && *n == text) {
+            let lists: Vec<Vec<u8>> = pats.iter().map(|p| p.to_vec()).collect();
+            return Partition::from_lists(board, name, &lists);
+        }
+        if !text.contains(',') && !text.chars().all(|c| c.is_ascii_digit()) || text.is_empty() {
+            let known: Vec<&str> = CATALOGUE.iter().filter(|(b, _, _)| *b == board_name).map(|(_, n, _)| *n).collect();
+            return Err(PartitionError::Unknown { name: text.to_string(), board, known: known.join(", ") });
+        }
+        let mut lists = Vec::new();
+        for part in text.split('/') {
+            let mut tiles = Vec::new();
+            for tok in part.split(',').map(str::trim).filter(|t| !t.is_empty()) {
+                let t: u64 = tok.parse().map_err(|_| PartitionError::NotANumber(tok.to_string()))?;
+                if t == 0 || t >= board.cells() as u64 {
+                    return Err(PartitionError::NoSuchTile { tile: t, board });
+                }
+                tiles.push(t as u8);
+            }
+            lists.push(tiles);
+        }
+        Partition::from_lists(board, text, &lists)
+    }
+
+    /// Checks that `lists` are non-empty, disjoint and cover tiles `1..cells`.
+    pub fn from_lists(board: Board, name: &str, lists: &[Vec<u8>]) -> Result<Partition, PartitionError> {
+        let n = board.cells();
+        let mut seen = 0u64;
+        for list in lists {
+            if list.is_empty() {
+                return Err(PartitionError::EmptyPattern);
+            }
+            if list.len() >= n {
+                return Err(PartitionError::TooLarge(list.len(), n));
+            }
+            for &t in list {
+                if t == 0 || t as usize >= n {
+                    return Err(PartitionError::NoSuchTile { tile: t as u64, board });
+                }
+                if seen & 1 << t != 0 {
+                    return Err(PartitionError::Overlap(t));
+                }
+                seen |= 1 << t;
+            }
+        }
+        let missing: Vec<String> = (1..n).filter(|&t| seen & 1 << t == 0).map(|t| t.to_string()).collect();
+        if !missing.is_empty() {
+            return Err(PartitionError::Incomplete(missing.join(", ")));
+        }
+        let patterns = lists.iter().map(|l| Pattern::new(n, l)).collect();
+        Ok(Partition { board, name: name.to_string(), patterns })
+    }
+}
+
+/// The file name a pattern's table is stored under, e.g. `4x4-1-2-3-4-5-6-7.pdb`. Only a convention for
+/// finding files: the header is what is trusted.
+pub fn file_name(board: Board, pattern: &Pattern) -> String {
+    let tiles: Vec<String> = pattern.tiles().iter().map(|t| t.to_string()).collect();
+    format!("{board}-{}.pdb", tiles.join("-"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn catalogue_entries_are_valid_partitions() {
+        for (b, name, _) in CATALOGUE {
+            let board: Board = b.parse().unwrap();
+            let p = Partition::parse(board, name).unwrap();
+            assert_eq!(p.patterns.iter().map(|p| p.len()).sum::<usize>(), board.cells() - 1);
+        }
+        let p = Partition::parse(Board::FOUR, "7-8").unwrap();
+        assert_eq!(file_name(Board::FOUR, &p.patterns[0]), "4x4-1-2-3-4-5-6-7.pdb");
+    }
+
+    #[test]
+    fn custom_partitions_are_checked() {
+        let b = Board::FOUR;
+        let ok = Partition::parse(b, "1,2,3,4,5,6,7/8,9,10,11,12,13,14,15").unwrap();
+        assert_eq!(ok.patterns, Partition::parse(b, "7-8").unwrap().patterns);
+        let err = |s: &str| Partition::parse(b, s).unwrap_err().to_string();
+        assert_eq!(err("1,2,3/3,4,5,6,7,8,9,10,11,12,13,14,15"), "tile 3 is in more than one pattern; patterns must be disjoint");
+        assert_eq!(err("1,2,3/4,5,6,7,8,9,10,11,12,13,14"), "tile(s) 15 are in no pattern; the patterns must cover every tile");
+        assert_eq!(err("1,2,3/4,5,6,7,8,9,10,11,12,13,14,16"), "tile 16 does not exist on a 4x4 board (tiles are 1 to 15)");
+        assert!(err("9-9").starts_with("unknown partition '9-9' for a 4x4 board (known: 7-8, 6-6-3, 5-5-5"));
+        assert_eq!(err("1,2,x/3"), "'x' is not a tile number");
+    }
+}

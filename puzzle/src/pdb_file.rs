@@ -1,0 +1,484 @@
+//! The PDB file format: one pattern a file, a self-describing 4096-byte header, a page-aligned payload.
+//!
+//! Header (little-endian, fixed offsets):
+//!
+//! | offset | size | field |
+//! |---|---|---|
+//! | 0 | 8 | magic `STPPDB\r\n` |
+//! | 8 | 4 | format version (1) |
+//! | 12 | 4 | header length (4096) |
+//! | 16 | 1+1 | board rows, cols |
+//! | 18 | 1 | goal (0: blank on cell 0, tile t on cell t) |
+//! | 19 | 1 | index scheme (1: lexicographic partial permutation, see `rank`) |
+//! | 20 | 1 | entry encoding (1: 4 bits, 2: 8 bits) |
+//! | 21 | 1 | number of pattern tiles k |
+//! | 24 | 16 | pattern tiles, ascending, zero padded |
+//! | 40 | 8 | entry count |
+//! | 48 | 8 | payload offset (4096) |
+//! | 56 | 8 | payload length in bytes |
+//! | 64 | 4 | maximum PDB value |
+//! | 72 | 8 | xxh3-64 of the payload |
+//! | 80 | 32 | builder name and version, UTF-8, zero padded |
+//! | 112 | 8 x 128 | histogram: number of entries with PDB value 0..127 |
+//! | 4088 | 8 | xxh3-64 of bytes 0..4088 |
+//!
+//! An entry stores the *excess* `(value - md) / 2`, where `md` is the Manhattan distance of the pattern's
+//! tiles: a PDB value always has the parity of that distance, so halving loses nothing, and the excess is small
+//! (at most 9 for the 4x4 catalogue), so 4 bits usually suffice. The search adds its incrementally kept
+//! Manhattan distance back. The one-byte encoding is for tables whose excess exceeds 15.
+//!
+//! No timestamps: the same table always gives the same bytes.
+
+use crate::board::Board;
+use crate::rank::{Pattern, INDEX_SCHEME_LEX};
+use memmap2::Mmap;
+use rayon::prelude::*;
+use std::fs::{self, File};
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+
+pub const MAGIC: [u8; 8] = *b"STPPDB\r\n";
+pub const VERSION: u32 = 1;
+pub const HEADER_LEN: usize = 4096;
+pub const HIST_BINS: usize = 128;
+const HEADER_HASH_AT: usize = HEADER_LEN - 8;
+pub const GOAL_BLANK_FIRST: u8 = 0;
+
+/// How entries are stored.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Encoding {
+    /// Two entries a byte, entry `i` in the low nibble of byte `i / 2` when `i` is even.
+    Nibble = 1,
+    /// One entry a byte.
+    Byte = 2,
+}
+
+impl Encoding {
+    fn from_u8(v: u8) -> Option<Encoding> {
+        match v {
+            1 => Some(Encoding::Nibble),
+            2 => Some(Encoding::Byte),
+            _ => None,
+        }
+    }
+
+    pub fn payload_len(self, entries: u64) -> u64 {
+        match self {
+            Encoding::Nibble => entries.div_ceil(2),
+            Encoding::Byte => entries,
+        }
+    }
+
+    /// The smallest encoding that holds `max_excess`.
+    pub fn for_max_excess(max_excess: u8) -> Encoding {
+        if max_excess <= 15 {
+            Encoding::Nibble
+        } else {
+            Encoding::Byte
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Encoding::Nibble => "4-bit excess over Manhattan distance",
+            Encoding::Byte => "8-bit excess over Manhattan distance",
+        }
+    }
+}
+
+/// What a header says.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Header {
+    pub version: u32,
+    pub board: Board,
+    pub goal: u8,
+    pub index_scheme: u8,
+    pub encoding: Encoding,
+    pub tiles: Vec<u8>,
+    pub entries: u64,
+    pub payload_offset: u64,
+    pub payload_len: u64,
+    pub max_value: u32,
+    pub payload_hash: u64,
+    pub builder: String,
+    pub histogram: Vec<u64>,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum PdbErrorKind {
+    #[error("{0}")]
+    Io(#[from] std::io::Error),
+    #[error("file is {0} bytes, shorter than the {HEADER_LEN}-byte header (truncated or not a PDB file)")]
+    TooShort(u64),
+    #[error("not a PDB file (bad magic)")]
+    BadMagic,
+    #[error("format version {0} is newer than this program's ({VERSION}); rebuild the table or upgrade")]
+    FutureVersion(u32),
+    #[error("header checksum mismatch (the header is corrupt)")]
+    HeaderHash,
+    #[error("header is inconsistent: {0}")]
+    BadHeader(String),
+    #[error("file is {found} bytes but its header says {expected} (truncated or padded)")]
+    Length { expected: u64, found: u64 },
+    #[error("table is for {found}, expected {expected}")]
+    Mismatch { expected: String, found: String },
+    #[error("payload checksum mismatch (the table's contents are corrupt)")]
+    PayloadHash,
+    #[error("recomputed value histogram differs from the header's at value {value}: {found} entries, header says {expected}")]
+    Histogram { value: usize, expected: u64, found: u64 },
+    #[error("entry excess {0} does not fit the entry encoding")]
+    Overflow(u8),
+}
+
+/// A PDB file problem, always naming the file.
+#[derive(Debug, thiserror::Error)]
+#[error("{}: {kind}", path.display())]
+pub struct PdbError {
+    pub path: PathBuf,
+    pub kind: PdbErrorKind,
+}
+
+fn err(path: &Path, kind: impl Into<PdbErrorKind>) -> PdbError {
+    PdbError { path: path.to_path_buf(), kind: kind.into() }
+}
+
+impl Header {
+    /// A header for a freshly built table; the payload hash is filled in by [`write_atomic`].
+    pub fn new(board: Board, pattern: &Pattern, encoding: Encoding, histogram: &[u64], builder: &str) -> Header {
+        let max_value = histogram.iter().rposition(|&c| c > 0).unwrap_or(0) as u32;
+        let entries = pattern.size();
+        Header {
+            version: VERSION,
+            board,
+            goal: GOAL_BLANK_FIRST,
+            index_scheme: INDEX_SCHEME_LEX,
+            encoding,
+            tiles: pattern.tiles().to_vec(),
+            entries,
+            payload_offset: HEADER_LEN as u64,
+            payload_len: encoding.payload_len(entries),
+            max_value,
+            payload_hash: 0,
+            builder: builder.to_string(),
+            histogram: histogram.to_vec(),
+        }
+    }
+
+    pub fn pattern(&self) -> Pattern {
+        Pattern::new(self.board.cells(), &self.tiles)
+    }
+
+    pub fn to_bytes(&self) -> [u8; HEADER_LEN] {
+        let mut b = [0u8; HEADER_LEN];
+        b[0..8].copy_from_slice(&MAGIC);
+        b[8..12].copy_from_slice(&self.version.to_le_bytes());
+        b[12..16].copy_from_slice(&(HEADER_LEN as u32).to_le_bytes());
+        b[16] = self.board.rows() as u8;
+        b[17] = self.board.cols() as u8;
+        b[18] = self.goal;
+        b[19] = self.index_scheme;
+        b[20] = self.encoding as u8;
+        b[21] = self.tiles.len() as u8;
+        b[24..24 + self.tiles.len()].copy_from_slice(&self.tiles);
+        b[40..48].copy_from_slice(&self.entries.to_le_bytes());
+        b[48..56].copy_from_slice(&self.payload_offset.to_le_bytes());
+        b[56..64].copy_from_slice(&self.payload_len.to_le_bytes());
+        b[64..68].copy_from_slice(&self.max_value.to_le_bytes());
+        b[72..80].copy_from_slice(&self.payload_hash.to_le_bytes());
+        let name = self.builder.as_bytes();
+        let n = name.len().min(32);
+        b[80..80 + n].copy_from_slice(&name[..n]);
+        for (i, &count) in self.histogram.iter().take(HIST_BINS).enumerate() {
+            b[112 + 8 * i..120 + 8 * i].copy_from_slice(&count.to_le_bytes());
+        }
+        let hash = xxhash_rust::xxh3::xxh3_64(&b[..HEADER_HASH_AT]);
+        b[HEADER_HASH_AT..].copy_from_slice(&hash.to_le_bytes());
+        b
+    }
+
+    /// Parses and checks a header on its own: magic, version, checksum, internal consistency.
+    pub fn from_bytes(b: &[u8; HEADER_LEN]) -> Result<Header, PdbErrorKind> {
+        if b[0..8] != MAGIC {
+            return Err(PdbErrorKind::BadMagic);
+        }
+        let u32_at = |o: usize| u32::from_le_bytes(b[o..o + 4].try_into().unwrap());
+        let u64_at = |o: usize| u64::from_le_bytes(b[o..o + 8].try_into().unwrap());
+        let version = u32_at(8);
+        if version > VERSION {
+            return Err(PdbErrorKind::FutureVersion(version));
+        }
+        if u64_at(HEADER_HASH_AT) != xxhash_rust::xxh3::xxh3_64(&b[..HEADER_HASH_AT]) {
+            return Err(PdbErrorKind::HeaderHash);
+        }
+        let bad = |s: String| PdbErrorKind::BadHeader(s);
+        if version != VERSION || u32_at(12) as usize != HEADER_LEN {
+            return Err(bad(format!("version {version} / header length {}", u32_at(12))));
+        }
+        let board = Board::new(b[16] as usize, b[17] as usize).map_err(|e| bad(e.to_string()))?;
+        let encoding = Encoding::from_u8(b[20]).ok_or_else(|| bad(format!("unknown entry encoding {}", b[20])))?;
+        if b[19] != INDEX_SCHEME_LEX {
+            return Err(bad(format!("unknown index scheme {}", b[19])));
+        }
+        let k = b[21] as usize;
+        let tiles = b[24..24 + k.min(16)].to_vec();
+        let valid = k >= 1 && k < board.cells() && tiles.windows(2).all(|w| w[0] < w[1]) && tiles.iter().all(|&t| t >= 1 && (t as usize) < board.cells());
+        if !valid {
+            return Err(bad(format!("invalid pattern tiles {tiles:?} for a {board} board")));
+        }
+        let header = Header {
+            version,
+            board,
+            goal: b[18],
+            index_scheme: b[19],
+            encoding,
+            entries: u64_at(40),
+            payload_offset: u64_at(48),
+            payload_len: u64_at(56),
+            max_value: u32_at(64),
+            payload_hash: u64_at(72),
+            builder: String::from_utf8_lossy(&b[80..112]).trim_end_matches('\0').to_string(),
+            histogram: (0..HIST_BINS).map(|i| u64_at(112 + 8 * i)).collect(),
+            tiles,
+        };
+        let pattern = header.pattern();
+        if header.entries != pattern.size() || header.payload_len != encoding.payload_len(header.entries) || header.payload_offset != HEADER_LEN as u64 {
+            return Err(bad(format!("{} entries in {} bytes at offset {} for a {k}-tile pattern", header.entries, header.payload_len, header.payload_offset)));
+        }
+        Ok(header)
+    }
+
+    pub fn file_len(&self) -> u64 {
+        self.payload_offset + self.payload_len
+    }
+
+    /// The histogram trimmed to the values that occur.
+    pub fn used_histogram(&self) -> &[u64] {
+        &self.histogram[..=self.max_value as usize]
+    }
+}
+
+/// A loaded table: header plus a read-only mapping of the whole file.
+pub struct PdbFile {
+    pub path: PathBuf,
+    pub header: Header,
+    map: Mmap,
+}
+
+/// What the caller expects a table to be; checked on open.
+#[derive(Clone, Debug)]
+pub struct Expect<'a> {
+    pub board: Board,
+    pub tiles: Option<&'a [u8]>,
+}
+
+impl PdbFile {
+    /// Opens a table with the constant-time checks: file length before mapping (a truncated file is never
+    /// mapped past its end), magic, version, header checksum, and board, goal and tiles as expected.
+    pub fn open(path: &Path, expect: &Expect) -> Result<PdbFile, PdbError> {
+        let mut file = File::open(path).map_err(|e| err(path, e))?;
+        let len = file.metadata().map_err(|e| err(path, e))?.len();
+        if len < HEADER_LEN as u64 {
+            return Err(err(path, PdbErrorKind::TooShort(len)));
+        }
+        let mut raw = [0u8; HEADER_LEN];
+        file.read_exact(&mut raw).map_err(|e| err(path, e))?;
+        let header = Header::from_bytes(&raw).map_err(|k| err(path, k))?;
+        if len != header.file_len() {
+            return Err(err(path, PdbErrorKind::Length { expected: header.file_len(), found: len }));
+        }
+        let describe = |b: Board, t: &[u8]| format!("board {b}, tiles {t:?}");
+        let tiles_ok = expect.tiles.is_none_or(|t| t == header.tiles.as_slice());
+        if header.board != expect.board || header.goal != GOAL_BLANK_FIRST || !tiles_ok {
+            return Err(err(
+                path,
+                PdbErrorKind::Mismatch {
+                    expected: describe(expect.board, expect.tiles.unwrap_or(&header.tiles)),
+                    found: describe(header.board, &header.tiles) + if header.goal != GOAL_BLANK_FIRST { ", another goal" } else { "" },
+                },
+            ));
+        }
+        // SAFETY: the file is opened read-only and its length was checked against the header, so every
+        // byte the header promises is inside the mapping. Tables are only ever replaced by rename, never
+        // rewritten in place, so the mapped bytes do not change under us.
+        let map = unsafe { Mmap::map(&file) }.map_err(|e| err(path, e))?;
+        if map.len() as u64 != header.file_len() {
+            return Err(err(path, PdbErrorKind::Length { expected: header.file_len(), found: map.len() as u64 }));
+        }
+        Ok(PdbFile { path: path.to_path_buf(), header, map })
+    }
+
+    /// The payload bytes.
+    pub fn payload(&self) -> &[u8] {
+        &self.map[HEADER_LEN..]
+    }
+
+    /// Asks the kernel to start reading the payload in the background (no blocking read of the whole file).
+    pub fn advise_willneed(&self) {
+        let _ = self.map.advise(memmap2::Advice::WillNeed);
+    }
+
+    /// The stored excess of entry `index` (checked).
+    pub fn excess(&self, index: u64) -> u8 {
+        decode(self.header.encoding, self.payload(), index)
+    }
+
+    /// The full check: payload checksum, then every entry decoded to its PDB value and the histogram
+    /// compared with the header's. Catches a wrong table that a checksum of the wrong bytes would bless.
+    pub fn verify(&self) -> Result<(), PdbError> {
+        let path = &self.path;
+        if xxhash_rust::xxh3::xxh3_64(self.payload()) != self.header.payload_hash {
+            return Err(err(path, PdbErrorKind::PayloadHash));
+        }
+        let hist = histogram_of(self.header.board, &self.header.pattern(), self.header.encoding, self.payload());
+        for value in 0..HIST_BINS {
+            if hist[value] != self.header.histogram[value] {
+                return Err(err(path, PdbErrorKind::Histogram { value, expected: self.header.histogram[value], found: hist[value] }));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Entry `index` of a payload.
+#[inline]
+pub fn decode(encoding: Encoding, payload: &[u8], index: u64) -> u8 {
+    match encoding {
+        Encoding::Nibble => payload[(index >> 1) as usize] >> ((index & 1) * 4) & 0xF,
+        Encoding::Byte => payload[index as usize],
+    }
+}
+
+/// Packs excess values (one a byte) into a payload of the given encoding.
+pub fn encode(encoding: Encoding, excess: &[u8]) -> Result<Vec<u8>, PdbErrorKind> {
+    match encoding {
+        Encoding::Byte => Ok(excess.to_vec()),
+        Encoding::Nibble => {
+            if let Some(&bad) = excess.iter().find(|&&e| e > 15) {
+                return Err(PdbErrorKind::Overflow(bad));
+            }
+            Ok(excess.par_chunks(2).map(|p| p[0] | p.get(1).map_or(0, |&h| h << 4)).collect())
+        }
+    }
+}
+
+/// Manhattan distance of a pattern's tiles on the given cells.
+pub fn pattern_manhattan(board: Board, pattern: &Pattern, cells: &[u8]) -> u32 {
+    pattern.tiles().iter().zip(cells).map(|(&t, &c)| board.manhattan(t as usize, c as usize)).sum()
+}
+
+/// Value histogram of a payload: every entry decoded to `md + 2 * excess` (in parallel).
+pub fn histogram_of(board: Board, pattern: &Pattern, encoding: Encoding, payload: &[u8]) -> Vec<u64> {
+    const CHUNK: u64 = 1 << 16;
+    let size = pattern.size();
+    (0..size.div_ceil(CHUNK))
+        .into_par_iter()
+        .fold(
+            || vec![0u64; HIST_BINS],
+            |mut hist, chunk| {
+                let mut cells = [0u8; 16];
+                for index in chunk * CHUNK..(chunk * CHUNK + CHUNK).min(size) {
+                    pattern.unrank(index, &mut cells);
+                    let md = pattern_manhattan(board, pattern, &cells[..pattern.len()]);
+                    let value = (md + 2 * decode(encoding, payload, index) as u32) as usize;
+                    hist[value.min(HIST_BINS - 1)] += 1;
+                }
+                hist
+            },
+        )
+        .reduce(|| vec![0u64; HIST_BINS], |a, b| a.iter().zip(&b).map(|(x, y)| x + y).collect())
+}
+
+/// Writes a table atomically: a temporary file in the same folder, synced, then renamed over `path`, and the
+/// folder synced. A killed writer leaves at most a `.tmp` file, never a file that looks valid.
+pub fn write_atomic(path: &Path, header: &Header, payload: &[u8]) -> Result<(), PdbError> {
+    let mut header = header.clone();
+    header.payload_hash = xxhash_rust::xxh3::xxh3_64(payload);
+    assert_eq!(payload.len() as u64, header.payload_len, "payload length disagrees with the header");
+    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
+    let result = (|| -> std::io::Result<()> {
+        let mut f = File::create(&tmp)?;
+        f.write_all(&header.to_bytes())?;
+        f.write_all(payload)?;
+        f.sync_all()?;
+        fs::rename(&tmp, path)?;
+        File::open(dir)?.sync_all()
+    })();
+    if let Err(e) = result {
+        let _ = fs::remove_file(&tmp);
+        return Err(err(path, e));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample(dir: &Path) -> (PathBuf, Header) {
+        let board: Board = "2x3".parse().unwrap();
+        let pattern = Pattern::new(6, &[1, 2]);
+        let excess: Vec<u8> = (0..pattern.size()).map(|i| (i % 3) as u8).collect();
+        let payload = encode(Encoding::Nibble, &excess).unwrap();
+        let hist = histogram_of(board, &pattern, Encoding::Nibble, &payload);
+        let header = Header::new(board, &pattern, Encoding::Nibble, &hist, "test");
+        let path = dir.join("t.pdb");
+        write_atomic(&path, &header, &payload).unwrap();
+        (path, header)
+    }
+
+    fn tempdir(name: &str) -> PathBuf {
+        let d = std::env::temp_dir().join(format!("puzzle-pdbfile-{name}-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&d);
+        fs::create_dir_all(&d).unwrap();
+        d
+    }
+
+    #[test]
+    fn roundtrip_and_faults() {
+        let dir = tempdir("faults");
+        let (path, header) = sample(&dir);
+        let board = header.board;
+        let expect = Expect { board, tiles: Some(&[1, 2]) };
+        let f = PdbFile::open(&path, &expect).unwrap();
+        f.verify().unwrap();
+        assert_eq!(f.header.tiles, vec![1, 2]);
+        assert_eq!(f.excess(4), 1);
+        let bytes = fs::read(&path).unwrap();
+        let open_err = |b: &[u8], e: &Expect| {
+            fs::write(dir.join("bad.pdb"), b).unwrap();
+            PdbFile::open(&dir.join("bad.pdb"), e).and_then(|f| f.verify()).unwrap_err().to_string()
+        };
+        let msg = open_err(&bytes[..bytes.len() - 1], &expect);
+        assert!(msg.contains("bad.pdb") && msg.contains("truncated"), "{msg}");
+        let mut flipped = bytes.clone();
+        *flipped.last_mut().unwrap() ^= 1;
+        assert!(open_err(&flipped, &expect).contains("payload checksum mismatch"));
+        let mut hdr = bytes.clone();
+        hdr[100] ^= 1;
+        assert!(open_err(&hdr, &expect).contains("header checksum mismatch"));
+        let mut future = header.clone();
+        future.version = 9;
+        let mut fb = future.to_bytes().to_vec();
+        fb.extend_from_slice(&bytes[HEADER_LEN..]);
+        assert!(open_err(&fb, &expect).contains("format version 9 is newer"));
+        let other = Expect { board: "3x2".parse().unwrap(), tiles: None };
+        assert!(open_err(&bytes, &other).contains("table is for board 2x3"));
+        assert!(open_err(&bytes, &Expect { board, tiles: Some(&[1, 3]) }).contains("expected board 2x3, tiles [1, 3]"));
+        assert!(open_err(b"short", &expect).contains("shorter than the 4096-byte header"));
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn wrong_values_fail_the_histogram_check() {
+        let dir = tempdir("hist");
+        let (path, mut header) = sample(&dir);
+        header.histogram[0] += 1;
+        let payload = fs::read(&path).unwrap()[HEADER_LEN..].to_vec();
+        write_atomic(&path, &header, &payload).unwrap();
+        let f = PdbFile::open(&path, &Expect { board: header.board, tiles: None }).unwrap();
+        assert!(f.verify().unwrap_err().to_string().contains("recomputed value histogram differs"));
+        fs::remove_dir_all(&dir).unwrap();
+    }
+}
