@@ -1,1 +1,180 @@
+//! The solver library: choosing and loading a heuristic, and solving positions optimally with IDA*.
+//!
+//! `Solver` is what the CLI (and the batch runner) hold: it owns the mapped tables and dispatches to the
+//! search monomorphised for its heuristic, so the inner loop has no dynamic calls.
 
+pub mod heuristic;
+pub mod ida;
+pub mod output;
+
+use anyhow::{bail, Context};
+use heuristic::{Heuristic, LinearConflictH, Manhattan, PdbHeuristic};
+use ida::{Limits, Report};
+use puzzle::partition::{file_name, Partition};
+use puzzle::pdb_file::{Expect, PdbFile};
+use puzzle::{Board, State};
+use std::path::{Path, PathBuf};
+
+/// Which heuristic to use, as the user says it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum HeuristicChoice {
+    /// Pattern databases if the tables are there, else linear conflict (with a warning).
+    Auto,
+    /// Additive pattern databases with the reflected lookup; fails if a table is missing.
+    Pdb,
+    /// Manhattan distance plus linear conflict.
+    LinearConflict,
+    /// Manhattan distance alone.
+    Manhattan,
+}
+
+/// Where tables come from and which ones.
+#[derive(Clone, Debug)]
+pub struct TableSpec {
+    pub dir: PathBuf,
+    /// A catalogue name (`7-8`, `6-6-3`, `5-5-5`, ...) or a custom `1,2,3/4,5,...` partition.
+    pub partition: String,
+}
+
+enum Loaded {
+    Manhattan(Manhattan),
+    LinearConflict(LinearConflictH),
+    Pdb2(PdbHeuristic<2>),
+    Pdb3(PdbHeuristic<3>),
+    PdbMany(PdbHeuristic<{ puzzle::MAX_CELLS }>),
+}
+
+/// Runs `$body` with `$h` bound to the loaded heuristic, monomorphised per heuristic type.
+macro_rules! with_heuristic {
+    ($loaded:expr, $h:ident => $body:expr) => {
+        match $loaded {
+            Loaded::Manhattan($h) => $body,
+            Loaded::LinearConflict($h) => $body,
+            Loaded::Pdb2($h) => $body,
+            Loaded::Pdb3($h) => $body,
+            Loaded::PdbMany($h) => $body,
+        }
+    };
+}
+
+/// A ready solver for one board: tables mapped, heuristic chosen.
+pub struct Solver {
+    board: Board,
+    heuristic: Loaded,
+    name: String,
+}
+
+/// The default partition for a board: the first catalogue entry for it.
+pub fn default_partition(board: Board) -> Option<&'static str> {
+    let b = board.to_string();
+    puzzle::partition::CATALOGUE.iter().find(|(cb, _, _)| *cb == b).map(|(_, n, _)| *n)
+}
+
+/// Opens every table of a partition; a missing file is named together with the command that makes it.
+pub fn open_tables(board: Board, spec: &TableSpec) -> anyhow::Result<(Partition, Vec<PdbFile>)> {
+    let partition = Partition::parse(board, &spec.partition)?;
+    let mut files = Vec::new();
+    for pattern in &partition.patterns {
+        let path = spec.dir.join(file_name(board, pattern));
+        if !path.exists() {
+            bail!(
+                "missing table {}; build it with: pdb-builder build --board {board} --partition {} --out {}",
+                path.display(),
+                shell_word(&spec.partition),
+                spec.dir.display()
+            );
+        }
+        let f = PdbFile::open(&path, &Expect { board, tiles: Some(pattern.tiles()) })?;
+        files.push(f);
+    }
+    Ok((partition, files))
+}
+
+fn shell_word(s: &str) -> String {
+    if s.chars().all(|c| c.is_ascii_alphanumeric() || "-,/_.".contains(c)) {
+        s.to_string()
+    } else {
+        format!("'{s}'")
+    }
+}
+
+impl Solver {
+    /// Loads the chosen heuristic. With `Auto`, a missing table gives linear conflict and a warning through
+    /// `warn`; a table that is there but corrupt or mismatched is always an error, never silently skipped.
+    pub fn new(board: Board, choice: HeuristicChoice, tables: &TableSpec, warn: &mut dyn FnMut(&str)) -> anyhow::Result<Solver> {
+        let lc = || Solver { board, heuristic: Loaded::LinearConflict(LinearConflictH::new(board)), name: "linear-conflict".into() };
+        match choice {
+            HeuristicChoice::Manhattan => Ok(Solver { board, heuristic: Loaded::Manhattan(Manhattan::new(board)), name: "manhattan".into() }),
+            HeuristicChoice::LinearConflict => Ok(lc()),
+            HeuristicChoice::Pdb | HeuristicChoice::Auto => {
+                let missing = Partition::parse(board, &tables.partition)
+                    .map(|p| p.patterns.iter().any(|pat| !tables.dir.join(file_name(board, pat)).exists()))
+                    .unwrap_or(false);
+                if choice == HeuristicChoice::Auto && missing {
+                    let e = open_tables(board, tables).err().map(|e| e.to_string()).unwrap_or_default();
+                    warn(&format!("warning: {e}; falling back to linear conflict"));
+                    return Ok(lc());
+                }
+                let (partition, files) = open_tables(board, tables).context("cannot load the pattern databases")?;
+                let reflect = board.is_square();
+                let name = format!("pdb {}{}", partition.name, if reflect { " + reflection" } else { "" });
+                let heuristic = match files.len() {
+                    2 => Loaded::Pdb2(PdbHeuristic::new(board, files, reflect)),
+                    3 => Loaded::Pdb3(PdbHeuristic::new(board, files, reflect)),
+                    _ => Loaded::PdbMany(PdbHeuristic::new(board, files, reflect)),
+                };
+                Ok(Solver { board, heuristic, name })
+            }
+        }
+    }
+
+    pub fn board(&self) -> Board {
+        self.board
+    }
+
+    /// A short description, e.g. `pdb 7-8 + reflection`.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The tables in use: (path, payload hash), so a result can be traced to what produced it.
+    pub fn tables(&self) -> Vec<(PathBuf, u64)> {
+        let files = match &self.heuristic {
+            Loaded::Pdb2(h) => h.files(),
+            Loaded::Pdb3(h) => h.files(),
+            Loaded::PdbMany(h) => h.files(),
+            _ => &[],
+        };
+        files.iter().map(|f| (f.path.clone(), f.header.payload_hash)).collect()
+    }
+
+    /// The heuristic estimate of a position.
+    pub fn estimate(&self, state: &State) -> u32 {
+        fn est<H: Heuristic>(h: &H, s: &State) -> u32 {
+            let mut tiles = [0u8; puzzle::MAX_CELLS];
+            tiles[..s.tiles().len()].copy_from_slice(s.tiles());
+            H::h(&h.root(&tiles))
+        }
+        with_heuristic!(&self.heuristic, h => est(h, state))
+    }
+
+    /// Solves optimally. A returned solution has been replayed from `state` and ends at the goal; if it does
+    /// not, that is a bug and this says so rather than report it.
+    pub fn solve(&self, state: &State, threads: usize, limits: &Limits) -> anyhow::Result<Report> {
+        if state.board() != self.board {
+            bail!("position is for a {} board but the solver is for {}", state.board(), self.board);
+        }
+        let threads = threads.max(1);
+        let report = with_heuristic!(&self.heuristic, h => ida::solve(h, state, threads, limits));
+        if let Some(moves) = &report.moves {
+            state.replay(moves).map_err(|e| anyhow::anyhow!("internal error: the solution found does not replay ({e}); please report this"))?;
+        }
+        Ok(report)
+    }
+}
+
+/// The `pdbs/` folder next to the current directory, the default table location.
+pub fn default_pdb_dir() -> &'static Path {
+    Path::new("pdbs")
+}

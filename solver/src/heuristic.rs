@@ -1,0 +1,335 @@
+//! Heuristics in the form the search wants: a small per-node value updated per move, never recomputed.
+//!
+//! Every heuristic here includes the Manhattan distance, so `h == 0` exactly at the goal; the search uses
+//! that as its goal test.
+
+use puzzle::heuristic::LinearConflict;
+use puzzle::pdb_file::{Encoding, PdbFile};
+use puzzle::{Board, MAX_CELLS};
+
+/// A heuristic evaluated incrementally along the search path.
+pub trait Heuristic: Sync {
+    /// What a node carries: enough to update the estimate when one tile moves.
+    type Node: Copy + Send + Sync;
+
+    /// The node of a whole position (`tiles[cell]` = tile on it).
+    fn root(&self, tiles: &[u8; MAX_CELLS]) -> Self::Node;
+
+    fn h(node: &Self::Node) -> u32;
+
+    /// The child node when `tile` slides from cell `from` into the blank on `to`; `tiles` is the position
+    /// before the move.
+    fn child(&self, node: &Self::Node, tiles: &[u8; MAX_CELLS], tile: u8, from: usize, to: usize) -> Self::Node;
+
+    /// Lets the next few children's table entries load while others are evaluated. Optional.
+    #[inline]
+    fn prefetch(&self, _node: &Self::Node, _tiles: &[u8; MAX_CELLS], _tile: u8, _from: usize, _to: usize) {}
+}
+
+/// `md[tile][cell]`: a tile's Manhattan distance from home on each cell (0 for the blank).
+fn manhattan_table(board: Board) -> [[u8; MAX_CELLS]; MAX_CELLS] {
+    let mut md = [[0u8; MAX_CELLS]; MAX_CELLS];
+    for (t, row) in md.iter_mut().enumerate().take(board.cells()).skip(1) {
+        for (c, v) in row.iter_mut().enumerate().take(board.cells()) {
+            *v = board.manhattan(t, c) as u8;
+        }
+    }
+    md
+}
+
+fn manhattan_of(md: &[[u8; MAX_CELLS]; MAX_CELLS], tiles: &[u8; MAX_CELLS]) -> u32 {
+    tiles.iter().enumerate().map(|(c, &t)| md[t as usize][c] as u32).sum()
+}
+
+/// Plain Manhattan distance.
+pub struct Manhattan {
+    md: [[u8; MAX_CELLS]; MAX_CELLS],
+}
+
+impl Manhattan {
+    pub fn new(board: Board) -> Manhattan {
+        Manhattan { md: manhattan_table(board) }
+    }
+}
+
+impl Heuristic for Manhattan {
+    type Node = u32;
+
+    fn root(&self, tiles: &[u8; MAX_CELLS]) -> u32 {
+        manhattan_of(&self.md, tiles)
+    }
+
+    #[inline(always)]
+    fn h(node: &u32) -> u32 {
+        *node
+    }
+
+    #[inline(always)]
+    fn child(&self, node: &u32, _tiles: &[u8; MAX_CELLS], tile: u8, from: usize, to: usize) -> u32 {
+        let row = &self.md[tile as usize];
+        node + row[to] as u32 - row[from] as u32
+    }
+}
+
+/// Manhattan distance plus linear conflict. A horizontal move changes only the two columns' conflicts (the
+/// order within the row is kept), a vertical one only the two rows'; those two lines are re-read.
+pub struct LinearConflictH {
+    md: [[u8; MAX_CELLS]; MAX_CELLS],
+    lc: LinearConflict,
+}
+
+/// Manhattan distance, total line conflicts, and each line's conflicts (rows first).
+#[derive(Clone, Copy, Debug)]
+pub struct LcNode {
+    md: u16,
+    conflicts: u16,
+    lines: [u8; 12],
+}
+
+impl LinearConflictH {
+    pub fn new(board: Board) -> LinearConflictH {
+        LinearConflictH { md: manhattan_table(board), lc: LinearConflict::new(board) }
+    }
+}
+
+impl Heuristic for LinearConflictH {
+    type Node = LcNode;
+
+    fn root(&self, tiles: &[u8; MAX_CELLS]) -> LcNode {
+        let mut lines = [0u8; 12];
+        for (v, line) in lines.iter_mut().zip(&self.lc.lines) {
+            *v = line.conflicts(|c| tiles[c]);
+        }
+        LcNode { md: manhattan_of(&self.md, tiles) as u16, conflicts: lines.iter().map(|&x| x as u16).sum(), lines }
+    }
+
+    #[inline(always)]
+    fn h(node: &LcNode) -> u32 {
+        node.md as u32 + 2 * node.conflicts as u32
+    }
+
+    #[inline(always)]
+    fn child(&self, node: &LcNode, tiles: &[u8; MAX_CELLS], tile: u8, from: usize, to: usize) -> LcNode {
+        let row = &self.md[tile as usize];
+        let mut n = *node;
+        n.md = n.md + row[to] as u16 - row[from] as u16;
+        let (a, b) = if from.abs_diff(to) == 1 {
+            (self.lc.col_line(from), self.lc.col_line(to))
+        } else {
+            (self.lc.row_line(from), self.lc.row_line(to))
+        };
+        let after = |c: usize| if c == to { tile } else if c == from { 0 } else { tiles[c] };
+        for l in [a, b] {
+            let new = self.lc.lines[l].conflicts(after);
+            n.conflicts = n.conflicts + new as u16 - n.lines[l] as u16;
+            n.lines[l] = new;
+        }
+        n
+    }
+}
+
+/// One way of looking a position up in the tables: the position itself, or its reflection about the main
+/// diagonal (square boards), which maps the goal onto itself and so gives a second admissible estimate.
+#[derive(Clone, Copy)]
+struct View {
+    /// A cell as seen in this view (the map is its own inverse).
+    cell: [u8; MAX_CELLS],
+    /// For each tile of the real position, the pattern and index in it of the tile it is in this view;
+    /// `NONE` for the blank.
+    slot: [(u8, u8); MAX_CELLS],
+}
+
+const NONE: u8 = 0xFF;
+
+/// A table's payload, decoded without bounds checks in the search.
+#[derive(Clone, Copy)]
+struct Payload {
+    ptr: *const u8,
+    /// 1 for 4-bit entries (index >> 1, nibble by index & 1), 0 for one-byte entries.
+    nibble: u32,
+    mask: u8,
+    entries: u64,
+}
+
+impl Payload {
+    /// # Safety
+    /// `index < self.entries`.
+    #[inline(always)]
+    unsafe fn get(&self, index: u32) -> u8 {
+        debug_assert!((index as u64) < self.entries);
+        // SAFETY: the caller guarantees index < entries, and the mapping holds
+        // `Encoding::payload_len(entries)` bytes (checked by `PdbFile::open` against the file length).
+        let byte = unsafe { *self.ptr.add((index >> self.nibble) as usize) };
+        byte >> ((index & self.nibble) * 4) & self.mask
+    }
+
+    #[inline(always)]
+    fn prefetch(&self, index: u32) {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: prefetching is a hint and never faults; the address is inside the mapping anyway.
+        unsafe {
+            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+            _mm_prefetch::<_MM_HINT_T0>(self.ptr.add((index >> self.nibble) as usize) as *const i8);
+        }
+    }
+}
+
+/// Additive disjoint PDBs over `P` patterns: `h = md + 2 * max over views of the summed excesses`, maxed
+/// with linear conflict when `with_lc` (kept only if it ever helps: see BENCHMARKS.md).
+pub struct PdbHeuristic<const P: usize> {
+    md: [[u8; MAX_CELLS]; MAX_CELLS],
+    views: [View; 2],
+    nviews: usize,
+    weights: [[u32; MAX_CELLS]; P],
+    payloads: [Payload; P],
+    /// Owns the mappings the payload pointers point into.
+    files: Vec<PdbFile>,
+    cols: usize,
+}
+
+// SAFETY: the raw payload pointers point into read-only mappings owned by `files`, which live as long as
+// the heuristic and are never written; sharing read-only memory between threads is sound.
+unsafe impl<const P: usize> Send for PdbHeuristic<P> {}
+// SAFETY: as above; nothing is mutated through a shared reference.
+unsafe impl<const P: usize> Sync for PdbHeuristic<P> {}
+
+#[derive(Clone, Copy, Debug)]
+pub struct PdbNode<const P: usize> {
+    md: u16,
+    h: u16,
+    sums: [u16; 2],
+    ranks: [[u32; P]; 2],
+    excess: [[u8; P]; 2],
+}
+
+impl<const P: usize> PdbHeuristic<P> {
+    /// Tables in pattern order, validated (board, goal, tiles) by the caller's `PdbFile::open`. `reflect`
+    /// adds the diagonal reflection (square boards only).
+    pub fn new(board: Board, files: Vec<PdbFile>, reflect: bool) -> PdbHeuristic<P> {
+        assert!(files.len() <= P);
+        let n = board.cells();
+        let mut weights = [[0u32; MAX_CELLS]; P];
+        let mut payloads = [Payload { ptr: std::ptr::null(), nibble: 0, mask: 0, entries: 0 }; P];
+        let mut owner = [(NONE, NONE); MAX_CELLS];
+        for (p, f) in files.iter().enumerate() {
+            let pattern = f.header.pattern();
+            for (i, &t) in pattern.tiles().iter().enumerate() {
+                owner[t as usize] = (p as u8, i as u8);
+                weights[p][i] = pattern.weight(i) as u32;
+            }
+            let nibble = (f.header.encoding == Encoding::Nibble) as u32;
+            payloads[p] = Payload { ptr: f.payload().as_ptr(), nibble, mask: if nibble == 1 { 0xF } else { 0xFF }, entries: f.header.entries };
+        }
+        let identity = View { cell: std::array::from_fn(|c| c as u8), slot: owner };
+        let mut views = [identity; 2];
+        let reflect = reflect && board.is_square();
+        if reflect {
+            // In the reflected position, real tile t appears as tile transpose(t) on the transposed cell.
+            let mut cell = [0u8; MAX_CELLS];
+            let mut slot = [(NONE, NONE); MAX_CELLS];
+            for c in 0..n {
+                cell[c] = board.transpose(c) as u8;
+                if c != 0 {
+                    slot[c] = owner[board.transpose(c)];
+                }
+            }
+            views[1] = View { cell, slot };
+        }
+        PdbHeuristic { md: manhattan_table(board), views, nviews: 1 + reflect as usize, weights, payloads, files, cols: board.cols() }
+    }
+
+    pub fn files(&self) -> &[PdbFile] {
+        &self.files
+    }
+
+    /// Rank change of the moved tile's pattern in view `v` (see `puzzle::rank::Pattern::delta`, of which
+    /// this is the unrolled, table-driven form).
+    #[inline(always)]
+    fn delta(&self, v: usize, tiles: &[u8; MAX_CELLS], p: usize, i: usize, from: usize, to: usize) -> i64 {
+        let view = &self.views[v];
+        let a = view.cell[from] as i64;
+        let b = view.cell[to] as i64;
+        let w = &self.weights[p];
+        if (a - b).abs() == 1 {
+            return (b - a) * w[i] as i64;
+        }
+        let sign = if b > a { 1 } else { -1 };
+        let mut digit = b - a;
+        let mut later = 0i64;
+        let (lo, hi) = (a.min(b) as usize, a.max(b) as usize);
+        for c in lo + 1..hi {
+            let (q, j) = view.slot[tiles[view.cell[c] as usize] as usize];
+            if q as usize == p {
+                if (j as usize) < i {
+                    digit -= sign;
+                } else {
+                    later += w[j as usize] as i64;
+                }
+            }
+        }
+        debug_assert_eq!(hi - lo, self.cols);
+        digit * w[i] as i64 + sign * later
+    }
+}
+
+impl<const P: usize> Heuristic for PdbHeuristic<P> {
+    type Node = PdbNode<P>;
+
+    fn root(&self, tiles: &[u8; MAX_CELLS]) -> PdbNode<P> {
+        let mut node = PdbNode { md: manhattan_of(&self.md, tiles) as u16, h: 0, sums: [0; 2], ranks: [[0; P]; 2], excess: [[0; P]; 2] };
+        for v in 0..self.nviews {
+            let view = &self.views[v];
+            let mut cells = [[0u8; MAX_CELLS]; P];
+            for (c, &t) in tiles.iter().enumerate() {
+                let (p, i) = view.slot[t as usize];
+                if p != NONE {
+                    cells[p as usize][i as usize] = view.cell[c];
+                }
+            }
+            for (p, f) in self.files.iter().enumerate() {
+                let pattern = f.header.pattern();
+                let rank = pattern.rank(&cells[p][..pattern.len()]);
+                node.ranks[v][p] = rank as u32;
+                node.excess[v][p] = f.excess(rank);
+                node.sums[v] += node.excess[v][p] as u16;
+            }
+        }
+        node.h = node.md + 2 * node.sums[0].max(node.sums[1]);
+        node
+    }
+
+    #[inline(always)]
+    fn h(node: &PdbNode<P>) -> u32 {
+        node.h as u32
+    }
+
+    #[inline(always)]
+    fn child(&self, node: &PdbNode<P>, tiles: &[u8; MAX_CELLS], tile: u8, from: usize, to: usize) -> PdbNode<P> {
+        let row = &self.md[tile as usize];
+        let mut n = *node;
+        n.md = n.md + row[to] as u16 - row[from] as u16;
+        for v in 0..self.nviews {
+            let (p, i) = self.views[v].slot[tile as usize];
+            let (p, i) = (p as usize, i as usize);
+            let rank = (n.ranks[v][p] as i64 + self.delta(v, tiles, p, i, from, to)) as u32;
+            n.ranks[v][p] = rank;
+            // SAFETY: `rank` is the rank of a placement of pattern p's tiles (the delta keeps it exact, as
+            // the rank tests and the search tests check), so it is below the table's entry count.
+            let e = unsafe { self.payloads[p].get(rank) };
+            n.sums[v] = n.sums[v] + e as u16 - n.excess[v][p] as u16;
+            n.excess[v][p] = e;
+        }
+        n.h = n.md + 2 * n.sums[0].max(n.sums[1]);
+        n
+    }
+
+    #[inline(always)]
+    fn prefetch(&self, node: &PdbNode<P>, tiles: &[u8; MAX_CELLS], tile: u8, from: usize, to: usize) {
+        for v in 0..self.nviews {
+            let (p, i) = self.views[v].slot[tile as usize];
+            let (p, i) = (p as usize, i as usize);
+            let rank = (node.ranks[v][p] as i64 + self.delta(v, tiles, p, i, from, to)) as u32;
+            self.payloads[p].prefetch(rank);
+        }
+    }
+}

@@ -1,0 +1,341 @@
+//! IDA*: serial depth-first iterations, and a parallel form that splits each iteration below the root.
+//!
+//! The position lives in one `[u8; 16]` that is changed and restored around each recursion; the heuristic's
+//! node travels by value. Nothing is allocated inside an iteration (the path has room for any solution).
+//! Parent pruning: the blank never steps straight back.
+//!
+//! Node counts: `generated` counts every child whose heuristic was evaluated, `expanded` every node whose
+//! children were generated. One thread's counts are exact and reproducible; in parallel runs the last
+//! iteration stops as soon as any thread proves a solution, so its counts depend on timing.
+
+use crate::heuristic::Heuristic;
+use puzzle::{Board, State, MAX_CELLS};
+use rayon::prelude::*;
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+/// Longest solution the path buffer holds; far beyond any 4x4 optimum (80).
+const MAX_PATH: usize = 256;
+/// Expanded nodes between checks of the limits.
+const CHECK_EVERY: u64 = 1 << 14;
+
+/// When to give up on an instance.
+#[derive(Clone, Debug, Default)]
+pub struct Limits {
+    pub nodes: Option<u64>,
+    pub time: Option<Duration>,
+    /// Set from outside (Ctrl-C, a batch shutting down) to abandon the search.
+    pub cancel: Option<std::sync::Arc<AtomicBool>>,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Counts {
+    pub generated: u64,
+    pub expanded: u64,
+}
+
+/// Why a search ended without a solution.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stop {
+    NodeLimit,
+    TimeLimit,
+    Cancelled,
+}
+
+impl Stop {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Stop::NodeLimit => "node limit",
+            Stop::TimeLimit => "time limit",
+            Stop::Cancelled => "cancelled",
+        }
+    }
+}
+
+/// The outcome of one search.
+#[derive(Clone, Debug)]
+pub struct Report {
+    /// Tiles moved, in order; `None` if the search was stopped.
+    pub moves: Option<Vec<u8>>,
+    pub stopped: Option<Stop>,
+    pub counts: Counts,
+    /// Iterations run (bounds tried).
+    pub iterations: u32,
+    /// The heuristic estimate of the start.
+    pub root_h: u32,
+    /// The last bound searched (on a stop: a proven lower bound on the optimal length).
+    pub bound: u32,
+    pub seconds: f64,
+}
+
+/// Adjacent cells of each cell, and how many.
+#[derive(Clone, Copy)]
+struct Neighbors {
+    cells: [[u8; 4]; MAX_CELLS],
+    count: [u8; MAX_CELLS],
+}
+
+impl Neighbors {
+    fn new(board: Board) -> Neighbors {
+        let mut n = Neighbors { cells: [[0; 4]; MAX_CELLS], count: [0; MAX_CELLS] };
+        for c in 0..board.cells() {
+            for m in board.neighbors(c) {
+                n.cells[c][n.count[c] as usize] = m as u8;
+                n.count[c] += 1;
+            }
+        }
+        n
+    }
+}
+
+/// Shared stop conditions for one solve, checked every `CHECK_EVERY` expansions.
+struct Guard<'a> {
+    limits: &'a Limits,
+    start: Instant,
+    /// Nodes of all threads, flushed at each check.
+    nodes: AtomicU64,
+    /// Set when a solution is found or a limit is hit: every thread unwinds.
+    stop: AtomicBool,
+    why: Mutex<Option<Stop>>,
+}
+
+impl Guard<'_> {
+    fn check(&self, add_nodes: u64) -> bool {
+        let total = self.nodes.fetch_add(add_nodes, Ordering::Relaxed) + add_nodes;
+        let why = if self.limits.cancel.as_ref().is_some_and(|c| c.load(Ordering::Relaxed)) {
+            Some(Stop::Cancelled)
+        } else if self.limits.nodes.is_some_and(|n| total >= n) {
+            Some(Stop::NodeLimit)
+        } else if self.limits.time.is_some_and(|t| self.start.elapsed() >= t) {
+            Some(Stop::TimeLimit)
+        } else {
+            None
+        };
+        if let Some(w) = why {
+            self.why.lock().unwrap().get_or_insert(w);
+            self.stop.store(true, Ordering::Relaxed);
+        }
+        self.stop.load(Ordering::Relaxed)
+    }
+}
+
+/// One thread's depth-first search state.
+struct Dfs<'a, H: Heuristic> {
+    heur: &'a H,
+    nbrs: &'a Neighbors,
+    guard: &'a Guard<'a>,
+    tiles: [u8; MAX_CELLS],
+    path: [u8; MAX_PATH],
+    len: usize,
+    bound: u32,
+    next_bound: u32,
+    counts: Counts,
+    unflushed: u64,
+}
+
+impl<'a, H: Heuristic> Dfs<'a, H> {
+    fn new(heur: &'a H, nbrs: &'a Neighbors, guard: &'a Guard<'a>, tiles: [u8; MAX_CELLS]) -> Self {
+        Dfs { heur, nbrs, guard, tiles, path: [0; MAX_PATH], len: 0, bound: 0, next_bound: u32::MAX, counts: Counts::default(), unflushed: 0 }
+    }
+
+    /// Searches below a node at depth `g` with the blank on `blank`, having come from `prev`. Returns true
+    /// when a solution is in `path[..len]`, or when the search must stop (the guard says which).
+    fn search(&mut self, node: H::Node, blank: usize, prev: usize, g: u32) -> bool {
+        self.counts.expanded += 1;
+        self.unflushed += 1;
+        if self.unflushed >= CHECK_EVERY {
+            let n = std::mem::take(&mut self.unflushed);
+            if self.guard.check(n) {
+                return true;
+            }
+        }
+        let count = self.nbrs.count[blank] as usize;
+        let cells = self.nbrs.cells[blank];
+        for &from in &cells[..count] {
+            let from = from as usize;
+            if from != prev {
+                self.heur.prefetch(&node, &self.tiles, self.tiles[from], from, blank);
+            }
+        }
+        for &from in &cells[..count] {
+            let from = from as usize;
+            if from == prev {
+                continue;
+            }
+            let tile = self.tiles[from];
+            let child = self.heur.child(&node, &self.tiles, tile, from, blank);
+            self.counts.generated += 1;
+            let h = H::h(&child);
+            let f = g + 1 + h;
+            if f > self.bound {
+                self.next_bound = self.next_bound.min(f);
+                continue;
+            }
+            self.path[self.len] = tile;
+            self.len += 1;
+            if h == 0 {
+                return true;
+            }
+            self.tiles[blank] = tile;
+            self.tiles[from] = 0;
+            if self.search(child, from, blank, g + 1) {
+                return true;
+            }
+            self.tiles[from] = tile;
+            self.tiles[blank] = 0;
+            self.len -= 1;
+        }
+        false
+    }
+
+    fn flush(&mut self) {
+        let n = std::mem::take(&mut self.unflushed);
+        self.guard.check(n);
+    }
+}
+
+/// A node below the root handed to a worker: its position, heuristic node and the moves that led there.
+struct Item<N> {
+    tiles: [u8; MAX_CELLS],
+    node: N,
+    blank: usize,
+    prev: usize,
+    path: Vec<u8>,
+}
+
+/// Solves `start` optimally with `threads` workers (1: the exact serial search).
+pub fn solve<H: Heuristic>(heur: &H, start: &State, threads: usize, limits: &Limits) -> Report {
+    let board = start.board();
+    let nbrs = Neighbors::new(board);
+    let mut tiles = [0u8; MAX_CELLS];
+    tiles[..board.cells()].copy_from_slice(start.tiles());
+    let root = heur.root(&tiles);
+    let guard = Guard { limits, start: Instant::now(), nodes: AtomicU64::new(0), stop: AtomicBool::new(false), why: Mutex::new(None) };
+    let root_h = H::h(&root);
+    let mut report = Report { moves: None, stopped: None, counts: Counts::default(), iterations: 0, root_h, bound: root_h, seconds: 0.0 };
+    if root_h == 0 {
+        report.moves = Some(Vec::new());
+        return report;
+    }
+    // No position on `board` is this far away; the search would never end past it.
+    let hopeless = MAX_PATH as u32 - 1;
+    let pool = (threads > 1).then(|| rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("thread pool"));
+    let mut bound = root_h;
+    loop {
+        report.iterations += 1;
+        report.bound = bound;
+        let (found, next, counts) = match &pool {
+            None => {
+                let mut dfs = Dfs::new(heur, &nbrs, &guard, tiles);
+                dfs.bound = bound;
+                let found = dfs.search(root, start.blank(), usize::MAX, 0);
+                dfs.flush();
+                let path = (found && !guard.stop.load(Ordering::Relaxed)).then(|| dfs.path[..dfs.len].to_vec());
+                (path, dfs.next_bound, dfs.counts)
+            }
+            Some(pool) => pool.install(|| parallel_iteration(heur, &nbrs, &guard, tiles, root, start.blank(), bound, threads)),
+        };
+        report.counts.generated += counts.generated;
+        report.counts.expanded += counts.expanded;
+        if let Some(moves) = found {
+            report.moves = Some(moves);
+            break;
+        }
+        if let Some(why) = *guard.why.lock().unwrap() {
+            report.stopped = Some(why);
+            break;
+        }
+        if next == u32::MAX || next > hopeless {
+            unreachable!("IDA* exhausted every bound on a solvable position: the heuristic or the move generator is wrong");
+        }
+        bound = next;
+    }
+    report.seconds = guard.start.elapsed().as_secs_f64();
+    report
+}
+
+/// One iteration on the pool: the nodes at a small depth become work items; a solution shallower than that
+/// depth is found (and bound-checked) while splitting, so short solutions are never skipped.
+#[allow(clippy::too_many_arguments)]
+fn parallel_iteration<H: Heuristic>(
+    heur: &H,
+    nbrs: &Neighbors,
+    guard: &Guard,
+    tiles: [u8; MAX_CELLS],
+    root: H::Node,
+    blank: usize,
+    bound: u32,
+    threads: usize,
+) -> (Option<Vec<u8>>, u32, Counts) {
+    let mut counts = Counts::default();
+    let mut next = u32::MAX;
+    let mut items = vec![Item { tiles, node: root, blank, prev: usize::MAX, path: Vec::new() }];
+    let mut depth = 0u32;
+    // Enough items that the pool stays busy to the end of the iteration.
+    while items.len() < 64 * threads && depth < bound {
+        let mut deeper = Vec::with_capacity(items.len() * 3);
+        for it in &items {
+            counts.expanded += 1;
+            for &from in &nbrs.cells[it.blank][..nbrs.count[it.blank] as usize] {
+                let from = from as usize;
+                if from == it.prev {
+                    continue;
+                }
+                let tile = it.tiles[from];
+                let child = heur.child(&it.node, &it.tiles, tile, from, it.blank);
+                counts.generated += 1;
+                let f = depth + 1 + H::h(&child);
+                if f > bound {
+                    next = next.min(f);
+                    continue;
+                }
+                let mut path = it.path.clone();
+                path.push(tile);
+                if H::h(&child) == 0 {
+                    return (Some(path), next, counts);
+                }
+                let mut t = it.tiles;
+                t[it.blank] = tile;
+                t[from] = 0;
+                deeper.push(Item { tiles: t, node: child, blank: from, prev: it.blank, path });
+            }
+        }
+        items = deeper;
+        depth += 1;
+        if items.is_empty() {
+            return (None, next, counts);
+        }
+    }
+    let next_bound = AtomicU32::new(next);
+    let found: Mutex<Option<Vec<u8>>> = Mutex::new(None);
+    let total = Mutex::new(counts);
+    items.par_iter().for_each(|it| {
+        if guard.stop.load(Ordering::Relaxed) {
+            return;
+        }
+        let mut dfs = Dfs::new(heur, nbrs, guard, it.tiles);
+        dfs.bound = bound;
+        let hit = dfs.search(it.node, it.blank, it.prev, depth);
+        dfs.flush();
+        if hit && !guard.stop.load(Ordering::Relaxed) {
+            let mut f = found.lock().unwrap();
+            if f.is_none() {
+                let mut moves = it.path.clone();
+                moves.extend_from_slice(&dfs.path[..dfs.len]);
+                *f = Some(moves);
+                guard.stop.store(true, Ordering::Relaxed);
+            }
+        }
+        next_bound.fetch_min(dfs.next_bound, Ordering::Relaxed);
+        let mut t = total.lock().unwrap();
+        t.generated += dfs.counts.generated;
+        t.expanded += dfs.counts.expanded;
+    });
+    let found = found.into_inner().unwrap();
+    if found.is_some() {
+        // The stop flag was ours, not a limit's.
+        guard.stop.store(false, Ordering::Relaxed);
+    }
+    (found, next_bound.into_inner(), total.into_inner().unwrap())
+}
