@@ -3,6 +3,7 @@
 //! `Solver` is what the CLI (and the batch runner) hold: it owns the mapped tables and dispatches to the
 //! search monomorphised for its heuristic, so the inner loop has no dynamic calls.
 
+pub mod args;
 pub mod heuristic;
 pub mod ida;
 pub mod output;

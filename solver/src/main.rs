@@ -2,12 +2,11 @@
 
 use anyhow::Context;
 use clap::{Args, Parser, Subcommand};
-use puzzle::{Board, Goal};
 use solver::ida::Limits;
 use solver::output::{user_moves, MoveStyle, SolveRecord};
-use solver::{HeuristicChoice, Solver, TableSpec};
+use solver::args::{usage, SearchArgs, Usage};
+use solver::Solver;
 use std::io::{BufRead, Write};
-use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(Parser)]
@@ -21,46 +20,6 @@ struct Cli {
 enum Command {
     /// Solve one position, or several read from stdin (`-`), printing one result each.
     Solve(SolveArgs),
-}
-
-/// Options shared by every command that searches: board, goal, heuristic and tables.
-#[derive(Args, Clone)]
-struct SearchArgs {
-    /// Board size, rows x columns (e.g. 4x4, 3x3, 2x3).
-    #[arg(long, default_value = "4x4")]
-    board: Board,
-    /// The goal the input is written for: blank-first (`0 1 2 ... 15`, Korf's) or blank-last
-    /// (`1 2 ... 15 0`). Blank-last input is converted exactly (a half turn and relabelling), and moves are
-    /// printed back in its labels.
-    #[arg(long, default_value = "blank-first")]
-    goal: Goal,
-    /// Heuristic: auto (pattern databases if present, else linear conflict with a warning), pdb,
-    /// linear-conflict, manhattan.
-    #[arg(long, value_enum, default_value = "auto")]
-    heuristic: HeuristicChoice,
-    /// Folder holding the pattern database files (see `pdb-builder build`).
-    #[arg(long, default_value = "pdbs")]
-    pdbs: PathBuf,
-    /// Which tables to use: 7-8, 6-6-3, 5-5-5 (4x4), 4-4 (3x3), 2-3 (2x3), or a custom partition such as
-    /// 1,2,3,4,5,6,7/8,9,10,11,12,13,14,15. Default: the board's first catalogue entry.
-    #[arg(long)]
-    partition: Option<String>,
-    /// Worker threads for one search (default: all cores).
-    #[arg(long)]
-    threads: Option<usize>,
-}
-
-impl SearchArgs {
-    fn threads(&self) -> usize {
-        self.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
-    }
-
-    fn solver(&self) -> anyhow::Result<Solver> {
-        let partition = self.partition.clone().or_else(|| solver::default_partition(self.board).map(String::from)).unwrap_or_default();
-        let spec = TableSpec { dir: self.pdbs.clone(), partition };
-        let choice = if spec.partition.is_empty() && self.heuristic == HeuristicChoice::Auto { HeuristicChoice::LinearConflict } else { self.heuristic };
-        Solver::new(self.board, choice, &spec, &mut |w| eprintln!("{w}")).map_err(|e| usage(e))
-    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -83,22 +42,6 @@ struct SolveArgs {
     /// How moves are printed: tiles (the tiles slid) or dirs (the blank's directions, U D L R).
     #[arg(long, value_enum, default_value = "tiles")]
     moves: MoveStyle,
-}
-
-/// An error caused by the user's input or usage: exit code 2.
-#[derive(Debug)]
-struct Usage(anyhow::Error);
-
-impl std::fmt::Display for Usage {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{:#}", self.0)
-    }
-}
-
-impl std::error::Error for Usage {}
-
-fn usage(e: impl Into<anyhow::Error>) -> anyhow::Error {
-    anyhow::Error::new(Usage(e.into()))
 }
 
 fn main() -> ExitCode {

@@ -1,0 +1,63 @@
+//! Command-line options shared by every subcommand that searches, and the usage-error marker (exit code 2).
+
+use crate::{HeuristicChoice, Solver, TableSpec};
+use clap::Args;
+use puzzle::{Board, Goal};
+use std::path::PathBuf;
+
+/// Options shared by every command that searches: board, goal, heuristic and tables.
+#[derive(Args, Clone)]
+pub struct SearchArgs {
+    /// Board size, rows x columns (e.g. 4x4, 3x3, 2x3).
+    #[arg(long, default_value = "4x4")]
+    pub board: Board,
+    /// The goal the input is written for: blank-first (`0 1 2 ... 15`, Korf's) or blank-last
+    /// (`1 2 ... 15 0`). Blank-last input is converted exactly (a half turn and relabelling), and moves are
+    /// printed back in its labels.
+    #[arg(long, default_value = "blank-first")]
+    pub goal: Goal,
+    /// Heuristic: auto (pattern databases if present, else linear conflict with a warning), pdb,
+    /// linear-conflict, manhattan.
+    #[arg(long, value_enum, default_value = "auto")]
+    pub heuristic: HeuristicChoice,
+    /// Folder holding the pattern database files (see `pdb-builder build`).
+    #[arg(long, default_value = "pdbs")]
+    pub pdbs: PathBuf,
+    /// Which tables to use: 7-8, 6-6-3, 5-5-5 (4x4), 4-4 (3x3), 2-3 (2x3), or a custom partition such as
+    /// 1,2,3,4,5,6,7/8,9,10,11,12,13,14,15. Default: the board's first catalogue entry.
+    #[arg(long)]
+    pub partition: Option<String>,
+    /// Worker threads for one search (default: all cores).
+    #[arg(long)]
+    pub threads: Option<usize>,
+}
+
+impl SearchArgs {
+    pub fn threads(&self) -> usize {
+        self.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+    }
+
+    pub fn solver(&self) -> anyhow::Result<Solver> {
+        let partition = self.partition.clone().or_else(|| crate::default_partition(self.board).map(String::from)).unwrap_or_default();
+        let spec = TableSpec { dir: self.pdbs.clone(), partition };
+        let choice = if spec.partition.is_empty() && self.heuristic == HeuristicChoice::Auto { HeuristicChoice::LinearConflict } else { self.heuristic };
+        Solver::new(self.board, choice, &spec, &mut |w| eprintln!("{w}")).map_err(usage)
+    }
+}
+
+/// An error caused by the user's input or usage: exit code 2.
+#[derive(Debug)]
+pub struct Usage(pub anyhow::Error);
+
+impl std::fmt::Display for Usage {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{:#}", self.0)
+    }
+}
+
+impl std::error::Error for Usage {}
+
+pub fn usage(e: impl Into<anyhow::Error>) -> anyhow::Error {
+    anyhow::Error::new(Usage(e.into()))
+}
+
