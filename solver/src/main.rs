@@ -67,15 +67,15 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
 
 fn solve(args: SolveArgs) -> anyhow::Result<ExitCode> {
     let s = &args.search;
-    let solver = s.solver()?;
     let threads = s.threads();
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     if args.instance != "-" {
         let state = puzzle::parse_tiles(s.board, s.goal, &args.instance).map_err(|e| usage(anyhow::anyhow!("bad position: {e}")))?;
-        print_one(&mut out, &args, &solver, None, &state, threads)?;
+        print_one(&mut out, &args, &s.solver()?, None, &state, threads)?;
         return Ok(ExitCode::SUCCESS);
     }
+    let solver = s.solver()?;
     let mut bad = 0;
     for (n, line) in std::io::stdin().lock().lines().enumerate() {
         let line = line.context("reading stdin")?;

@@ -1,0 +1,102 @@
+//! The `solver solve` command as a user runs it: output formats, exit codes and error messages.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+const KORF9: &str = "3 14 9 11 5 4 8 2 13 12 6 7 10 1 15 0";
+
+fn solver(args: &[&str], stdin: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_solver"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(stdin.as_bytes()).unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+#[test]
+fn solves_korf_instance_with_json_output() {
+    let o = solver(&["solve", "--heuristic", "linear-conflict", "--format", "json", KORF9], "");
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["length"], 46);
+    assert_eq!(v["moves"].as_array().unwrap().len(), 46);
+    assert!(v["nodes"].as_u64().unwrap() > 0 && v["seconds"].as_f64().is_some());
+    assert_eq!(v["heuristic"], "linear-conflict");
+    // The moves really solve it.
+    let start = puzzle::parse_tiles(puzzle::Board::FOUR, puzzle::Goal::BlankFirst, KORF9).unwrap();
+    let moves: Vec<u8> = v["moves"].as_array().unwrap().iter().map(|m| m.as_u64().unwrap() as u8).collect();
+    assert!(start.replay(&moves).is_ok());
+}
+
+#[test]
+fn stdin_lines_keep_their_ids_and_bad_lines_are_named() {
+    let input = format!("# a comment\n9 46 {KORF9}\n\n1 2 3\n{}\n", KORF9.replace("15", "1S"));
+    let o = solver(&["solve", "-", "--heuristic", "linear-conflict", "--format", "json", "--moves", "dirs"], &input);
+    assert_eq!(o.status.code(), Some(2));
+    let lines: Vec<serde_json::Value> = String::from_utf8_lossy(&o.stdout).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(lines.len(), 1);
+    assert_eq!((lines[0]["id"].as_str(), lines[0]["length"].as_u64()), (Some("9"), Some(46)));
+    assert_eq!(lines[0]["moves"].as_str().unwrap().len(), 46);
+    let err = stderr(&o);
+    assert!(err.contains("stdin line 4: expected 16 tiles (or an id, an optimal length and 16 tiles), found 3 numbers"), "{err}");
+    assert!(err.contains("stdin line 5: '1S' is not a number"), "{err}");
+}
+
+#[test]
+fn eight_puzzle_and_blank_last_goal() {
+    // One of the two hardest 8-puzzle positions for the goal 1 2 3 4 5 6 7 8 0: 31 moves.
+    let o = solver(&["solve", "--board", "3x3", "--goal", "blank-last", "--heuristic", "linear-conflict", "8 6 7 2 5 4 3 0 1"], "");
+    assert!(o.status.success());
+    assert!(String::from_utf8_lossy(&o.stdout).starts_with("length 31 "), "{}", String::from_utf8_lossy(&o.stdout));
+    // One move from the blank-last goal: tile 15 slides right, the blank goes left... in the user's frame.
+    let o = solver(&["solve", "--goal", "blank-last", "--heuristic", "manhattan", "1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15"], "");
+    let out = String::from_utf8_lossy(&o.stdout).into_owned();
+    assert!(out.contains("length 1 ") && out.contains("moves: 15"), "{out}");
+    let o = solver(&["solve", "--goal", "blank-last", "--moves", "dirs", "--heuristic", "manhattan", "1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15"], "");
+    assert!(String::from_utf8_lossy(&o.stdout).contains("moves: R"));
+}
+
+#[test]
+fn bad_positions_exit_2_with_one_clear_line() {
+    let cases = [
+        ("1 2 3", "expected 16 tiles"),
+        ("3 14 9 11 5 4 8 2 13 12 6 7 10 1 15 x", "'x' is not a number"),
+        ("3 14 9 11 5 4 8 2 13 12 6 7 10 1 15 16", "tile 16 is out of range"),
+        ("3 14 9 11 5 4 8 2 13 12 6 7 10 1 15 15", "tile 15 appears twice"),
+        ("1 0 2 3 4 5 6 7 8 9 10 11 12 13 15 14", "unsolvable"),
+    ];
+    for (input, want) in cases {
+        let o = solver(&["solve", input], "");
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{input}: {err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.starts_with("solver: error: bad position: ") && err.contains(want), "{input}: {err}");
+    }
+    let o = solver(&["solve", "--board", "9x9", KORF9], "");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("board 9x9 has 81 cells"), "{}", stderr(&o));
+}
+
+#[test]
+fn missing_tables_fail_pdb_and_warn_under_auto() {
+    let dir = std::env::temp_dir().join(format!("solver-cli-empty-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let d = dir.to_str().unwrap();
+    let o = solver(&["solve", "--heuristic", "pdb", "--pdbs", d, KORF9], "");
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    assert!(err.contains("missing table") && err.contains("4x4-1-2-3-4-5-6-7.pdb") && err.contains("pdb-builder build --board 4x4 --partition 7-8"), "{err}");
+    let o = solver(&["solve", "--pdbs", d, KORF9], "");
+    assert!(o.status.success());
+    assert!(stderr(&o).contains("falling back to linear conflict"));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("heuristic linear-conflict"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -1,0 +1,105 @@
+//! Optimality and admissibility against exhaustive search on boards small enough to enumerate.
+
+mod common;
+
+use common::{bfs_distances, sample};
+use puzzle::Board;
+use solver::ida::Limits;
+use solver::{HeuristicChoice, Solver, TableSpec};
+
+fn solver(board: Board, choice: HeuristicChoice) -> Solver {
+    let spec = TableSpec { dir: "/nonexistent".into(), partition: String::new() };
+    Solver::new(board, choice, &spec, &mut |w| panic!("unexpected warning {w}")).unwrap()
+}
+
+#[test]
+fn three_by_three_has_the_known_state_count_and_diameter() {
+    let dist = bfs_distances("3x3".parse().unwrap());
+    assert_eq!(dist.len(), 181_440);
+    assert_eq!(dist.values().max(), Some(&31));
+}
+
+#[test]
+fn manhattan_and_linear_conflict_never_overestimate_on_any_3x3_state() {
+    let board: Board = "3x3".parse().unwrap();
+    let dist = bfs_distances(board);
+    let md = solver(board, HeuristicChoice::Manhattan);
+    let lc = solver(board, HeuristicChoice::LinearConflict);
+    let mut strictly_better = 0;
+    for (&packed, &d) in &dist {
+        let s = puzzle::State::unpack(board, packed).unwrap();
+        let (m, l) = (md.estimate(&s), lc.estimate(&s));
+        assert!(m <= l && l <= d as u32, "{s}: manhattan {m}, linear conflict {l}, true {d}");
+        assert_eq!((d as u32 - l) % 2, 0, "{s}: parity");
+        strictly_better += (l > m) as usize;
+    }
+    // Linear conflict must actually add something, or the test above proves nothing about it.
+    assert!(strictly_better > 50_000, "{strictly_better}");
+}
+
+#[test]
+fn ida_is_optimal_on_sampled_3x3_states_serial_and_parallel() {
+    let board: Board = "3x3".parse().unwrap();
+    let dist = bfs_distances(board);
+    let lc = solver(board, HeuristicChoice::LinearConflict);
+    let md = solver(board, HeuristicChoice::Manhattan);
+    for (i, (s, d)) in sample(board, &dist, 600).into_iter().enumerate() {
+        for threads in [1, 2] {
+            let r = lc.solve(&s, threads, &Limits::default()).unwrap();
+            assert_eq!(r.moves.as_ref().map(Vec::len), Some(d as usize), "{s} threads {threads}");
+        }
+        if i % 4 == 0 {
+            let r = md.solve(&s, 1, &Limits::default()).unwrap();
+            assert_eq!(r.moves.map(|m| m.len()), Some(d as usize), "{s} manhattan");
+        }
+    }
+}
+
+#[test]
+fn every_2x3_state_end_to_end() {
+    let board: Board = "2x3".parse().unwrap();
+    let dist = bfs_distances(board);
+    assert_eq!(dist.len(), 360);
+    for choice in [HeuristicChoice::Manhattan, HeuristicChoice::LinearConflict] {
+        let sv = solver(board, choice);
+        for (s, d) in sample(board, &dist, 1) {
+            assert!(sv.estimate(&s) <= d as u32);
+            for threads in [1, 2, 3] {
+                let r = sv.solve(&s, threads, &Limits::default()).unwrap();
+                assert_eq!(r.moves.map(|m| m.len()), Some(d as usize), "{s} {choice:?} threads {threads}");
+            }
+        }
+    }
+}
+
+#[test]
+fn short_solutions_are_found_below_the_parallel_split_depth() {
+    // The parallel search splits a few levels below the root; a goal above that level must still be found,
+    // and found at its true depth (not at the split depth).
+    let board = Board::FOUR;
+    let lc = solver(board, HeuristicChoice::LinearConflict);
+    let mut s = puzzle::State::goal(board);
+    for (k, dir) in [puzzle::Dir::Right, puzzle::Dir::Down, puzzle::Dir::Right, puzzle::Dir::Down, puzzle::Dir::Left].into_iter().enumerate() {
+        s.move_blank(dir);
+        for threads in [1, 2, 4] {
+            let r = lc.solve(&s, threads, &Limits::default()).unwrap();
+            assert_eq!(r.moves.map(|m| m.len()), Some(k + 1), "{s} threads {threads}");
+        }
+    }
+    let goal = lc.solve(&puzzle::State::goal(board), 2, &Limits::default()).unwrap();
+    assert_eq!(goal.moves, Some(vec![]));
+}
+
+#[test]
+fn limits_stop_the_search_with_a_lower_bound() {
+    let s = puzzle::parse_tiles(Board::FOUR, puzzle::Goal::BlankFirst, "14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3").unwrap();
+    let lc = solver(Board::FOUR, HeuristicChoice::LinearConflict);
+    for threads in [1, 2] {
+        let r = lc.solve(&s, threads, &Limits { nodes: Some(100_000), ..Limits::default() }).unwrap();
+        assert_eq!((r.moves, r.stopped), (None, Some(solver::ida::Stop::NodeLimit)));
+        assert!(r.bound >= r.root_h && r.bound <= 57);
+    }
+    let cancel = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));
+    let r = lc.solve(&s, 1, &Limits { cancel: Some(cancel), ..Limits::default() }).unwrap();
+    assert_eq!(r.stopped, Some(solver::ida::Stop::Cancelled));
+}
