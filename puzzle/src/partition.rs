@@ -47,7 +47,8 @@ impl Partition {
             let lists: Vec<Vec<u8>> = pats.iter().map(|p| p.to_vec()).collect();
             return Partition::from_lists(board, name, &lists);
         }
-        if !text.contains(',') && !text.chars().all(|c| c.is_ascii_digit()) || text.is_empty() {
+        let custom = !text.is_empty() && text.chars().all(|c| c.is_ascii_digit() || c == ',' || c == '/' || c == ' ');
+        if !custom {
             let known: Vec<&str> = CATALOGUE.iter().filter(|(b, _, _)| *b == board_name).map(|(_, n, _)| *n).collect();
             return Err(PartitionError::Unknown { name: text.to_string(), board, known: known.join(", ") });
         }
@@ -128,6 +129,8 @@ mod tests {
         assert_eq!(err("1,2,3/4,5,6,7,8,9,10,11,12,13,14"), "tile(s) 15 are in no pattern; the patterns must cover every tile");
         assert_eq!(err("1,2,3/4,5,6,7,8,9,10,11,12,13,14,16"), "tile 16 does not exist on a 4x4 board (tiles are 1 to 15)");
         assert!(err("9-9").starts_with("unknown partition '9-9' for a 4x4 board (known: 7-8, 6-6-3, 5-5-5"));
-        assert_eq!(err("1,2,x/3"), "'x' is not a tile number");
+        assert_eq!(err("1,2,x/3"), "unknown partition '1,2,x/3' for a 4x4 board (known: 7-8, 6-6-3, 5-5-5; or give tiles like 1,2,3/4,5,6)");
+        assert_eq!(err("1,99999999999999999999/2"), "'99999999999999999999' is not a tile number");
+        assert_eq!(Partition::parse("2x2".parse().unwrap(), "1/2/3").unwrap().patterns.len(), 3);
     }
 }

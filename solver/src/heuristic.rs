@@ -6,11 +6,12 @@
 use puzzle::heuristic::LinearConflict;
 use puzzle::pdb_file::{Encoding, PdbFile};
 use puzzle::{Board, MAX_CELLS};
+use std::sync::Arc;
 
 /// A heuristic evaluated incrementally along the search path.
 pub trait Heuristic: Sync {
     /// What a node carries: enough to update the estimate when one tile moves.
-    type Node: Copy + Send + Sync;
+    type Node: Copy + Default + Send + Sync;
 
     /// The node of a whole position (`tiles[cell]` = tile on it).
     fn root(&self, tiles: &[u8; MAX_CELLS]) -> Self::Node;
@@ -18,12 +19,13 @@ pub trait Heuristic: Sync {
     fn h(node: &Self::Node) -> u32;
 
     /// The child node when `tile` slides from cell `from` into the blank on `to`; `tiles` is the position
-    /// before the move.
+    /// before the move. Table-based heuristics only start loading their entries here: the search makes
+    /// all siblings first, so their memory reads overlap, then calls [`Heuristic::settle`] on each.
     fn child(&self, node: &Self::Node, tiles: &[u8; MAX_CELLS], tile: u8, from: usize, to: usize) -> Self::Node;
 
-    /// Lets the next few children's table entries load while others are evaluated. Optional.
-    #[inline]
-    fn prefetch(&self, _node: &Self::Node, _tiles: &[u8; MAX_CELLS], _tile: u8, _from: usize, _to: usize) {}
+    /// Finishes a child made by [`Heuristic::child`]: reads what it started loading and sets `h`.
+    #[inline(always)]
+    fn settle(&self, _node: &mut Self::Node) {}
 }
 
 /// `md[tile][cell]`: a tile's Manhattan distance from home on each cell (0 for the blank).
@@ -79,7 +81,7 @@ pub struct LinearConflictH {
 }
 
 /// Manhattan distance, total line conflicts, and each line's conflicts (rows first).
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Default)]
 pub struct LcNode {
     md: u16,
     conflicts: u16,
@@ -180,11 +182,28 @@ pub struct PdbHeuristic<const P: usize> {
     md: [[u8; MAX_CELLS]; MAX_CELLS],
     views: [View; 2],
     nviews: usize,
-    weights: [[u32; MAX_CELLS]; P],
+    /// `weight[v][x]`: the rank weight of real tile `x` as seen in view `v`.
+    weight: [[i32; MAX_CELLS]; 2],
+    /// `pass[v][x][y]`: what real tile `x` moving past real tile `y` adds to the rank's change in view `v`
+    /// (before the direction's sign): `y`'s weight if `y` is a later tile of the same pattern, minus `x`'s
+    /// weight if an earlier one, else 0. The blank and other patterns' tiles give 0.
+    pass: [[[i32; MAX_CELLS]; MAX_CELLS]; 2],
+    /// `geo[to][from]`: a move's shape in each view.
+    geo: Box<[[Geometry; MAX_CELLS]; MAX_CELLS]>,
+    /// Cells strictly between a move's ends in cell order, for a vertical move in a view: `cols - 1`.
+    between: usize,
     payloads: [Payload; P],
     /// Owns the mappings the payload pointers point into.
-    files: Vec<PdbFile>,
-    cols: usize,
+    files: Arc<Vec<PdbFile>>,
+}
+
+/// A move from one cell to a neighbour as a view sees it: the change of the moved tile's cell number, and
+/// the real cells strictly between the two cells in the view's cell order. A horizontal move (in the view)
+/// has none; its list is padded with the blank's cell, whose tile passes nothing.
+#[derive(Clone, Copy, Default)]
+struct Geometry {
+    step: [i8; 2],
+    between: [[u8; MAX_CELLS / 2]; 2],
 }
 
 // SAFETY: the raw payload pointers point into read-only mappings owned by `files`, which live as long as
@@ -200,22 +219,30 @@ pub struct PdbNode<const P: usize> {
     sums: [u16; 2],
     ranks: [[u32; P]; 2],
     excess: [[u8; P]; 2],
+    /// The pattern whose rank the last move changed, per view (to be read by `settle`).
+    moved: [u8; 2],
+}
+
+impl<const P: usize> Default for PdbNode<P> {
+    fn default() -> Self {
+        PdbNode { md: 0, h: 0, sums: [0; 2], ranks: [[0; P]; 2], excess: [[0; P]; 2], moved: [0; 2] }
+    }
 }
 
 impl<const P: usize> PdbHeuristic<P> {
     /// Tables in pattern order, validated (board, goal, tiles) by the caller's `PdbFile::open`. `reflect`
     /// adds the diagonal reflection (square boards only).
-    pub fn new(board: Board, files: Vec<PdbFile>, reflect: bool) -> PdbHeuristic<P> {
+    pub fn new(board: Board, files: Arc<Vec<PdbFile>>, reflect: bool) -> PdbHeuristic<P> {
         assert!(files.len() <= P);
         let n = board.cells();
-        let mut weights = [[0u32; MAX_CELLS]; P];
+        let mut weights = [[0i32; MAX_CELLS]; P];
         let mut payloads = [Payload { ptr: std::ptr::null(), nibble: 0, mask: 0, entries: 0 }; P];
         let mut owner = [(NONE, NONE); MAX_CELLS];
         for (p, f) in files.iter().enumerate() {
             let pattern = f.header.pattern();
             for (i, &t) in pattern.tiles().iter().enumerate() {
                 owner[t as usize] = (p as u8, i as u8);
-                weights[p][i] = pattern.weight(i) as u32;
+                weights[p][i] = pattern.weight(i) as i32;
             }
             let nibble = (f.header.encoding == Encoding::Nibble) as u32;
             payloads[p] = Payload { ptr: f.payload().as_ptr(), nibble, mask: if nibble == 1 { 0xF } else { 0xFF }, entries: f.header.entries };
@@ -235,40 +262,58 @@ impl<const P: usize> PdbHeuristic<P> {
             }
             views[1] = View { cell, slot };
         }
-        PdbHeuristic { md: manhattan_table(board), views, nviews: 1 + reflect as usize, weights, payloads, files, cols: board.cols() }
+        let nviews = 1 + reflect as usize;
+        let mut weight = [[0i32; MAX_CELLS]; 2];
+        let mut pass = [[[0i32; MAX_CELLS]; MAX_CELLS]; 2];
+        for v in 0..nviews {
+            let slot = &views[v].slot;
+            for x in 1..n {
+                let (p, i) = slot[x];
+                weight[v][x] = weights[p as usize][i as usize];
+                for y in 1..n {
+                    let (q, j) = slot[y];
+                    if q == p && j > i {
+                        pass[v][x][y] = weights[p as usize][j as usize];
+                    } else if q == p && j < i {
+                        pass[v][x][y] = -weights[p as usize][i as usize];
+                    }
+                }
+            }
+        }
+        let mut geo = Box::new([[Geometry::default(); MAX_CELLS]; MAX_CELLS]);
+        for to in 0..n {
+            for from in board.neighbors(to) {
+                let g = &mut geo[to][from];
+                for v in 0..nviews {
+                    let cell = &views[v].cell;
+                    let (a, b) = (cell[from] as usize, cell[to] as usize);
+                    g.step[v] = (b as i64 - a as i64) as i8;
+                    g.between[v] = [to as u8; MAX_CELLS / 2];
+                    for (k, c) in (a.min(b) + 1..a.max(b)).enumerate() {
+                        g.between[v][k] = cell[c];
+                    }
+                }
+            }
+        }
+        PdbHeuristic { md: manhattan_table(board), views, nviews, weight, pass, geo, between: board.cols() - 1, payloads, files }
     }
 
     pub fn files(&self) -> &[PdbFile] {
         &self.files
     }
 
-    /// Rank change of the moved tile's pattern in view `v` (see `puzzle::rank::Pattern::delta`, of which
-    /// this is the unrolled, table-driven form).
+    /// Rank change of the moved tile's pattern in view `v`: the branch-free, table-driven form of
+    /// `puzzle::rank::Pattern::delta`.
     #[inline(always)]
-    fn delta(&self, v: usize, tiles: &[u8; MAX_CELLS], p: usize, i: usize, from: usize, to: usize) -> i64 {
-        let view = &self.views[v];
-        let a = view.cell[from] as i64;
-        let b = view.cell[to] as i64;
-        let w = &self.weights[p];
-        if (a - b).abs() == 1 {
-            return (b - a) * w[i] as i64;
+    fn delta(&self, v: usize, tiles: &[u8; MAX_CELLS], tile: u8, from: usize, to: usize) -> i32 {
+        let g = &self.geo[to][from];
+        let step = g.step[v] as i32;
+        let pass = &self.pass[v][tile as usize];
+        let mut passed = 0;
+        for &c in &g.between[v][..self.between] {
+            passed += pass[tiles[c as usize] as usize];
         }
-        let sign = if b > a { 1 } else { -1 };
-        let mut digit = b - a;
-        let mut later = 0i64;
-        let (lo, hi) = (a.min(b) as usize, a.max(b) as usize);
-        for c in lo + 1..hi {
-            let (q, j) = view.slot[tiles[view.cell[c] as usize] as usize];
-            if q as usize == p {
-                if (j as usize) < i {
-                    digit -= sign;
-                } else {
-                    later += w[j as usize] as i64;
-                }
-            }
-        }
-        debug_assert_eq!(hi - lo, self.cols);
-        digit * w[i] as i64 + sign * later
+        self.weight[v][tile as usize] * step + step.signum() * passed
     }
 }
 
@@ -276,7 +321,7 @@ impl<const P: usize> Heuristic for PdbHeuristic<P> {
     type Node = PdbNode<P>;
 
     fn root(&self, tiles: &[u8; MAX_CELLS]) -> PdbNode<P> {
-        let mut node = PdbNode { md: manhattan_of(&self.md, tiles) as u16, h: 0, sums: [0; 2], ranks: [[0; P]; 2], excess: [[0; P]; 2] };
+        let mut node = PdbNode { md: manhattan_of(&self.md, tiles) as u16, ..PdbNode::default() };
         for v in 0..self.nviews {
             let view = &self.views[v];
             let mut cells = [[0u8; MAX_CELLS]; P];
@@ -309,27 +354,25 @@ impl<const P: usize> Heuristic for PdbHeuristic<P> {
         let mut n = *node;
         n.md = n.md + row[to] as u16 - row[from] as u16;
         for v in 0..self.nviews {
-            let (p, i) = self.views[v].slot[tile as usize];
-            let (p, i) = (p as usize, i as usize);
-            let rank = (n.ranks[v][p] as i64 + self.delta(v, tiles, p, i, from, to)) as u32;
+            let p = self.views[v].slot[tile as usize].0 as usize;
+            let rank = (n.ranks[v][p] as i32 + self.delta(v, tiles, tile, from, to)) as u32;
             n.ranks[v][p] = rank;
-            // SAFETY: `rank` is the rank of a placement of pattern p's tiles (the delta keeps it exact, as
-            // the rank tests and the search tests check), so it is below the table's entry count.
-            let e = unsafe { self.payloads[p].get(rank) };
-            n.sums[v] = n.sums[v] + e as u16 - n.excess[v][p] as u16;
-            n.excess[v][p] = e;
+            n.moved[v] = p as u8;
+            self.payloads[p].prefetch(rank);
         }
-        n.h = n.md + 2 * n.sums[0].max(n.sums[1]);
         n
     }
 
     #[inline(always)]
-    fn prefetch(&self, node: &PdbNode<P>, tiles: &[u8; MAX_CELLS], tile: u8, from: usize, to: usize) {
+    fn settle(&self, n: &mut PdbNode<P>) {
         for v in 0..self.nviews {
-            let (p, i) = self.views[v].slot[tile as usize];
-            let (p, i) = (p as usize, i as usize);
-            let rank = (node.ranks[v][p] as i64 + self.delta(v, tiles, p, i, from, to)) as u32;
-            self.payloads[p].prefetch(rank);
+            let p = n.moved[v] as usize;
+            // SAFETY: `ranks[v][p]` is the rank of a placement of pattern p's tiles (the delta keeps it
+            // exact, as the rank and search tests check), so it is below the table's entry count.
+            let e = unsafe { self.payloads[p].get(n.ranks[v][p]) };
+            n.sums[v] = n.sums[v] + e as u16 - n.excess[v][p] as u16;
+            n.excess[v][p] = e;
         }
+        n.h = n.md + 2 * n.sums[0].max(n.sums[1]);
     }
 }

@@ -150,21 +150,18 @@ impl<'a, H: Heuristic> Dfs<'a, H> {
                 return true;
             }
         }
-        let count = self.nbrs.count[blank] as usize;
-        let cells = self.nbrs.cells[blank];
-        for &from in &cells[..count] {
+        // All children first, so that a table heuristic's reads for them are in flight together.
+        let mut kids = [(H::Node::default(), 0usize); 4];
+        let mut n = 0;
+        for &from in &self.nbrs.cells[blank][..self.nbrs.count[blank] as usize] {
             let from = from as usize;
             if from != prev {
-                self.heur.prefetch(&node, &self.tiles, self.tiles[from], from, blank);
+                kids[n] = (self.heur.child(&node, &self.tiles, self.tiles[from], from, blank), from);
+                n += 1;
             }
         }
-        for &from in &cells[..count] {
-            let from = from as usize;
-            if from == prev {
-                continue;
-            }
-            let tile = self.tiles[from];
-            let child = self.heur.child(&node, &self.tiles, tile, from, blank);
+        for &(mut child, from) in &kids[..n] {
+            self.heur.settle(&mut child);
             self.counts.generated += 1;
             let h = H::h(&child);
             let f = g + 1 + h;
@@ -172,6 +169,7 @@ impl<'a, H: Heuristic> Dfs<'a, H> {
                 self.next_bound = self.next_bound.min(f);
                 continue;
             }
+            let tile = self.tiles[from];
             self.path[self.len] = tile;
             self.len += 1;
             if h == 0 {
@@ -283,7 +281,8 @@ fn parallel_iteration<H: Heuristic>(
                     continue;
                 }
                 let tile = it.tiles[from];
-                let child = heur.child(&it.node, &it.tiles, tile, from, it.blank);
+                let mut child = heur.child(&it.node, &it.tiles, tile, from, it.blank);
+                heur.settle(&mut child);
                 counts.generated += 1;
                 let f = depth + 1 + H::h(&child);
                 if f > bound {

@@ -15,6 +15,8 @@ use puzzle::partition::{file_name, Partition};
 use puzzle::pdb_file::{Expect, PdbFile};
 use puzzle::{Board, State};
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, OnceLock};
+use std::thread::JoinHandle;
 
 /// Which heuristic to use, as the user says it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, serde::Serialize)]
@@ -64,6 +66,37 @@ pub struct Solver {
     board: Board,
     heuristic: Loaded,
     name: String,
+    check: Option<PayloadCheck>,
+}
+
+/// The payload checksums of the mapped tables, computed on a background thread so that loading stays
+/// instant; every result waits for it, so a corrupt table can delay an answer but never produce one.
+struct PayloadCheck {
+    thread: Mutex<Option<JoinHandle<Result<(), String>>>>,
+    result: OnceLock<Result<(), String>>,
+}
+
+impl PayloadCheck {
+    fn start(files: Arc<Vec<PdbFile>>) -> PayloadCheck {
+        let thread = std::thread::spawn(move || {
+            for f in files.iter() {
+                if xxhash_rust::xxh3::xxh3_64(f.payload()) != f.header.payload_hash {
+                    return Err(format!("{}: payload checksum mismatch (the table's contents are corrupt); rebuild it", f.path.display()));
+                }
+            }
+            Ok(())
+        });
+        PayloadCheck { thread: Mutex::new(Some(thread)), result: OnceLock::new() }
+    }
+
+    fn wait(&self) -> Result<(), String> {
+        self.result
+            .get_or_init(|| match self.thread.lock().unwrap().take() {
+                Some(t) => t.join().unwrap_or_else(|_| Err("the table check thread failed".into())),
+                None => Ok(()),
+            })
+            .clone()
+    }
 }
 
 /// The default partition for a board: the first catalogue entry for it.
@@ -104,9 +137,9 @@ impl Solver {
     /// Loads the chosen heuristic. With `Auto`, a missing table gives linear conflict and a warning through
     /// `warn`; a table that is there but corrupt or mismatched is always an error, never silently skipped.
     pub fn new(board: Board, choice: HeuristicChoice, tables: &TableSpec, warn: &mut dyn FnMut(&str)) -> anyhow::Result<Solver> {
-        let lc = || Solver { board, heuristic: Loaded::LinearConflict(LinearConflictH::new(board)), name: "linear-conflict".into() };
+        let lc = || Solver { board, heuristic: Loaded::LinearConflict(LinearConflictH::new(board)), name: "linear-conflict".into(), check: None };
         match choice {
-            HeuristicChoice::Manhattan => Ok(Solver { board, heuristic: Loaded::Manhattan(Manhattan::new(board)), name: "manhattan".into() }),
+            HeuristicChoice::Manhattan => Ok(Solver { board, heuristic: Loaded::Manhattan(Manhattan::new(board)), name: "manhattan".into(), check: None }),
             HeuristicChoice::LinearConflict => Ok(lc()),
             HeuristicChoice::Pdb | HeuristicChoice::Auto => {
                 let missing = Partition::parse(board, &tables.partition)
@@ -118,6 +151,8 @@ impl Solver {
                     return Ok(lc());
                 }
                 let (partition, files) = open_tables(board, tables).context("cannot load the pattern databases")?;
+                let files = Arc::new(files);
+                let check = Some(PayloadCheck::start(Arc::clone(&files)));
                 let reflect = board.is_square();
                 let name = format!("pdb {}{}", partition.name, if reflect { " + reflection" } else { "" });
                 let heuristic = match files.len() {
@@ -125,7 +160,7 @@ impl Solver {
                     3 => Loaded::Pdb3(PdbHeuristic::new(board, files, reflect)),
                     _ => Loaded::PdbMany(PdbHeuristic::new(board, files, reflect)),
                 };
-                Ok(Solver { board, heuristic, name })
+                Ok(Solver { board, heuristic, name, check })
             }
         }
     }
@@ -168,6 +203,9 @@ impl Solver {
         }
         let threads = threads.max(1);
         let report = with_heuristic!(&self.heuristic, h => ida::solve(h, state, threads, limits));
+        if let Some(check) = &self.check {
+            check.wait().map_err(anyhow::Error::msg)?;
+        }
         if let Some(moves) = &report.moves {
             state.replay(moves).map_err(|e| anyhow::anyhow!("internal error: the solution found does not replay ({e}); please report this"))?;
         }

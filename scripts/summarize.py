@@ -1,0 +1,70 @@
+"""Summaries for scripts/bench.sh: medians over runs, exact node counts, length checks against known optima."""
+import json
+import statistics
+import sys
+
+
+def known(path):
+    """id -> optimal length from an instance file in Korf's format."""
+    out = {}
+    for line in open(path):
+        words = line.split("#")[0].split()
+        if len(words) >= 2:
+            out[words[0]] = int(words[1])
+    return out
+
+
+def load(path):
+    return [json.loads(line) for line in open(path) if line.strip()]
+
+
+def runs(instances, *files):
+    opt = known(instances)
+    totals = []
+    for f in files:
+        recs = load(f)
+        wrong = [r["id"] for r in recs if r["length"] != opt.get(r["id"])]
+        if wrong:
+            sys.exit(f"{f}: lengths differ from the known optimum for {wrong}")
+        totals.append((sum(r["seconds"] for r in recs), recs))
+    secs = [t for t, _ in totals]
+    recs = totals[0][1]
+    gen = sum(r["nodes"] for r in recs)
+    exp = sum(r["expanded"] for r in recs)
+    med = statistics.median(secs)
+    print(f"instances {len(recs)}, all lengths optimal; search seconds median {med:.3f} (runs: {', '.join(f'{s:.3f}' for s in secs)})")
+    print(f"generated {gen:,} (mean {gen / len(recs):,.0f}), expanded {exp:,} (mean {exp / len(recs):,.0f}); {gen / med / 1e6:.1f} M generated/s")
+    for r in sorted(recs, key=lambda r: -r["seconds"])[:5]:
+        print(f"  slowest: #{r['id']} length {r['length']} generated {r['nodes']:,} {r['seconds']:.3f} s")
+
+
+def median(*files):
+    vals = [float(open(f).read().split()[-1]) for f in files]
+    print(f"median {statistics.median(vals):.3f} s (runs: {', '.join(f'{v:.3f}' for v in vals)})")
+
+
+def slowest(path, n):
+    for r in sorted(load(path), key=lambda r: -r["nodes"])[: int(n)]:
+        print(r["id"])
+
+
+def speedup(*args):
+    i = args.index("--")
+    one, two = args[:i], args[i + 1 :]
+    by_id = lambda files: {r["id"]: [] for r in load(files[0])}
+    t1, t2 = by_id(one), by_id(two)
+    for files, acc in ((one, t1), (two, t2)):
+        for f in files:
+            for r in load(f):
+                acc[r["id"]].append(r["seconds"])
+    print("id   1-thread s  2-thread s  speedup")
+    m1 = m2 = 0.0
+    for k in t1:
+        a, b = statistics.median(t1[k]), statistics.median(t2[k])
+        m1, m2 = m1 + a, m2 + b
+        print(f"{k:>4} {a:10.3f} {b:11.3f} {a / b:8.2f}")
+    print(f"total {m1:9.3f} {m2:11.3f} {m1 / m2:8.2f}")
+
+
+if __name__ == "__main__":
+    globals()[sys.argv[1]](*sys.argv[2:])
