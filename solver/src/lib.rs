@@ -4,9 +4,13 @@
 //! search monomorphised for its heuristic, so the inner loop has no dynamic calls.
 
 pub mod args;
+pub mod batch;
+pub mod generate;
 pub mod heuristic;
 pub mod ida;
 pub mod output;
+pub mod record;
+pub mod report;
 
 use anyhow::{bail, Context};
 use heuristic::{Heuristic, LinearConflictH, Manhattan, PdbHeuristic};

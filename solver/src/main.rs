@@ -20,6 +20,13 @@ struct Cli {
 enum Command {
     /// Solve one position, or several read from stdin (`-`), printing one result each.
     Solve(SolveArgs),
+    /// Solve a file of instances, writing one record (JSON lines or CSV) an instance as it finishes;
+    /// resumable, interruptible, shardable.
+    Batch(solver::batch::BatchArgs),
+    /// Merge record files of `batch` (e.g. its shards) and print their summary.
+    Report(solver::report::ReportArgs),
+    /// Write reproducible random solvable instances, one a line.
+    Generate(solver::generate::GenerateArgs),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -62,6 +69,9 @@ fn main() -> ExitCode {
 fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
         Command::Solve(args) => solve(args),
+        Command::Batch(args) => solver::batch::run(&args),
+        Command::Report(args) => solver::report::run(&args),
+        Command::Generate(args) => solver::generate::run(&args).map(|()| ExitCode::SUCCESS),
     }
 }
 

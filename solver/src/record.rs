@@ -1,0 +1,220 @@
+//! Batch records: one line an instance, JSON lines or CSV with a header, written whole and read back.
+//!
+//! Each record is encoded into one buffer and written with one `write`, so a killed run leaves at worst an
+//! incomplete last line; [`read_records`] reports that tail instead of parsing it, and the batch runner cuts
+//! it off before appending (the instance is then solved again).
+
+use anyhow::{bail, Context};
+use serde::{Deserialize, Serialize};
+use std::path::Path;
+
+/// How an instance ended. Every status is final: `--resume` skips instances that have a record.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "lowercase")]
+pub enum Status {
+    /// Solved optimally.
+    Solved,
+    /// Stopped by `--time-limit` or `--node-limit`.
+    Limit,
+    /// The line is not a valid instance; `error` says why.
+    Invalid,
+}
+
+impl Status {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Solved => "solved",
+            Status::Limit => "limit",
+            Status::Invalid => "invalid",
+        }
+    }
+}
+
+/// One instance's result. Field order is the CSV column order.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Record {
+    /// The line's id, or its line number when it has none.
+    pub id: String,
+    /// Line number in the input (1-based).
+    pub line: u64,
+    /// The tiles as the user wrote them (goal labels of `--goal`); for an invalid line, its text.
+    pub tiles: String,
+    pub status: Status,
+    /// Optimal solution length (solved only).
+    pub length: Option<u32>,
+    /// The tiles slid, space-separated, in the user's labels; empty unless solved.
+    pub moves: String,
+    /// Generated nodes (children whose heuristic was evaluated).
+    pub nodes: u64,
+    pub expanded: u64,
+    /// Search time, without start-up and table loading.
+    pub seconds: f64,
+    /// Threads that searched this instance.
+    pub threads: usize,
+    pub heuristic: String,
+    /// Each table as `file_name:payload_hash` (hex), space-separated; empty without tables.
+    pub tables: String,
+    /// The optimal length the input line gave, if any.
+    pub expected: Option<u32>,
+    /// Whether `length` equals `expected`; empty when either is missing.
+    pub matched: Option<bool>,
+    /// What is wrong with an invalid line, or which limit stopped the search.
+    pub error: Option<String>,
+}
+
+/// Record file format.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    /// One JSON object a line.
+    Jsonl,
+    /// Comma-separated values with a header line.
+    Csv,
+}
+
+impl Format {
+    /// The format a file name suggests: `.csv` is CSV, anything else JSON lines.
+    pub fn for_path(path: &Path) -> Format {
+        if path.extension().is_some_and(|e| e.eq_ignore_ascii_case("csv")) {
+            Format::Csv
+        } else {
+            Format::Jsonl
+        }
+    }
+
+    /// One record as one complete line (with the CSV header before it when `header`).
+    pub fn encode(self, rec: &Record, header: bool) -> anyhow::Result<Vec<u8>> {
+        match self {
+            Format::Jsonl => {
+                let mut line = serde_json::to_vec(rec)?;
+                line.push(b'\n');
+                Ok(line)
+            }
+            Format::Csv => {
+                let mut w = csv::WriterBuilder::new().has_headers(header).terminator(csv::Terminator::Any(b'\n')).from_writer(Vec::new());
+                w.serialize(rec)?;
+                w.into_inner().map_err(|e| anyhow::anyhow!("encoding a CSV record: {}", e.error()))
+            }
+        }
+    }
+}
+
+/// The records of one file.
+#[derive(Debug)]
+pub struct RecordFile {
+    pub records: Vec<Record>,
+    /// `None` for an empty file.
+    pub format: Option<Format>,
+    /// Bytes up to the end of the last complete line: where appending resumes.
+    pub complete_len: u64,
+    /// Bytes after it: a record cut short by a kill or power loss, not counted.
+    pub torn_tail: u64,
+}
+
+/// Reads a record file written by `solver batch` (either format, told apart by its first byte). A line
+/// that is complete but not a record is an error naming the file and line: results are never skipped
+/// silently.
+pub fn read_records(path: &Path) -> anyhow::Result<RecordFile> {
+    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+    parse_records(&bytes).with_context(|| format!("{} is not a batch record file", path.display()))
+}
+
+fn parse_records(bytes: &[u8]) -> anyhow::Result<RecordFile> {
+    let complete_len = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1);
+    let complete = &bytes[..complete_len];
+    let torn_tail = (bytes.len() - complete_len) as u64;
+    let format = match complete.first() {
+        None => None,
+        Some(b'{') => Some(Format::Jsonl),
+        Some(_) if complete.starts_with(b"id,") => Some(Format::Csv),
+        Some(_) => bail!("line 1 is neither a JSON record nor the CSV header"),
+    };
+    let mut records = Vec::new();
+    match format {
+        None => {}
+        Some(Format::Jsonl) => {
+            for (n, line) in complete.split(|&b| b == b'\n').enumerate().filter(|(_, l)| !l.is_empty()) {
+                records.push(serde_json::from_slice(line).with_context(|| format!("line {}", n + 1))?);
+            }
+        }
+        Some(Format::Csv) => {
+            let mut r = csv::ReaderBuilder::new().has_headers(true).from_reader(complete);
+            for rec in r.deserialize() {
+                records.push(rec.map_err(|e| anyhow::anyhow!("{}", csv_error(&e)))?);
+            }
+        }
+    }
+    Ok(RecordFile { records, format, complete_len: complete_len as u64, torn_tail })
+}
+
+/// A CSV error as `line N: problem` (1-based line, the header being line 1).
+fn csv_error(e: &csv::Error) -> String {
+    let what = match e.kind() {
+        csv::ErrorKind::Deserialize { err, .. } => match err.field() {
+            Some(f) => format!("field {}: {}", f + 1, err.kind()),
+            None => err.kind().to_string(),
+        },
+        csv::ErrorKind::UnequalLengths { expected_len, len, .. } => format!("{len} fields where the header has {expected_len}"),
+        _ => return e.to_string(),
+    };
+    match e.position() {
+        Some(p) => format!("line {}: {what}", p.line()),
+        None => what,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample(id: &str, status: Status) -> Record {
+        Record {
+            id: id.into(),
+            line: 7,
+            tiles: "1 2 0 3".into(),
+            status,
+            length: (status == Status::Solved).then_some(3),
+            moves: if status == Status::Solved { "1 2 3".into() } else { String::new() },
+            nodes: 12,
+            expanded: 5,
+            seconds: 0.25,
+            threads: 2,
+            heuristic: "pdb 2-3, + \"x\"".into(),
+            tables: "a.pdb:00ff b.pdb:1234".into(),
+            expected: Some(3),
+            matched: (status == Status::Solved).then_some(true),
+            error: (status != Status::Solved).then(|| "line 7: tile 3 appears twice, oh, \"no\"".into()),
+        }
+    }
+
+    #[test]
+    fn both_formats_round_trip_and_ignore_a_torn_tail() {
+        let recs = [sample("a", Status::Solved), sample("b", Status::Invalid), sample("c", Status::Limit)];
+        for format in [Format::Jsonl, Format::Csv] {
+            let mut bytes = Vec::new();
+            for (i, r) in recs.iter().enumerate() {
+                bytes.extend(format.encode(r, i == 0).unwrap());
+            }
+            let full = bytes.len() as u64;
+            let torn = format.encode(&sample("d", Status::Solved), false).unwrap();
+            bytes.extend(&torn[..torn.len() / 2]);
+            let f = parse_records(&bytes).unwrap();
+            assert_eq!(f.format, Some(format));
+            assert_eq!(f.records, recs);
+            assert_eq!((f.complete_len, f.torn_tail), (full, (torn.len() / 2) as u64));
+        }
+    }
+
+    #[test]
+    fn a_damaged_complete_line_is_an_error_naming_it() {
+        let mut bytes = Format::Jsonl.encode(&sample("a", Status::Solved), false).unwrap();
+        bytes.extend(b"{\"id\": \"3\"}\n");
+        let e = format!("{:#}", parse_records(&bytes).unwrap_err());
+        assert!(e.starts_with("line 2: missing field"), "{e}");
+        let mut csv = Format::Csv.encode(&sample("a", Status::Solved), true).unwrap();
+        csv.extend(b"x,1\n");
+        let e = format!("{:#}", parse_records(&csv).unwrap_err());
+        assert_eq!(e, "line 3: 2 fields where the header has 15");
+        assert!(parse_records(b"hello\n").is_err());
+        assert_eq!(parse_records(b"").unwrap().format, None);
+    }
+}
