@@ -275,6 +275,16 @@ impl PdbFile {
     /// Opens a table with the constant-time checks: file length before mapping (a truncated file is never
     /// mapped past its end), magic, version, header checksum, and board, goal and tiles as expected.
     pub fn open(path: &Path, expect: &Expect) -> Result<PdbFile, PdbError> {
+        PdbFile::open_checked(path, Some(expect))
+    }
+
+    /// Opens a table of whatever board and pattern its header names, with every other constant-time check
+    /// of [`PdbFile::open`] (for tools that inspect files: `info`, `verify`).
+    pub fn open_any(path: &Path) -> Result<PdbFile, PdbError> {
+        PdbFile::open_checked(path, None)
+    }
+
+    fn open_checked(path: &Path, expect: Option<&Expect>) -> Result<PdbFile, PdbError> {
         let mut file = File::open(path).map_err(|e| err(path, e))?;
         let len = file.metadata().map_err(|e| err(path, e))?.len();
         if len < HEADER_LEN as u64 {
@@ -287,6 +297,7 @@ impl PdbFile {
             return Err(err(path, PdbErrorKind::Length { expected: header.file_len(), found: len }));
         }
         let describe = |b: Board, t: &[u8]| format!("board {b}, tiles {t:?}");
+        let expect = expect.cloned().unwrap_or(Expect { board: header.board, tiles: None });
         let tiles_ok = expect.tiles.is_none_or(|t| t == header.tiles.as_slice());
         if header.board != expect.board || header.goal != GOAL_BLANK_FIRST || !tiles_ok {
             return Err(err(
@@ -322,13 +333,19 @@ impl PdbFile {
         decode(self.header.encoding, self.payload(), index)
     }
 
+    /// The payload checksum alone: one sequential hash of the payload, much cheaper than [`PdbFile::verify`].
+    pub fn verify_checksum(&self) -> Result<(), PdbError> {
+        if xxhash_rust::xxh3::xxh3_64(self.payload()) != self.header.payload_hash {
+            return Err(err(&self.path, PdbErrorKind::PayloadHash));
+        }
+        Ok(())
+    }
+
     /// The full check: payload checksum, then every entry decoded to its PDB value and the histogram
     /// compared with the header's. Catches a wrong table that a checksum of the wrong bytes would bless.
     pub fn verify(&self) -> Result<(), PdbError> {
         let path = &self.path;
-        if xxhash_rust::xxh3::xxh3_64(self.payload()) != self.header.payload_hash {
-            return Err(err(path, PdbErrorKind::PayloadHash));
-        }
+        self.verify_checksum()?;
         let hist = histogram_of(self.header.board, &self.header.pattern(), self.header.encoding, self.payload());
         for value in 0..HIST_BINS {
             if hist[value] != self.header.histogram[value] {
