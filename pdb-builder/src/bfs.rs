@@ -1,0 +1,555 @@
+//! The breadth-first search that computes one pattern's table.
+//!
+//! A PDB value is the fewest moves of pattern tiles that bring the pattern home, minimised over where the
+//! blank is; the other tiles are indistinguishable and move for free. So the search runs over states
+//! (placement of the pattern tiles, blank region), where the region is the connected set of non-pattern cells
+//! the blank roams without moving a pattern tile. Every edge moves one pattern tile into the region (cost 1),
+//! so a plain BFS from the goal gives exact distances; a placement's value is the depth at which any of its
+//! regions is first reached. The goal state is the goal placement with the region holding the blank's home,
+//! cell 0 (checked against the reference histograms).
+//!
+//! Layout, chosen for the 8-tile table (518,918,400 placements) on 2 cores in under 2 GiB:
+//! - A region is labelled by the rank of its smallest cell among the free cells, so labels are below the
+//!   number of free cells. Each placement has a *lane* of `LB` bits: `LB/2` "seen" bits, one per region
+//!   label, then `LB/2` "frontier" bits. Lanes are packed into `AtomicU64` words (four 16-bit lanes when at
+//!   most 8 cells are free, two 32-bit lanes otherwise), so checking and marking a child is one cache line
+//!   and one `fetch_or`.
+//! - Every move of a pattern tile flips the parity of the sum of the pattern cells' (row + col). So the
+//!   states at depth `d` are exactly the frontier bits of placements of one parity, and their children all
+//!   have the other parity: one array serves as current and next frontier. Pass `d` scans every word, expands
+//!   the frontier lanes of parity `d`, and clears them.
+//! - A placement is first reached at depth `d` exactly when, in pass `d`, its seen bits equal its frontier
+//!   bits. The scan then writes the entry's final value right away, in index order, so no random writes
+//!   are spent on values, and the histogram is the per-pass count.
+//! - Placements sharing their first `k-1` tiles form a contiguous run of `cells - k + 1` ranks; the scan
+//!   walks runs with an odometer instead of unranking every entry.
+//! - Children's ranks come from the parent's by [`Pattern::delta`]; regions by bit-parallel flood fill on
+//!   cell masks. Children are queued in a small ring with their cache lines prefetched, so many misses on the
+//!   big array are in flight at once.
+
+use crate::mem::Zeroed;
+use puzzle::{Board, Pattern};
+use rayon::prelude::*;
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::time::{Duration, Instant};
+
+/// One finished BFS depth, for progress reports.
+#[derive(Clone, Debug)]
+pub struct DepthReport {
+    pub depth: u32,
+    /// Placements whose value is `depth`.
+    pub new_entries: u64,
+    /// Placements with a value so far.
+    pub reached: u64,
+    /// All placements of the pattern.
+    pub entries: u64,
+    pub elapsed: Duration,
+}
+
+/// A computed table: one excess `(value - md) / 2` a byte, in rank order, and the value histogram.
+pub struct Table {
+    pub excess: Zeroed<u8>,
+    pub histogram: Vec<u64>,
+    pub max_excess: u8,
+    /// Placements the goal cannot reach (none on 4x4); stored with excess 0, i.e. value = Manhattan distance,
+    /// which is admissible because no solvable position has them.
+    pub unreachable: u64,
+}
+
+/// Bytes the search for `pattern` holds at its peak: the lane words plus the one-byte excess array (the
+/// lanes are freed before the payload is encoded, and the payload is never larger than the excess array).
+pub fn memory_needed(board: Board, pattern: &Pattern) -> u64 {
+    let entries = pattern.size();
+    let lanes = 64 / lane_bits(board, pattern) as u64;
+    entries.div_ceil(lanes) * 8 + entries
+}
+
+fn lane_bits(board: Board, pattern: &Pattern) -> u32 {
+    if board.cells() - pattern.len() <= 8 {
+        16
+    } else {
+        32
+    }
+}
+
+/// Computes the table of `pattern` on `board` in the current rayon pool, calling `progress` after each depth.
+pub fn build(board: Board, pattern: &Pattern, progress: &mut dyn FnMut(&DepthReport)) -> std::io::Result<Table> {
+    let ctx = Ctx::new(board, pattern);
+    match lane_bits(board, pattern) {
+        16 => search::<16>(&ctx, progress),
+        _ => search::<32>(&ctx, progress),
+    }
+}
+
+/// Cell masks of a board (bit `c` = cell `c`).
+struct Geometry {
+    all: u32,
+    not_first_col: u32,
+    not_last_col: u32,
+    cols: u32,
+    neighbors: [u32; 16],
+    /// Cells whose row + col is odd.
+    odd: u32,
+    /// `components[free << 4 | c]`: the connected part of the cell set `free` that holds cell `c`. A 2 MiB
+    /// table on 4x4 that stays in L2, where a flood fill is a chain of dependent shifts per step.
+    components: Vec<u16>,
+}
+
+impl Geometry {
+    fn new(board: Board) -> Geometry {
+        let n = board.cells();
+        let mut g = Geometry { all: (1 << n) - 1, not_first_col: 0, not_last_col: 0, cols: board.cols() as u32, neighbors: [0; 16], odd: 0, components: Vec::new() };
+        for c in 0..n {
+            if board.col(c) != 0 {
+                g.not_first_col |= 1 << c;
+            }
+            if board.col(c) + 1 != board.cols() {
+                g.not_last_col |= 1 << c;
+            }
+            if (board.row(c) + board.col(c)) % 2 == 1 {
+                g.odd |= 1 << c;
+            }
+            g.neighbors[c] = board.neighbors(c).fold(0, |m, x| m | 1 << x);
+        }
+        let mut components = vec![0u16; 16 << n];
+        for free in 0..1u32 << n {
+            for c in bits(free) {
+                if components[(free << 4) as usize | c] == 0 {
+                    let part = g.flood(1 << c, free);
+                    for x in bits(part) {
+                        components[(free << 4) as usize | x] = part as u16;
+                    }
+                }
+            }
+        }
+        g.components = components;
+        g
+    }
+
+    /// The connected part of `free` holding `cell` (a cell of `free`).
+    #[inline]
+    fn region(&self, free: u32, cell: usize) -> u32 {
+        self.components[(free << 4) as usize | cell] as u32
+    }
+
+    /// Cells adjacent to some cell of `m`.
+    #[inline]
+    fn spread(&self, m: u32) -> u32 {
+        ((m << 1 & self.not_first_col) | (m >> 1 & self.not_last_col) | m << self.cols | m >> self.cols) & self.all
+    }
+
+    /// The connected part of `free` containing `from` (a subset of `free`).
+    #[inline]
+    fn flood(&self, from: u32, free: u32) -> u32 {
+        let mut r = from;
+        loop {
+            let next = (r | self.spread(r)) & free;
+            if next == r {
+                return r;
+            }
+            r = next;
+        }
+    }
+}
+
+/// A region's label: the rank of its smallest cell among the free cells.
+#[inline]
+fn label(free: u32, region: u32) -> u32 {
+    (free & ((region & region.wrapping_neg()) - 1)).count_ones()
+}
+
+/// The `j`-th set bit of `m`.
+#[inline]
+fn select(mut m: u32, j: u32) -> u32 {
+    for _ in 0..j {
+        m &= m - 1;
+    }
+    m.trailing_zeros()
+}
+
+fn bits(mut m: u32) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (m != 0).then(|| {
+            let b = m.trailing_zeros();
+            m &= m - 1;
+            b as usize
+        })
+    })
+}
+
+struct Ctx<'a> {
+    geo: Geometry,
+    pattern: &'a Pattern,
+    k: usize,
+    /// Placements sharing the first `k-1` tiles: `cells - k + 1` consecutive ranks.
+    run: usize,
+    /// `md[i][c]`: Manhattan distance of pattern tile `i` standing on cell `c`.
+    md: [[u32; 16]; 16],
+}
+
+impl Ctx<'_> {
+    fn new(board: Board, pattern: &Pattern) -> Ctx<'_> {
+        let mut md = [[0; 16]; 16];
+        for (i, &t) in pattern.tiles().iter().enumerate() {
+            for (c, d) in md[i].iter_mut().enumerate().take(board.cells()) {
+                *d = board.manhattan(t as usize, c);
+            }
+        }
+        Ctx { geo: Geometry::new(board), pattern, k: pattern.len(), run: board.cells() - pattern.len() + 1, md }
+    }
+}
+
+/// A full placement: where each pattern tile stands, the occupied cells, parity and Manhattan distance.
+struct Placement {
+    cells: [u8; 16],
+    occ: u32,
+    parity: u32,
+    md: u32,
+}
+
+/// Walks ranks in increasing order, keeping the placement of the first `k-1` tiles (the run's prefix).
+struct Cursor<'a> {
+    ctx: &'a Ctx<'a>,
+    /// Rank of the first placement of the current run.
+    base: usize,
+    /// `cells[..k-1]`: the prefix tiles' cells.
+    cells: [u8; 16],
+    occ: u32,
+    parity: u32,
+    md: u32,
+}
+
+impl<'a> Cursor<'a> {
+    fn new(ctx: &'a Ctx<'a>, index: usize) -> Cursor<'a> {
+        let mut c = Cursor { ctx, base: 0, cells: [0; 16], occ: 0, parity: 0, md: 0 };
+        c.jump(index - index % ctx.run);
+        c
+    }
+
+    /// Positions the cursor on the run starting at `base` by unranking.
+    fn jump(&mut self, base: usize) {
+        let ctx = self.ctx;
+        self.base = base;
+        ctx.pattern.unrank(base as u64, &mut self.cells);
+        (self.occ, self.parity, self.md) = (0, 0, 0);
+        for i in 0..ctx.k - 1 {
+            let c = self.cells[i] as usize;
+            self.occ |= 1 << c;
+            self.parity ^= ctx.geo.odd >> c & 1;
+            self.md += ctx.md[i][c];
+        }
+    }
+
+    /// The next run: the last prefix tile moves to the next free cell, or, on a carry, unrank afresh.
+    fn step(&mut self) {
+        let ctx = self.ctx;
+        let base = self.base + ctx.run;
+        let i = ctx.k - 2;
+        let c = self.cells[i] as u32;
+        let others = self.occ & !(1 << c);
+        let later = ctx.geo.all & !others & !((2 << c) - 1);
+        if later == 0 {
+            return self.jump(base);
+        }
+        let to = later.trailing_zeros();
+        self.base = base;
+        self.cells[i] = to as u8;
+        self.occ = others | 1 << to;
+        self.parity ^= (ctx.geo.odd >> c ^ ctx.geo.odd >> to) & 1;
+        self.md = self.md + ctx.md[i][to as usize] - ctx.md[i][c as usize];
+    }
+
+    /// The placement of rank `index`, which must not be below the previous one asked for.
+    #[inline]
+    fn seek(&mut self, index: usize) -> Placement {
+        let ctx = self.ctx;
+        if index >= self.base + ctx.run {
+            if index < self.base + 4 * ctx.run {
+                while index >= self.base + ctx.run {
+                    self.step();
+                }
+            } else {
+                self.jump(index - index % ctx.run);
+            }
+        }
+        let last = select(ctx.geo.all & !self.occ, (index - self.base) as u32) as usize;
+        let mut cells = self.cells;
+        cells[ctx.k - 1] = last as u8;
+        Placement {
+            cells,
+            occ: self.occ | 1 << last,
+            parity: self.parity ^ (ctx.geo.odd >> last & 1),
+            md: self.md + ctx.md[ctx.k - 1][last],
+        }
+    }
+}
+
+/// Children waiting to be marked, their cache lines prefetched on arrival.
+struct Pending<'a, const LB: u32> {
+    words: &'a [AtomicU64],
+    ring: [(usize, u64); RING],
+    head: usize,
+    len: usize,
+    /// States newly marked (a region not seen before).
+    generated: u64,
+}
+
+const RING: usize = 32;
+
+impl<'a, const LB: u32> Pending<'a, LB> {
+    const LANES: usize = (64 / LB) as usize;
+
+    fn new(words: &'a [AtomicU64]) -> Self {
+        Pending { words, ring: [(0, 0); RING], head: 0, len: 0, generated: 0 }
+    }
+
+    #[inline]
+    fn push(&mut self, child: usize, label: u32) {
+        let word = child / Self::LANES;
+        let bits = (1u64 << label | 1u64 << (label + LB / 2)) << (child % Self::LANES * LB as usize);
+        prefetch(&self.words[word]);
+        if self.len == RING {
+            let (w, b) = self.ring[self.head];
+            self.mark(w, b);
+            self.len -= 1;
+            self.head = (self.head + 1) % RING;
+        }
+        self.ring[(self.head + self.len) % RING] = (word, bits);
+        self.len += 1;
+    }
+
+    /// Sets a child's seen and frontier bits unless the region was seen already (checked with a plain load
+    /// first: most children are old states, and a locked instruction costs far more than a load).
+    #[inline]
+    fn mark(&mut self, word: usize, bits: u64) {
+        let seen = bits & seen_mask(LB);
+        let w = &self.words[word];
+        if w.load(Relaxed) & seen == 0 && w.fetch_or(bits, Relaxed) & seen == 0 {
+            self.generated += 1;
+        }
+    }
+
+    fn flush(&mut self) {
+        while self.len > 0 {
+            let (w, b) = self.ring[self.head];
+            self.mark(w, b);
+            self.len -= 1;
+            self.head = (self.head + 1) % RING;
+        }
+    }
+}
+
+#[inline]
+fn prefetch(p: &AtomicU64) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: prefetching is a hint with no architectural effect; the address is a valid reference anyway.
+    unsafe {
+        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>((p as *const AtomicU64).cast())
+    };
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = p;
+}
+
+/// The seen bits of every lane of a word.
+const fn seen_mask(lb: u32) -> u64 {
+    let lane_seen = (1u64 << (lb / 2)) - 1;
+    if lb == 16 {
+        lane_seen * 0x0001_0001_0001_0001
+    } else {
+        lane_seen * 0x0000_0001_0000_0001
+    }
+}
+
+/// Totals of one pass over a chunk of words.
+#[derive(Default, Clone, Copy)]
+struct PassStats {
+    /// Placements first reached at this depth.
+    found: u64,
+    /// States marked for the next depth.
+    generated: u64,
+    max_excess: u8,
+}
+
+impl PassStats {
+    fn merge(self, o: PassStats) -> PassStats {
+        PassStats { found: self.found + o.found, generated: self.generated + o.generated, max_excess: self.max_excess.max(o.max_excess) }
+    }
+}
+
+/// Words a parallel task scans.
+const CHUNK_WORDS: usize = 4096;
+
+fn search<const LB: u32>(ctx: &Ctx, progress: &mut dyn FnMut(&DepthReport)) -> std::io::Result<Table> {
+    let start = Instant::now();
+    let lanes = (64 / LB) as usize;
+    let entries = ctx.pattern.size() as usize;
+    let words = Zeroed::<AtomicU64>::new(entries.div_ceil(lanes))?;
+    let mut excess = Zeroed::<u8>::new(entries)?;
+
+    // The goal: every pattern tile on its home cell (its number), the blank's region the one holding cell 0,
+    // which is the smallest free cell, hence label 0.
+    let goal = ctx.pattern.rank(ctx.pattern.tiles()) as usize;
+    let goal_parity = ctx.pattern.tiles().iter().fold(0, |p, &t| p ^ (ctx.geo.odd >> t & 1));
+    words[goal / lanes].fetch_or((1 | 1 << (LB / 2)) << (goal % lanes * LB as usize), Relaxed);
+
+    let mut histogram = Vec::new();
+    let mut reached = 0u64;
+    let mut max_excess = 0u8;
+    for depth in 0u32.. {
+        let parity = goal_parity ^ (depth & 1);
+        let stats = excess
+            .par_chunks_mut(CHUNK_WORDS * lanes)
+            .enumerate()
+            .map(|(chunk, out)| scan::<LB>(ctx, &words, chunk * CHUNK_WORDS, out, depth, parity))
+            .reduce(PassStats::default, PassStats::merge);
+        histogram.push(stats.found);
+        reached += stats.found;
+        max_excess = max_excess.max(stats.max_excess);
+        progress(&DepthReport { depth, new_entries: stats.found, reached, entries: entries as u64, elapsed: start.elapsed() });
+        if stats.generated == 0 {
+            break;
+        }
+    }
+    let unreachable = entries as u64 - reached;
+    if unreachable > 0 {
+        for (value, count) in unreached_by_manhattan::<LB>(ctx, &words).into_iter().enumerate() {
+            if histogram.len() <= value {
+                histogram.resize(value + 1, 0);
+            }
+            histogram[value] += count;
+        }
+    }
+    Ok(Table { excess, histogram, max_excess, unreachable })
+}
+
+/// Pass `depth` over the words `first..first + CHUNK_WORDS`; `out` holds their entries' excess bytes.
+fn scan<const LB: u32>(ctx: &Ctx, words: &[AtomicU64], first: usize, out: &mut [u8], depth: u32, parity: u32) -> PassStats {
+    let lanes = (64 / LB) as usize;
+    let half = LB / 2;
+    let lane_mask = (1u64 << LB) - 1;
+    let frontier_mask = seen_mask(LB) << half;
+    let first_entry = first * lanes;
+    let mut cursor = Cursor::new(ctx, first_entry);
+    let mut pending = Pending::<LB>::new(words);
+    let mut stats = PassStats::default();
+    let end = (first + CHUNK_WORDS).min(words.len());
+    for (w, word) in words[first..end].iter().enumerate() {
+        let bits = word.load(Relaxed);
+        if bits & frontier_mask == 0 {
+            continue;
+        }
+        let mut expanded = 0u64;
+        for lane in 0..lanes {
+            let value = bits >> (lane * LB as usize) & lane_mask;
+            let frontier = (value >> half) as u32;
+            if frontier == 0 {
+                continue;
+            }
+            let index = (first + w) * lanes + lane;
+            let placement = cursor.seek(index);
+            if placement.parity != parity {
+                continue; // a child marked in this pass
+            }
+            if value as u32 & ((1 << half) - 1) == frontier {
+                // First reached now: the PDB value is `depth`.
+                let md = placement.md;
+                assert!(depth >= md && (depth - md).is_multiple_of(2), "depth {depth} and Manhattan distance {md} differ in parity");
+                let e = ((depth - md) / 2) as u8;
+                out[index - first_entry] = e;
+                stats.found += 1;
+                stats.max_excess = stats.max_excess.max(e);
+            }
+            expand(ctx, &placement, index, frontier, &mut pending);
+            expanded |= (frontier as u64) << (lane * LB as usize + half as usize);
+        }
+        if expanded != 0 {
+            word.fetch_and(!expanded, Relaxed);
+        }
+    }
+    pending.flush();
+    stats.generated = pending.generated;
+    stats
+}
+
+/// Queues every child of the states (`placement`, region labelled `l`) for each bit `l` of `frontier`.
+#[inline]
+fn expand<const LB: u32>(ctx: &Ctx, placement: &Placement, rank: usize, frontier: u32, pending: &mut Pending<LB>) {
+    let geo = &ctx.geo;
+    let free = geo.all & !placement.occ;
+    let mut pattern_index = [0u8; 16];
+    for (i, &c) in placement.cells[..ctx.k].iter().enumerate() {
+        pattern_index[c as usize] = i as u8;
+    }
+    for l in bits(frontier) {
+        let region = geo.region(free, select(free, l as u32) as usize);
+        // Each pattern tile next to the region moves into any region cell next to it; the blank ends on the
+        // cell the tile left.
+        for from in bits(geo.spread(region) & placement.occ) {
+            let i = pattern_index[from] as usize;
+            for to in bits(geo.neighbors[from] & region) {
+                let free_after = free ^ (1 << to) ^ (1 << from);
+                let region_after = geo.region(free_after, from);
+                let (lo, hi) = (from.min(to), from.max(to));
+                let between = placement.occ & ((1 << hi) - 1) & !((2 << lo) - 1);
+                let delta = ctx.pattern.delta(i, from, to, bits(between).map(|c| pattern_index[c] as usize));
+                pending.push((rank as i64 + delta) as usize, label(free_after, region_after));
+            }
+        }
+    }
+}
+
+/// Manhattan-distance histogram of the placements never reached (their seen bits are all clear).
+fn unreached_by_manhattan<const LB: u32>(ctx: &Ctx, words: &[AtomicU64]) -> Vec<u64> {
+    let lanes = (64 / LB) as usize;
+    let entries = ctx.pattern.size() as usize;
+    let mut cursor = Cursor::new(ctx, 0);
+    let mut hist = Vec::new();
+    for index in 0..entries {
+        let value = words[index / lanes].load(Relaxed) >> (index % lanes * LB as usize) & ((1 << (LB / 2)) - 1);
+        if value == 0 {
+            let md = cursor.seek(index).md as usize;
+            if hist.len() <= md {
+                hist.resize(md + 1, 0);
+            }
+            hist[md] += 1;
+        }
+    }
+    hist
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn flood_fill_and_labels() {
+        let g = Geometry::new(Board::FOUR);
+        // Pattern tiles on cells 1 and 4 cut cell 0 off.
+        let free = g.all & !(1 << 1 | 1 << 4);
+        assert_eq!(g.flood(1, free), 1);
+        let rest = g.flood(1 << 15, free);
+        assert_eq!(rest, free & !1);
+        assert_eq!(label(free, 1), 0);
+        assert_eq!(label(free, rest), 1);
+        assert_eq!(select(free, 1), 2);
+        // A wrap-around must not connect cell 3 to cell 4.
+        assert_eq!(g.flood(1 << 3, 1 << 3 | 1 << 4), 1 << 3);
+        assert_eq!(g.region(free, 15), rest);
+        assert_eq!(g.region(free, 0), 1);
+    }
+
+    #[test]
+    fn cursor_walks_ranks_like_unrank() {
+        let board: Board = "3x4".parse().unwrap();
+        let pattern = Pattern::new(12, &[2, 5, 7, 11]);
+        let ctx = Ctx::new(board, &pattern);
+        let mut cursor = Cursor::new(&ctx, 0);
+        let mut cells = [0u8; 16];
+        for index in (0..pattern.size() as usize).step_by(7) {
+            let p = cursor.seek(index);
+            pattern.unrank(index as u64, &mut cells);
+            assert_eq!(p.cells[..4], cells[..4], "rank {index}");
+            assert_eq!(p.md, puzzle::pdb_file::pattern_manhattan(board, &pattern, &cells[..4]));
+        }
+    }
+}

@@ -1,0 +1,176 @@
+//! The tables the BFS computes, checked against the reference histograms (4x4) and, entry by entry, against
+//! an independent brute-force search (small boards).
+
+use pdb_builder::bfs;
+use puzzle::pdb_file::{decode, encode, pattern_manhattan, Encoding};
+use puzzle::{Board, Partition, Pattern};
+use std::collections::{BTreeMap, VecDeque};
+
+/// `tests/data/pdb_histograms.txt`: pattern tiles -> count of placements per value.
+fn reference_histograms() -> BTreeMap<Vec<u8>, Vec<u64>> {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/data/pdb_histograms.txt");
+    let text = std::fs::read_to_string(path).unwrap();
+    let mut out = BTreeMap::new();
+    let mut current: Option<Vec<u8>> = None;
+    for line in text.lines() {
+        if let Some(rest) = line.strip_prefix("# pattern:") {
+            let tiles: Vec<u8> = rest.split('[').next().unwrap().split_whitespace().map(|t| t.parse().unwrap()).collect();
+            out.insert(tiles.clone(), Vec::new());
+            current = Some(tiles);
+        } else if !line.starts_with('#') && !line.trim().is_empty() {
+            let (value, count) = line.split_once(' ').unwrap();
+            let hist: &mut Vec<u64> = out.get_mut(current.as_ref().unwrap()).unwrap();
+            assert_eq!(value.parse::<usize>().unwrap(), hist.len(), "values are listed in order");
+            hist.push(count.trim().parse().unwrap());
+        }
+    }
+    out
+}
+
+fn build(board: Board, pattern: &Pattern) -> bfs::Table {
+    bfs::build(board, pattern, &mut |_| {}).unwrap()
+}
+
+fn trimmed(hist: &[u64]) -> &[u64] {
+    &hist[..hist.iter().rposition(|&c| c > 0).map_or(0, |i| i + 1)]
+}
+
+fn check_partition_histograms(name: &str) {
+    let reference = reference_histograms();
+    let partition = Partition::parse(Board::FOUR, name).unwrap();
+    for pattern in &partition.patterns {
+        let table = build(Board::FOUR, pattern);
+        let expected = &reference[pattern.tiles()];
+        assert_eq!(trimmed(&table.histogram), expected.as_slice(), "pattern {:?}", pattern.tiles());
+        assert_eq!(table.unreachable, 0);
+        // The histogram the BFS counted is the one the stored entries decode to.
+        let encoding = Encoding::for_max_excess(table.max_excess);
+        assert_eq!(encoding, Encoding::Nibble);
+        let payload = encode(encoding, &table.excess).unwrap();
+        let decoded = puzzle::pdb_file::histogram_of(Board::FOUR, pattern, encoding, &payload);
+        assert_eq!(trimmed(&decoded), expected.as_slice());
+    }
+}
+
+#[test]
+fn five_five_five_matches_the_reference_histograms() {
+    check_partition_histograms("5-5-5");
+}
+
+#[test]
+fn six_six_three_matches_the_reference_histograms() {
+    check_partition_histograms("6-6-3");
+}
+
+/// The reference file's row and column partitions too (6-tile tables take about a second each).
+#[test]
+fn row_and_column_patterns_match_the_reference_histograms() {
+    let reference = reference_histograms();
+    for tiles in [&[13u8, 14, 15][..], &[1, 4, 5, 8, 9, 12]] {
+        let pattern = Pattern::new(16, tiles);
+        assert_eq!(trimmed(&build(Board::FOUR, &pattern).histogram), reference[tiles].as_slice(), "pattern {tiles:?}");
+    }
+}
+
+/// Independent brute force: a 0-1 BFS over full states (placement of the pattern tiles, blank cell), the
+/// other tiles indistinguishable. Moving the blank onto a non-pattern tile costs 0, onto a pattern tile 1.
+/// The start is the goal with the blank on cell 0. Returns, per placement rank, the least cost over blank
+/// cells (`None` if no blank cell reaches it).
+fn brute_force(board: Board, pattern: &Pattern) -> Vec<Option<u32>> {
+    let n = board.cells();
+    let k = pattern.len();
+    let size = pattern.size() as usize;
+    let mut dist = vec![u32::MAX; size * n];
+    let mut queue = VecDeque::new();
+    let goal = pattern.rank(pattern.tiles()) as usize;
+    dist[goal * n] = 0;
+    queue.push_back((goal, 0usize));
+    let mut cells = [0u8; 16];
+    while let Some((rank, blank)) = queue.pop_front() {
+        let d = dist[rank * n + blank];
+        pattern.unrank(rank as u64, &mut cells);
+        for next in board.neighbors(blank) {
+            let (child, cost) = match cells[..k].iter().position(|&c| c as usize == next) {
+                Some(i) => {
+                    let mut moved = cells;
+                    moved[i] = blank as u8;
+                    (pattern.rank(&moved[..k]) as usize, 1)
+                }
+                None => (rank, 0),
+            };
+            let slot = child * n + next;
+            if d + cost < dist[slot] {
+                dist[slot] = d + cost;
+                if cost == 0 {
+                    queue.push_front((child, next));
+                } else {
+                    queue.push_back((child, next));
+                }
+            }
+        }
+    }
+    (0..size).map(|r| dist[r * n..(r + 1) * n].iter().copied().min().filter(|&d| d != u32::MAX)).collect()
+}
+
+fn check_against_brute_force(board: &str, partition: &str) {
+    let board: Board = board.parse().unwrap();
+    for pattern in Partition::parse(board, partition).unwrap().patterns {
+        let table = build(board, &pattern);
+        let expected = brute_force(board, &pattern);
+        let mut cells = [0u8; 16];
+        let mut unreachable = 0;
+        for (rank, want) in expected.iter().enumerate() {
+            pattern.unrank(rank as u64, &mut cells);
+            let md = pattern_manhattan(board, &pattern, &cells[..pattern.len()]);
+            let got = md + 2 * decode(Encoding::Byte, &table.excess, rank as u64) as u32;
+            match want {
+                Some(want) => assert_eq!(got, *want, "{board} pattern {:?} placement {:?}", pattern.tiles(), &cells[..pattern.len()]),
+                None => {
+                    assert_eq!(got, md, "unreachable placements are stored as their Manhattan distance");
+                    unreachable += 1;
+                }
+            }
+        }
+        assert_eq!(table.unreachable, unreachable);
+        let mut hist = vec![0u64; table.histogram.len().max(1)];
+        for (rank, want) in expected.iter().enumerate() {
+            pattern.unrank(rank as u64, &mut cells);
+            let value = want.unwrap_or_else(|| pattern_manhattan(board, &pattern, &cells[..pattern.len()])) as usize;
+            if hist.len() <= value {
+                hist.resize(value + 1, 0);
+            }
+            hist[value] += 1;
+        }
+        assert_eq!(trimmed(&table.histogram), trimmed(&hist), "{board} pattern {:?}", pattern.tiles());
+    }
+}
+
+#[test]
+fn two_by_three_matches_brute_force() {
+    check_against_brute_force("2x3", "2-3");
+    check_against_brute_force("2x3", "1/2,3,4,5");
+    check_against_brute_force("3x2", "1,3,5/2,4");
+}
+
+#[test]
+fn three_by_three_matches_brute_force() {
+    check_against_brute_force("3x3", "4-4");
+    check_against_brute_force("3x3", "1,5,6/2,3,4,7,8");
+    check_against_brute_force("3x3", "1,2,3,4,5,6,7/8");
+}
+
+#[test]
+fn two_by_four_and_three_by_four_match_brute_force() {
+    check_against_brute_force("2x4", "1,2,3/4,5,6,7");
+    check_against_brute_force("4x2", "1,2,3,4/5,6,7");
+    check_against_brute_force("3x4", "1,2,3,4,5/6,7,8,9,10,11");
+}
+
+/// On 2x2 the tiles only rotate, so some placements cannot be reached at all; they must still get a value
+/// that decodes consistently with the header histogram.
+#[test]
+fn two_by_two_has_unreachable_placements() {
+    check_against_brute_force("2x2", "1,2/3");
+    let board: Board = "2x2".parse().unwrap();
+    assert!(build(board, &Pattern::new(4, &[1, 2])).unreachable > 0);
+}
