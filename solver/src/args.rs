@@ -27,6 +27,10 @@ pub struct SearchArgs {
     /// 1,2,3,4,5,6,7/8,9,10,11,12,13,14,15. Default: the board's first catalogue entry.
     #[arg(long)]
     pub partition: Option<String>,
+    /// Table lookups at every node: regular (the position only) or reflected (also its reflection about
+    /// the main diagonal, on square boards; the default).
+    #[arg(long, value_enum, default_value = "reflected")]
+    pub lookups: crate::Lookups,
     /// Worker threads for one search (default: all cores).
     #[arg(long)]
     pub threads: Option<usize>,
@@ -39,7 +43,7 @@ impl SearchArgs {
 
     pub fn solver(&self) -> anyhow::Result<Solver> {
         let partition = self.partition.clone().or_else(|| crate::default_partition(self.board).map(String::from)).unwrap_or_default();
-        let spec = TableSpec { dir: self.pdbs.clone(), partition };
+        let spec = TableSpec { dir: self.pdbs.clone(), partition, lookups: self.lookups };
         let choice = if spec.partition.is_empty() && self.heuristic == HeuristicChoice::Auto { HeuristicChoice::LinearConflict } else { self.heuristic };
         Solver::new(self.board, choice, &spec, &mut |w| eprintln!("{w}")).map_err(usage)
     }

@@ -36,12 +36,23 @@ pub enum HeuristicChoice {
     Manhattan,
 }
 
-/// Where tables come from and which ones.
+/// Where tables come from, which ones, and how they are looked up.
 #[derive(Clone, Debug)]
 pub struct TableSpec {
     pub dir: PathBuf,
     /// A catalogue name (`7-8`, `6-6-3`, `5-5-5`, ...) or a custom `1,2,3/4,5,...` partition.
     pub partition: String,
+    pub lookups: Lookups,
+}
+
+/// Which positions are looked up in the tables at every node; the estimate is the largest.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum Lookups {
+    /// The position only.
+    Regular,
+    /// The position and its reflection about the main diagonal (square boards; the default).
+    #[default]
+    Reflected,
 }
 
 enum Loaded {
@@ -83,12 +94,7 @@ struct PayloadCheck {
 impl PayloadCheck {
     fn start(files: Arc<Vec<PdbFile>>) -> PayloadCheck {
         let thread = std::thread::spawn(move || {
-            for f in files.iter() {
-                if xxhash_rust::xxh3::xxh3_64(f.payload()) != f.header.payload_hash {
-                    return Err(format!("{}: payload checksum mismatch (the table's contents are corrupt); rebuild it", f.path.display()));
-                }
-            }
-            Ok(())
+            files.iter().try_for_each(|f| f.verify_checksum()).map_err(|e| format!("{e}; rebuild the table"))
         });
         PayloadCheck { thread: Mutex::new(Some(thread)), result: OnceLock::new() }
     }
@@ -157,7 +163,7 @@ impl Solver {
                 let (partition, files) = open_tables(board, tables).context("cannot load the pattern databases")?;
                 let files = Arc::new(files);
                 let check = Some(PayloadCheck::start(Arc::clone(&files)));
-                let reflect = board.is_square();
+                let reflect = board.is_square() && tables.lookups == Lookups::Reflected;
                 let name = format!("pdb {}{}", partition.name, if reflect { " + reflection" } else { "" });
                 let heuristic = match files.len() {
                     2 => Loaded::Pdb2(PdbHeuristic::new(board, files, reflect)),

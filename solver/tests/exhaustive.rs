@@ -5,10 +5,10 @@ mod common;
 use common::{bfs_distances, sample};
 use puzzle::Board;
 use solver::ida::Limits;
-use solver::{HeuristicChoice, Solver, TableSpec};
+use solver::{HeuristicChoice, Lookups, Solver, TableSpec};
 
 fn solver(board: Board, choice: HeuristicChoice) -> Solver {
-    let spec = TableSpec { dir: "/nonexistent".into(), partition: String::new() };
+    let spec = TableSpec { dir: "/nonexistent".into(), partition: String::new(), lookups: Lookups::default() };
     Solver::new(board, choice, &spec, &mut |w| panic!("unexpected warning {w}")).unwrap()
 }
 

@@ -2,14 +2,14 @@
 
 use puzzle::{Board, Goal};
 use solver::ida::Limits;
-use solver::{HeuristicChoice, Solver, TableSpec};
+use solver::{HeuristicChoice, Lookups, Solver, TableSpec};
 
 /// The twelve Korf instances that linear conflict solves fastest (well under 0.1 s each in release).
 const EASY: [&str; 12] = ["94", "9", "55", "79", "12", "48", "47", "86", "42", "71", "19", "74"];
 
 #[test]
 fn a_dozen_korf_instances_with_linear_conflict() {
-    let spec = TableSpec { dir: "/nonexistent".into(), partition: String::new() };
+    let spec = TableSpec { dir: "/nonexistent".into(), partition: String::new(), lookups: Lookups::default() };
     let lc = Solver::new(Board::FOUR, HeuristicChoice::LinearConflict, &spec, &mut |_| {}).unwrap();
     let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/data/korf100.txt")).unwrap();
     let mut done = 0;

@@ -1,0 +1,128 @@
+//! The PDB heuristic against exhaustive truth on small boards, with tables built by the real builder, and
+//! what the solver does with a bad table.
+
+mod common;
+
+use common::{bfs_distances, sample};
+use puzzle::partition::{file_name, Partition};
+use puzzle::{Board, State};
+use solver::ida::Limits;
+use solver::{HeuristicChoice, Lookups, Solver, TableSpec};
+use std::path::{Path, PathBuf};
+
+fn temp(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("solver-pdb-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// Builds every table of `partition` into `dir` with the builder's library.
+fn build(board: Board, partition: &str, dir: &Path) {
+    let p = Partition::parse(board, partition).unwrap();
+    for pattern in &p.patterns {
+        pdb_builder::build_table(board, pattern, &dir.join(file_name(board, pattern)), &mut |_| {}).unwrap();
+    }
+}
+
+fn pdb_solver(board: Board, partition: &str, dir: &Path, lookups: Lookups) -> Solver {
+    let spec = TableSpec { dir: dir.to_path_buf(), partition: partition.to_string(), lookups };
+    Solver::new(board, HeuristicChoice::Pdb, &spec, &mut |w| panic!("unexpected warning {w}")).unwrap()
+}
+
+/// For every lookup variant: admissible on every state, at least Manhattan, right parity; optimal IDA* on a
+/// sample, serial and parallel.
+fn check_against_bfs(board: Board, partitions: &[&str], step: usize) {
+    let dist = bfs_distances(board);
+    let dir = temp(&format!("{board}"));
+    let md = Solver::new(board, HeuristicChoice::Manhattan, &TableSpec { dir: dir.clone(), partition: String::new(), lookups: Lookups::Regular }, &mut |_| {}).unwrap();
+    for partition in partitions {
+        build(board, partition, &dir);
+    }
+    for (partition, lookups) in partitions.iter().flat_map(|p| [Lookups::Regular, Lookups::Reflected].map(|l| (p, l))) {
+        let sv = pdb_solver(board, partition, &dir, lookups);
+        let mut above_md = 0;
+        for (&packed, &d) in &dist {
+            let s = State::unpack(board, packed).unwrap();
+            let (h, m) = (sv.estimate(&s), md.estimate(&s));
+            assert!(m <= h && h <= d as u32, "{partition} {lookups:?}: {s}: pdb {h}, manhattan {m}, true {d}");
+            assert_eq!((d as u32 - h) % 2, 0);
+            above_md += (h > m) as usize;
+        }
+        assert!(above_md > 0 || partition.split('/').count() == board.cells() - 1, "{partition}: the tables add nothing");
+        for (s, d) in sample(board, &dist, step) {
+            for threads in [1, 2] {
+                let r = sv.solve(&s, threads, &Limits::default()).unwrap();
+                assert_eq!(r.moves.map(|m| m.len()), Some(d as usize), "{partition} {lookups:?}: {s} threads {threads}");
+            }
+        }
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn three_by_three_pdbs_with_reflection_are_admissible_and_optimal() {
+    // Two patterns (the catalogue's 4-4), three patterns, and single tiles (which is Manhattan exactly).
+    check_against_bfs("3x3".parse().unwrap(), &["4-4", "1,2/3,4,5/6,7,8", "1/2/3/4/5/6/7/8"], 500);
+}
+
+#[test]
+fn non_square_boards_use_the_plain_lookup() {
+    check_against_bfs("2x3".parse().unwrap(), &["2-3"], 1);
+    check_against_bfs("2x4".parse().unwrap(), &["1,2,3/4,5,6,7"], 50);
+}
+
+#[test]
+fn korf_instances_with_5_5_5_tables_match_their_known_lengths() {
+    let dir = temp("555");
+    build(Board::FOUR, "5-5-5", &dir);
+    let svs = [Lookups::Regular, Lookups::Reflected].map(|l| pdb_solver(Board::FOUR, "5-5-5", &dir, l));
+    let korf = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/data/korf100.txt")).unwrap();
+    let easy = ["2", "5", "8", "9", "12", "16", "18", "21", "34", "38", "39", "55"];
+    let mut solved = 0;
+    for line in korf.lines() {
+        let Some(inst) = puzzle::parse_line(Board::FOUR, puzzle::Goal::BlankFirst, line).unwrap() else { continue };
+        if !easy.contains(&inst.id.as_deref().unwrap()) {
+            continue;
+        }
+        for sv in &svs {
+            let r = sv.solve(&inst.state, 2, &Limits::default()).unwrap();
+            assert_eq!(r.moves.map(|m| m.len() as u32), inst.optimal, "Korf #{} {}", inst.id.as_deref().unwrap(), sv.name());
+        }
+        solved += 1;
+    }
+    assert_eq!(solved, easy.len());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_corrupt_or_mismatched_table_is_an_error_not_a_wrong_heuristic() {
+    let board: Board = "3x3".parse().unwrap();
+    let dir = temp("corrupt");
+    build(board, "4-4", &dir);
+    let s = puzzle::parse_tiles(board, puzzle::Goal::BlankFirst, "8 6 7 2 5 4 3 0 1").unwrap();
+    let table = dir.join("3x3-1-2-3-4.pdb");
+    let bytes = std::fs::read(&table).unwrap();
+
+    // A flipped payload byte: tables load instantly, but no result comes out of them.
+    let mut flipped = bytes.clone();
+    flipped[4096 + 17] ^= 0x10;
+    std::fs::write(&table, &flipped).unwrap();
+    let sv = pdb_solver(board, "4-4", &dir, Lookups::Reflected);
+    let err = sv.solve(&s, 1, &Limits::default()).unwrap_err().to_string();
+    assert!(err.contains("3x3-1-2-3-4.pdb") && err.contains("payload checksum mismatch"), "{err}");
+
+    // Truncated by one byte: refused on open.
+    std::fs::write(&table, &bytes[..bytes.len() - 1]).unwrap();
+    let spec = TableSpec { dir: dir.clone(), partition: "4-4".into(), lookups: Lookups::Reflected };
+    for choice in [HeuristicChoice::Pdb, HeuristicChoice::Auto] {
+        let err = format!("{:#}", Solver::new(board, choice, &spec, &mut |_| {}).err().expect("must fail"));
+        assert!(err.contains("3x3-1-2-3-4.pdb") && err.contains("truncated"), "{err}");
+    }
+
+    // A table for another pattern under this pattern's name.
+    std::fs::copy(dir.join("3x3-5-6-7-8.pdb"), &table).unwrap();
+    let err = format!("{:#}", Solver::new(board, HeuristicChoice::Pdb, &spec, &mut |_| {}).err().expect("must fail"));
+    assert!(err.contains("expected board 3x3, tiles [1, 2, 3, 4]"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -1,0 +1,130 @@
+//! The user's path through both tools: build tables with `pdb-builder`, check them, solve with `solver`.
+//!
+//! The binaries are found next to this test executable (`cargo test --workspace` builds them); the tables
+//! are small 3x3 ones, so exhaustive search gives the truth.
+
+use puzzle::{Board, Dir, State};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn bin(name: &str) -> PathBuf {
+    static BUILT: std::sync::Once = std::sync::Once::new();
+    let exe = std::env::current_exe().unwrap();
+    let dir = exe.parent().unwrap().parent().unwrap();
+    let path = dir.join(name);
+    // `cargo test --workspace` has built both binaries; `cargo test -p e2e-tests` alone has not.
+    BUILT.call_once(|| {
+        if !dir.join("solver").exists() || !dir.join("pdb-builder").exists() {
+            let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+            let ok = Command::new(cargo).args(["build", "-p", "solver", "-p", "pdb-builder"]).status().is_ok_and(|s| s.success());
+            assert!(ok, "could not build the solver and pdb-builder binaries");
+        }
+    });
+    assert!(path.exists(), "{} is missing: run `cargo test --workspace` or `cargo build` first", path.display());
+    path
+}
+
+fn run(name: &str, args: &[&str]) -> Output {
+    Command::new(bin(name)).args(args).output().unwrap()
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+fn temp(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("e2e-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// Exact distances of all 3x3 positions, by breadth-first search from the goal.
+fn distances(board: Board) -> HashMap<u64, u32> {
+    let mut dist = HashMap::from([(State::goal(board).pack(), 0)]);
+    let mut frontier = vec![State::goal(board)];
+    let mut d = 0;
+    while !frontier.is_empty() {
+        d += 1;
+        let mut next = Vec::new();
+        for s in &frontier {
+            for dir in Dir::ALL {
+                let mut t = *s;
+                if t.move_blank(dir) && !dist.contains_key(&t.pack()) {
+                    dist.insert(t.pack(), d);
+                    next.push(t);
+                }
+            }
+        }
+        frontier = next;
+    }
+    dist
+}
+
+fn build(dir: &Path) {
+    let o = run("pdb-builder", &["build", "--board", "3x3", "--partition", "4-4", "--out", dir.to_str().unwrap(), "--quiet"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+}
+
+#[test]
+fn built_tables_verify_describe_themselves_and_solve_optimally() {
+    let dir = temp("solve");
+    build(&dir);
+    let d = dir.to_str().unwrap();
+    let o = run("pdb-builder", &["verify", d]);
+    assert!(o.status.success(), "{}{}", text(&o.stdout), text(&o.stderr));
+    let o = run("pdb-builder", &["info", "--format", "json", &format!("{d}/3x3-1-2-3-4.pdb")]);
+    let info: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(info["tiles"], serde_json::json!([1, 2, 3, 4]));
+    assert_eq!(info["entries"], 3024);
+    let hist: u64 = info["histogram"].as_array().unwrap().iter().map(|c| c.as_u64().unwrap()).sum();
+    assert_eq!(hist, 3024);
+
+    // A deterministic spread of positions, all solved through the CLI with the tables, lengths exact.
+    let board: Board = "3x3".parse().unwrap();
+    let dist = distances(board);
+    let mut keys: Vec<&u64> = dist.keys().collect();
+    keys.sort_unstable();
+    let input: String = keys.iter().step_by(4001).map(|&&k| format!("{}\n", State::unpack(board, k).unwrap())).collect();
+    let path = dir.join("positions.txt");
+    std::fs::write(&path, &input).unwrap();
+    let o = Command::new(bin("solver"))
+        .args(["solve", "-", "--board", "3x3", "--heuristic", "pdb", "--partition", "4-4", "--pdbs", d, "--format", "json"])
+        .stdin(std::fs::File::open(&path).unwrap())
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let results: Vec<serde_json::Value> = text(&o.stdout).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(results.len(), input.lines().count());
+    for (line, r) in input.lines().zip(&results) {
+        let s = puzzle::parse_tiles(board, puzzle::Goal::BlankFirst, line).unwrap();
+        assert_eq!(r["length"].as_u64().unwrap() as u32, dist[&s.pack()], "{line}");
+        assert_eq!(r["heuristic"], "pdb 4-4 + reflection");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_damaged_table_stops_both_tools_with_its_name() {
+    let dir = temp("damaged");
+    build(&dir);
+    let d = dir.to_str().unwrap();
+    let table = dir.join("3x3-5-6-7-8.pdb");
+    let mut bytes = std::fs::read(&table).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 0x11;
+    std::fs::write(&table, &bytes).unwrap();
+
+    let o = run("pdb-builder", &["verify", d]);
+    assert!(!o.status.success());
+    assert!(text(&o.stdout).contains("3x3-5-6-7-8.pdb") || text(&o.stderr).contains("3x3-5-6-7-8.pdb"));
+
+    let o = run("solver", &["solve", "--board", "3x3", "--heuristic", "pdb", "--partition", "4-4", "--pdbs", d, "8 6 7 2 5 4 3 0 1"]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o.stderr));
+    assert!(o.stdout.is_empty(), "no result may come out of a corrupt table: {}", text(&o.stdout));
+    let err = text(&o.stderr);
+    assert!(err.contains("3x3-5-6-7-8.pdb") && err.contains("payload checksum mismatch"), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
