@@ -73,7 +73,11 @@ fn lane_bits(board: Board, pattern: &Pattern) -> u32 {
 }
 
 /// Computes the table of `pattern` on `board` in the current rayon pool, calling `progress` after each depth.
-pub fn build(board: Board, pattern: &Pattern, progress: &mut dyn FnMut(&DepthReport)) -> std::io::Result<Table> {
+pub fn build(
+    board: Board,
+    pattern: &Pattern,
+    progress: &mut dyn FnMut(&DepthReport),
+) -> std::io::Result<Table> {
     let ctx = Ctx::new(board, pattern);
     match lane_bits(board, pattern) {
         16 => search::<16>(&ctx, progress),
@@ -90,15 +94,27 @@ struct Geometry {
     neighbors: [u32; 16],
     /// Cells whose row + col is odd.
     odd: u32,
-    /// `components[free << 4 | c]`: the connected part of the cell set `free` that holds cell `c`. A 2 MiB
-    /// table on 4x4 that stays in L2, where a flood fill is a chain of dependent shifts per step.
+    /// `components[free << 4 | c]`: the connected part of the cell set `free` that holds cell `c` (2 MiB on
+    /// 4x4; a flood fill instead is a chain of dependent shifts per step).
     components: Vec<u16>,
+    /// `labels[free]`: nibble `c` is the label of the region of `free` holding cell `c`. Looked up once per
+    /// child, so it is kept small (512 KiB on 4x4) to stay in L2 next to the lane words.
+    labels: Vec<u64>,
 }
 
 impl Geometry {
     fn new(board: Board) -> Geometry {
         let n = board.cells();
-        let mut g = Geometry { all: (1 << n) - 1, not_first_col: 0, not_last_col: 0, cols: board.cols() as u32, neighbors: [0; 16], odd: 0, components: Vec::new() };
+        let mut g = Geometry {
+            all: (1 << n) - 1,
+            not_first_col: 0,
+            not_last_col: 0,
+            cols: board.cols() as u32,
+            neighbors: [0; 16],
+            odd: 0,
+            components: Vec::new(),
+            labels: Vec::new(),
+        };
         for c in 0..n {
             if board.col(c) != 0 {
                 g.not_first_col |= 1 << c;
@@ -112,18 +128,26 @@ impl Geometry {
             g.neighbors[c] = board.neighbors(c).fold(0, |m, x| m | 1 << x);
         }
         let mut components = vec![0u16; 16 << n];
+        let mut labels = vec![0u64; 1 << n];
         for free in 0..1u32 << n {
             for c in bits(free) {
                 if components[(free << 4) as usize | c] == 0 {
                     let part = g.flood(1 << c, free);
                     for x in bits(part) {
                         components[(free << 4) as usize | x] = part as u16;
+                        labels[free as usize] |= (label(free, part) as u64) << (4 * x);
                     }
                 }
             }
         }
-        g.components = components;
+        (g.components, g.labels) = (components, labels);
         g
+    }
+
+    /// The label of the region of `free` holding `cell` (a cell of `free`).
+    #[inline]
+    fn label_of(&self, free: u32, cell: usize) -> u32 {
+        (self.labels[free as usize] >> (4 * cell) & 15) as u32
     }
 
     /// The connected part of `free` holding `cell` (a cell of `free`).
@@ -135,7 +159,11 @@ impl Geometry {
     /// Cells adjacent to some cell of `m`.
     #[inline]
     fn spread(&self, m: u32) -> u32 {
-        ((m << 1 & self.not_first_col) | (m >> 1 & self.not_last_col) | m << self.cols | m >> self.cols) & self.all
+        ((m << 1 & self.not_first_col)
+            | (m >> 1 & self.not_last_col)
+            | m << self.cols
+            | m >> self.cols)
+            & self.all
     }
 
     /// The connected part of `free` containing `from` (a subset of `free`).
@@ -195,7 +223,13 @@ impl Ctx<'_> {
                 *d = board.manhattan(t as usize, c);
             }
         }
-        Ctx { geo: Geometry::new(board), pattern, k: pattern.len(), run: board.cells() - pattern.len() + 1, md }
+        Ctx {
+            geo: Geometry::new(board),
+            pattern,
+            k: pattern.len(),
+            run: board.cells() - pattern.len() + 1,
+            md,
+        }
     }
 }
 
@@ -221,7 +255,14 @@ struct Cursor<'a> {
 
 impl<'a> Cursor<'a> {
     fn new(ctx: &'a Ctx<'a>, index: usize) -> Cursor<'a> {
-        let mut c = Cursor { ctx, base: 0, cells: [0; 16], occ: 0, parity: 0, md: 0 };
+        let mut c = Cursor {
+            ctx,
+            base: 0,
+            cells: [0; 16],
+            occ: 0,
+            parity: 0,
+            md: 0,
+        };
         c.jump(index - index % ctx.run);
         c
     }
@@ -290,23 +331,27 @@ struct Pending<'a, const LB: u32> {
     ring: [(usize, u64); RING],
     head: usize,
     len: usize,
-    /// States newly marked (a region not seen before).
-    generated: u64,
 }
 
-const RING: usize = 32;
+const RING: usize = 64;
 
 impl<'a, const LB: u32> Pending<'a, LB> {
     const LANES: usize = (64 / LB) as usize;
 
     fn new(words: &'a [AtomicU64]) -> Self {
-        Pending { words, ring: [(0, 0); RING], head: 0, len: 0, generated: 0 }
+        Pending {
+            words,
+            ring: [(0, 0); RING],
+            head: 0,
+            len: 0,
+        }
     }
 
     #[inline]
     fn push(&mut self, child: usize, label: u32) {
         let word = child / Self::LANES;
-        let bits = (1u64 << label | 1u64 << (label + LB / 2)) << (child % Self::LANES * LB as usize);
+        let bits =
+            (1u64 << label | 1u64 << (label + LB / 2)) << (child % Self::LANES * LB as usize);
         prefetch(&self.words[word]);
         if self.len == RING {
             let (w, b) = self.ring[self.head];
@@ -319,13 +364,13 @@ impl<'a, const LB: u32> Pending<'a, LB> {
     }
 
     /// Sets a child's seen and frontier bits unless the region was seen already (checked with a plain load
-    /// first: most children are old states, and a locked instruction costs far more than a load).
+    /// first: most children are old states, and a locked instruction costs far more than a load). The old
+    /// value is not needed, so this is a single `lock or`, not a compare-exchange loop.
     #[inline]
     fn mark(&mut self, word: usize, bits: u64) {
-        let seen = bits & seen_mask(LB);
         let w = &self.words[word];
-        if w.load(Relaxed) & seen == 0 && w.fetch_or(bits, Relaxed) & seen == 0 {
-            self.generated += 1;
+        if w.load(Relaxed) & bits & seen_mask(LB) == 0 {
+            w.fetch_or(bits, Relaxed);
         }
     }
 
@@ -344,7 +389,9 @@ fn prefetch(p: &AtomicU64) {
     #[cfg(target_arch = "x86_64")]
     // SAFETY: prefetching is a hint with no architectural effect; the address is a valid reference anyway.
     unsafe {
-        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>((p as *const AtomicU64).cast())
+        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
+            (p as *const AtomicU64).cast(),
+        )
     };
     #[cfg(not(target_arch = "x86_64"))]
     let _ = p;
@@ -365,21 +412,30 @@ const fn seen_mask(lb: u32) -> u64 {
 struct PassStats {
     /// Placements first reached at this depth.
     found: u64,
-    /// States marked for the next depth.
-    generated: u64,
+    /// States of this depth (the BFS ends at the first depth without any).
+    expanded: u64,
     max_excess: u8,
 }
 
 impl PassStats {
     fn merge(self, o: PassStats) -> PassStats {
-        PassStats { found: self.found + o.found, generated: self.generated + o.generated, max_excess: self.max_excess.max(o.max_excess) }
+        PassStats {
+            found: self.found + o.found,
+            expanded: self.expanded + o.expanded,
+            max_excess: self.max_excess.max(o.max_excess),
+        }
     }
 }
 
 /// Words a parallel task scans.
 const CHUNK_WORDS: usize = 4096;
+/// Words tested together for frontier bits.
+const SKIP_WORDS: usize = 8;
 
-fn search<const LB: u32>(ctx: &Ctx, progress: &mut dyn FnMut(&DepthReport)) -> std::io::Result<Table> {
+fn search<const LB: u32>(
+    ctx: &Ctx,
+    progress: &mut dyn FnMut(&DepthReport),
+) -> std::io::Result<Table> {
     let start = Instant::now();
     let lanes = (64 / LB) as usize;
     let entries = ctx.pattern.size() as usize;
@@ -389,7 +445,11 @@ fn search<const LB: u32>(ctx: &Ctx, progress: &mut dyn FnMut(&DepthReport)) -> s
     // The goal: every pattern tile on its home cell (its number), the blank's region the one holding cell 0,
     // which is the smallest free cell, hence label 0.
     let goal = ctx.pattern.rank(ctx.pattern.tiles()) as usize;
-    let goal_parity = ctx.pattern.tiles().iter().fold(0, |p, &t| p ^ (ctx.geo.odd >> t & 1));
+    let goal_parity = ctx
+        .pattern
+        .tiles()
+        .iter()
+        .fold(0, |p, &t| p ^ (ctx.geo.odd >> t & 1));
     words[goal / lanes].fetch_or((1 | 1 << (LB / 2)) << (goal % lanes * LB as usize), Relaxed);
 
     let mut histogram = Vec::new();
@@ -402,28 +462,49 @@ fn search<const LB: u32>(ctx: &Ctx, progress: &mut dyn FnMut(&DepthReport)) -> s
             .enumerate()
             .map(|(chunk, out)| scan::<LB>(ctx, &words, chunk * CHUNK_WORDS, out, depth, parity))
             .reduce(PassStats::default, PassStats::merge);
+        if stats.expanded == 0 {
+            break;
+        }
         histogram.push(stats.found);
         reached += stats.found;
         max_excess = max_excess.max(stats.max_excess);
-        progress(&DepthReport { depth, new_entries: stats.found, reached, entries: entries as u64, elapsed: start.elapsed() });
-        if stats.generated == 0 {
-            break;
-        }
+        progress(&DepthReport {
+            depth,
+            new_entries: stats.found,
+            reached,
+            entries: entries as u64,
+            elapsed: start.elapsed(),
+        });
     }
     let unreachable = entries as u64 - reached;
     if unreachable > 0 {
-        for (value, count) in unreached_by_manhattan::<LB>(ctx, &words).into_iter().enumerate() {
+        for (value, count) in unreached_by_manhattan::<LB>(ctx, &words)
+            .into_iter()
+            .enumerate()
+        {
             if histogram.len() <= value {
                 histogram.resize(value + 1, 0);
             }
             histogram[value] += count;
         }
     }
-    Ok(Table { excess, histogram, max_excess, unreachable })
+    Ok(Table {
+        excess,
+        histogram,
+        max_excess,
+        unreachable,
+    })
 }
 
 /// Pass `depth` over the words `first..first + CHUNK_WORDS`; `out` holds their entries' excess bytes.
-fn scan<const LB: u32>(ctx: &Ctx, words: &[AtomicU64], first: usize, out: &mut [u8], depth: u32, parity: u32) -> PassStats {
+fn scan<const LB: u32>(
+    ctx: &Ctx,
+    words: &[AtomicU64],
+    first: usize,
+    out: &mut [u8],
+    depth: u32,
+    parity: u32,
+) -> PassStats {
     let lanes = (64 / LB) as usize;
     let half = LB / 2;
     let lane_mask = (1u64 << LB) - 1;
@@ -433,47 +514,69 @@ fn scan<const LB: u32>(ctx: &Ctx, words: &[AtomicU64], first: usize, out: &mut [
     let mut pending = Pending::<LB>::new(words);
     let mut stats = PassStats::default();
     let end = (first + CHUNK_WORDS).min(words.len());
-    for (w, word) in words[first..end].iter().enumerate() {
-        let bits = word.load(Relaxed);
-        if bits & frontier_mask == 0 {
+    for block in (first..end).step_by(SKIP_WORDS) {
+        let block = block..(block + SKIP_WORDS).min(end);
+        // Most words have no frontier bits in most passes: test several at once with one branch.
+        if words[block.clone()]
+            .iter()
+            .fold(0, |acc, w| acc | w.load(Relaxed))
+            & frontier_mask
+            == 0
+        {
             continue;
         }
-        let mut expanded = 0u64;
-        for lane in 0..lanes {
-            let value = bits >> (lane * LB as usize) & lane_mask;
-            let frontier = (value >> half) as u32;
-            if frontier == 0 {
+        for w in block {
+            let word = &words[w];
+            let bits = word.load(Relaxed);
+            if bits & frontier_mask == 0 {
                 continue;
             }
-            let index = (first + w) * lanes + lane;
-            let placement = cursor.seek(index);
-            if placement.parity != parity {
-                continue; // a child marked in this pass
+            let mut expanded = 0u64;
+            for lane in 0..lanes {
+                let value = bits >> (lane * LB as usize) & lane_mask;
+                let frontier = (value >> half) as u32;
+                if frontier == 0 {
+                    continue;
+                }
+                let index = w * lanes + lane;
+                let placement = cursor.seek(index);
+                if placement.parity != parity {
+                    continue; // a child marked in this pass
+                }
+                if value as u32 & ((1 << half) - 1) == frontier {
+                    // First reached now: the PDB value is `depth`.
+                    let md = placement.md;
+                    assert!(
+                        depth >= md && (depth - md).is_multiple_of(2),
+                        "depth {depth} and Manhattan distance {md} differ in parity"
+                    );
+                    let e = ((depth - md) / 2) as u8;
+                    out[index - first_entry] = e;
+                    stats.found += 1;
+                    stats.max_excess = stats.max_excess.max(e);
+                }
+                stats.expanded += frontier.count_ones() as u64;
+                expand(ctx, &placement, index, frontier, &mut pending);
+                expanded |= (frontier as u64) << (lane * LB as usize + half as usize);
             }
-            if value as u32 & ((1 << half) - 1) == frontier {
-                // First reached now: the PDB value is `depth`.
-                let md = placement.md;
-                assert!(depth >= md && (depth - md).is_multiple_of(2), "depth {depth} and Manhattan distance {md} differ in parity");
-                let e = ((depth - md) / 2) as u8;
-                out[index - first_entry] = e;
-                stats.found += 1;
-                stats.max_excess = stats.max_excess.max(e);
+            if expanded != 0 {
+                word.fetch_and(!expanded, Relaxed);
             }
-            expand(ctx, &placement, index, frontier, &mut pending);
-            expanded |= (frontier as u64) << (lane * LB as usize + half as usize);
-        }
-        if expanded != 0 {
-            word.fetch_and(!expanded, Relaxed);
         }
     }
     pending.flush();
-    stats.generated = pending.generated;
     stats
 }
 
 /// Queues every child of the states (`placement`, region labelled `l`) for each bit `l` of `frontier`.
 #[inline]
-fn expand<const LB: u32>(ctx: &Ctx, placement: &Placement, rank: usize, frontier: u32, pending: &mut Pending<LB>) {
+fn expand<const LB: u32>(
+    ctx: &Ctx,
+    placement: &Placement,
+    rank: usize,
+    frontier: u32,
+    pending: &mut Pending<LB>,
+) {
     let geo = &ctx.geo;
     let free = geo.all & !placement.occ;
     let mut pattern_index = [0u8; 16];
@@ -488,11 +591,18 @@ fn expand<const LB: u32>(ctx: &Ctx, placement: &Placement, rank: usize, frontier
             let i = pattern_index[from] as usize;
             for to in bits(geo.neighbors[from] & region) {
                 let free_after = free ^ (1 << to) ^ (1 << from);
-                let region_after = geo.region(free_after, from);
                 let (lo, hi) = (from.min(to), from.max(to));
                 let between = placement.occ & ((1 << hi) - 1) & !((2 << lo) - 1);
-                let delta = ctx.pattern.delta(i, from, to, bits(between).map(|c| pattern_index[c] as usize));
-                pending.push((rank as i64 + delta) as usize, label(free_after, region_after));
+                let delta = ctx.pattern.delta(
+                    i,
+                    from,
+                    to,
+                    bits(between).map(|c| pattern_index[c] as usize),
+                );
+                pending.push(
+                    (rank as i64 + delta) as usize,
+                    geo.label_of(free_after, from),
+                );
             }
         }
     }
@@ -505,7 +615,8 @@ fn unreached_by_manhattan<const LB: u32>(ctx: &Ctx, words: &[AtomicU64]) -> Vec<
     let mut cursor = Cursor::new(ctx, 0);
     let mut hist = Vec::new();
     for index in 0..entries {
-        let value = words[index / lanes].load(Relaxed) >> (index % lanes * LB as usize) & ((1 << (LB / 2)) - 1);
+        let value = words[index / lanes].load(Relaxed) >> (index % lanes * LB as usize)
+            & ((1 << (LB / 2)) - 1);
         if value == 0 {
             let md = cursor.seek(index).md as usize;
             if hist.len() <= md {
@@ -536,6 +647,8 @@ mod tests {
         assert_eq!(g.flood(1 << 3, 1 << 3 | 1 << 4), 1 << 3);
         assert_eq!(g.region(free, 15), rest);
         assert_eq!(g.region(free, 0), 1);
+        assert_eq!(g.label_of(free, 0), 0);
+        assert_eq!(g.label_of(free, 15), 1);
     }
 
     #[test]
@@ -549,7 +662,10 @@ mod tests {
             let p = cursor.seek(index);
             pattern.unrank(index as u64, &mut cells);
             assert_eq!(p.cells[..4], cells[..4], "rank {index}");
-            assert_eq!(p.md, puzzle::pdb_file::pattern_manhattan(board, &pattern, &cells[..4]));
+            assert_eq!(
+                p.md,
+                puzzle::pdb_file::pattern_manhattan(board, &pattern, &cells[..4])
+            );
         }
     }
 }

@@ -12,7 +12,11 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 #[derive(Parser)]
-#[command(name = "pdb-builder", version, about = "Builds, inspects and verifies additive pattern databases for sliding-tile puzzles")]
+#[command(
+    name = "pdb-builder",
+    version,
+    about = "Builds, inspects and verifies additive pattern databases for sliding-tile puzzles"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -92,7 +96,15 @@ fn main() -> ExitCode {
 
 fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
-        Command::Build { partition, board, out, threads, memory_limit, quiet, force } => {
+        Command::Build {
+            partition,
+            board,
+            out,
+            threads,
+            memory_limit,
+            quiet,
+            force,
+        } => {
             build(&partition, board, &out, threads, memory_limit, quiet, force)?;
             Ok(ExitCode::SUCCESS)
         }
@@ -110,7 +122,15 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     }
 }
 
-fn build(partition: &str, board: Board, out: &Path, threads: Option<usize>, memory_limit: Option<u64>, quiet: bool, force: bool) -> anyhow::Result<()> {
+fn build(
+    partition: &str,
+    board: Board,
+    out: &Path,
+    threads: Option<usize>,
+    memory_limit: Option<u64>,
+    quiet: bool,
+    force: bool,
+) -> anyhow::Result<()> {
     let partition = Partition::parse(board, partition).map_err(InputError::from)?;
     let say = |line: &str| {
         if !quiet {
@@ -121,7 +141,10 @@ fn build(partition: &str, board: Board, out: &Path, threads: Option<usize>, memo
     for pattern in &partition.patterns {
         let path = out.join(file_name(board, pattern));
         match pdb_builder::existing(&path, board, pattern) {
-            Existing::Valid if !force => say(&format!("{}: valid table already there, skipped (--force rebuilds it)", path.display())),
+            Existing::Valid if !force => say(&format!(
+                "{}: valid table already there, skipped (--force rebuilds it)",
+                path.display()
+            )),
             Existing::Invalid(why) => {
                 say(&format!("{why}; rebuilding it"));
                 todo.push((pattern, path));
@@ -129,13 +152,20 @@ fn build(partition: &str, board: Board, out: &Path, threads: Option<usize>, memo
             _ => todo.push((pattern, path)),
         }
     }
-    let Some((largest, _)) = todo.iter().max_by_key(|(p, _)| bfs::memory_needed(board, p)) else {
+    let Some((largest, _)) = todo
+        .iter()
+        .max_by_key(|(p, _)| bfs::memory_needed(board, p))
+    else {
         return Ok(());
     };
     let need = bfs::memory_needed(board, largest);
     let (limit, why) = match memory_limit {
         Some(l) => (l, "--memory-limit".to_string()),
-        None => (pdb_builder::mem_available().context("cannot read MemAvailable from /proc/meminfo; give --memory-limit")?, "available memory".to_string()),
+        None => (
+            pdb_builder::mem_available()
+                .context("cannot read MemAvailable from /proc/meminfo; give --memory-limit")?,
+            "available memory".to_string(),
+        ),
     };
     say(&format!(
         "partition {} on {board}: {} table(s) to build; memory needed {} (the {}-tile table, built one at a time), limit {} ({why})",
@@ -146,16 +176,39 @@ fn build(partition: &str, board: Board, out: &Path, threads: Option<usize>, memo
         human_bytes(limit)
     ));
     if need > limit {
-        let what = format!("the {}-tile table {}", largest.len(), file_name(board, largest));
-        return Err(InputError::TooBig { what, need, limit, why }.into());
+        let what = format!(
+            "the {}-tile table {}",
+            largest.len(),
+            file_name(board, largest)
+        );
+        return Err(InputError::TooBig {
+            what,
+            need,
+            limit,
+            why,
+        }
+        .into());
     }
     pdb_builder::check_writable(out)?;
-    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads.unwrap_or(0)).build().context("cannot start worker threads")?;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads.unwrap_or(0))
+        .build()
+        .context("cannot start worker threads")?;
     for (pattern, path) in todo {
-        say(&format!("building {}: {} entries, {} threads", path.display(), thousands(pattern.size()), pool.current_num_threads()));
+        say(&format!(
+            "building {}: {} entries, {} threads",
+            path.display(),
+            thousands(pattern.size()),
+            pool.current_num_threads()
+        ));
         let bar = (!quiet && std::io::stderr().is_terminal()).then(|| {
             let bar = ProgressBar::new(pattern.size());
-            bar.set_style(ProgressStyle::with_template("  [{elapsed_precise}] {bar:40} {percent:>3}% of entries  depth {msg}").expect("valid template"));
+            bar.set_style(
+                ProgressStyle::with_template(
+                    "  [{elapsed_precise}] {bar:40} {percent:>3}% of entries  depth {msg}",
+                )
+                .expect("valid template"),
+            );
             bar
         });
         let mut progress = |r: &bfs::DepthReport| {
@@ -176,7 +229,9 @@ fn build(partition: &str, board: Board, out: &Path, threads: Option<usize>, memo
                 None => say(&line),
             }
         };
-        let built = pool.install(|| pdb_builder::build_table(board, pattern, &path, &mut progress)).with_context(|| format!("building {}", path.display()))?;
+        let built = pool
+            .install(|| pdb_builder::build_table(board, pattern, &path, &mut progress))
+            .with_context(|| format!("building {}", path.display()))?;
         if let Some(bar) = bar {
             bar.finish_and_clear();
         }
@@ -199,7 +254,12 @@ fn build(partition: &str, board: Board, out: &Path, threads: Option<usize>, memo
 fn describe(f: &PdbFile) -> String {
     let h = &f.header;
     let tiles: Vec<String> = h.tiles.iter().map(|t| t.to_string()).collect();
-    let hist: Vec<String> = h.used_histogram().iter().enumerate().map(|(v, c)| format!("{v}:{c}")).collect();
+    let hist: Vec<String> = h
+        .used_histogram()
+        .iter()
+        .enumerate()
+        .map(|(v, c)| format!("{v}:{c}"))
+        .collect();
     format!(
         "{}\n  board {}, goal: blank on cell 0, tile t on cell t\n  pattern: {} tiles: {}\n  index: lexicographic rank of the pattern tiles' cells, {} entries\n  encoding: {}, payload {} bytes at offset {}\n  values 0 to {}; histogram (value:count): {}\n  payload xxh3 {:016x}; format version {}; built by {}\n",
         f.path.display(),
@@ -239,7 +299,11 @@ fn info_json(f: &PdbFile) -> serde_json::Value {
 }
 
 fn verify(paths: Vec<PathBuf>, board: Option<Board>) -> anyhow::Result<ExitCode> {
-    let paths = if paths.is_empty() { vec![PathBuf::from("pdbs")] } else { paths };
+    let paths = if paths.is_empty() {
+        vec![PathBuf::from("pdbs")]
+    } else {
+        paths
+    };
     let mut files = Vec::new();
     for p in paths {
         if p.is_dir() {
@@ -265,7 +329,14 @@ fn verify(paths: Vec<PathBuf>, board: Option<Board>) -> anyhow::Result<ExitCode>
         }
         .and_then(|f| f.verify().map(|()| f));
         match checked {
-            Ok(f) => println!("ok {}: {} tiles on {}, {} entries, max value {}", path.display(), f.header.tiles.len(), f.header.board, thousands(f.header.entries), f.header.max_value),
+            Ok(f) => println!(
+                "ok {}: {} tiles on {}, {} entries, max value {}",
+                path.display(),
+                f.header.tiles.len(),
+                f.header.board,
+                thousands(f.header.entries),
+                f.header.max_value
+            ),
             Err(e) => {
                 println!("FAILED {e}");
                 failed += 1;
@@ -273,7 +344,10 @@ fn verify(paths: Vec<PathBuf>, board: Option<Board>) -> anyhow::Result<ExitCode>
         }
     }
     if failed > 0 {
-        eprintln!("pdb-builder: {failed} of {} file(s) failed verification", files.len());
+        eprintln!(
+            "pdb-builder: {failed} of {} file(s) failed verification",
+            files.len()
+        );
         return Ok(ExitCode::from(1));
     }
     Ok(ExitCode::SUCCESS)
