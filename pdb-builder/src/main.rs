@@ -209,6 +209,7 @@ fn build(
                 )
                 .expect("valid template"),
             );
+            bar.enable_steady_tick(std::time::Duration::from_millis(250));
             bar
         });
         let mut progress = |r: &bfs::DepthReport| {
