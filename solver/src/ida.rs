@@ -2,12 +2,13 @@
 //!
 //! The position lives in one `[u8; 16]` that is changed and restored around each recursion; the heuristic's
 //! node travels by value. Nothing is allocated inside an iteration (the path has room for any solution).
-//! Parent pruning: the blank never steps straight back.
+//! Duplicate paths, stepping straight back among them, are pruned by a move automaton (see `fsm`).
 //!
 //! Node counts: `generated` counts every child whose heuristic was evaluated, `expanded` every node whose
 //! children were generated. One thread's counts are exact and reproducible; in parallel runs the last
 //! iteration stops as soon as any thread proves a solution, so its counts depend on timing.
 
+use crate::fsm::{MoveFsm, PRUNED};
 use crate::heuristic::Heuristic;
 use puzzle::{Board, State, MAX_CELLS};
 use rayon::prelude::*;
@@ -69,23 +70,40 @@ pub struct Report {
     pub seconds: f64,
 }
 
-/// Adjacent cells of each cell, and how many.
-#[derive(Clone, Copy)]
-struct Neighbors {
+/// The moves from each cell: the blank's neighbours, their direction, and the duplicate-path automaton.
+struct Moves<'a> {
     cells: [[u8; 4]; MAX_CELLS],
+    dirs: [[u8; 4]; MAX_CELLS],
     count: [u8; MAX_CELLS],
+    fsm: &'a MoveFsm,
 }
 
-impl Neighbors {
-    fn new(board: Board) -> Neighbors {
-        let mut n = Neighbors { cells: [[0; 4]; MAX_CELLS], count: [0; MAX_CELLS] };
+impl<'a> Moves<'a> {
+    fn new(board: Board, fsm: &'a MoveFsm) -> Moves<'a> {
+        let mut m = Moves { cells: [[0; 4]; MAX_CELLS], dirs: [[0; 4]; MAX_CELLS], count: [0; MAX_CELLS], fsm };
         for c in 0..board.cells() {
-            for m in board.neighbors(c) {
-                n.cells[c][n.count[c] as usize] = m as u8;
-                n.count[c] += 1;
+            for (d, dir) in puzzle::Dir::ALL.into_iter().enumerate() {
+                if let Some(to) = board.step(c, dir) {
+                    let k = m.count[c] as usize;
+                    m.cells[c][k] = to as u8;
+                    m.dirs[c][k] = d as u8;
+                    m.count[c] += 1;
+                }
             }
         }
-        n
+        m
+    }
+
+    /// The allowed moves of the blank from `blank` in automaton state `state`: (cell the tile comes from,
+    /// next state).
+    #[inline(always)]
+    fn from(&self, blank: usize, state: u32) -> impl Iterator<Item = (usize, u32)> + '_ {
+        let k = self.count[blank] as usize;
+        self.cells[blank][..k]
+            .iter()
+            .zip(&self.dirs[blank][..k])
+            .map(move |(&c, &d)| (c as usize, self.fsm.step(state, d as usize)))
+            .filter(|&(_, next)| next != PRUNED)
     }
 }
 
@@ -123,7 +141,7 @@ impl Guard<'_> {
 /// One thread's depth-first search state.
 struct Dfs<'a, H: Heuristic> {
     heur: &'a H,
-    nbrs: &'a Neighbors,
+    moves: &'a Moves<'a>,
     guard: &'a Guard<'a>,
     tiles: [u8; MAX_CELLS],
     path: [u8; MAX_PATH],
@@ -135,13 +153,13 @@ struct Dfs<'a, H: Heuristic> {
 }
 
 impl<'a, H: Heuristic> Dfs<'a, H> {
-    fn new(heur: &'a H, nbrs: &'a Neighbors, guard: &'a Guard<'a>, tiles: [u8; MAX_CELLS]) -> Self {
-        Dfs { heur, nbrs, guard, tiles, path: [0; MAX_PATH], len: 0, bound: 0, next_bound: u32::MAX, counts: Counts::default(), unflushed: 0 }
+    fn new(heur: &'a H, moves: &'a Moves<'a>, guard: &'a Guard<'a>, tiles: [u8; MAX_CELLS]) -> Self {
+        Dfs { heur, moves, guard, tiles, path: [0; MAX_PATH], len: 0, bound: 0, next_bound: u32::MAX, counts: Counts::default(), unflushed: 0 }
     }
 
-    /// Searches below a node at depth `g` with the blank on `blank`, having come from `prev`. Returns true
-    /// when a solution is in `path[..len]`, or when the search must stop (the guard says which).
-    fn search(&mut self, node: H::Node, blank: usize, prev: usize, g: u32) -> bool {
+    /// Searches below a node at depth `g` with the blank on `blank` and the move automaton in `state`.
+    /// Returns true when a solution is in `path[..len]`, or when the search must stop (the guard says which).
+    fn search(&mut self, node: H::Node, blank: usize, state: u32, g: u32) -> bool {
         self.counts.expanded += 1;
         self.unflushed += 1;
         if self.unflushed >= CHECK_EVERY {
@@ -151,24 +169,21 @@ impl<'a, H: Heuristic> Dfs<'a, H> {
             }
         }
         // All children first, so that a table heuristic's reads for them are in flight together.
-        let mut kids = [(H::Node::default(), 0usize); 4];
+        let mut kids = [(H::Node::default(), 0usize, 0u32); 4];
         let mut n = 0;
-        for &from in &self.nbrs.cells[blank][..self.nbrs.count[blank] as usize] {
-            let from = from as usize;
-            if from != prev {
-                kids[n] = (self.heur.child(&node, &self.tiles, self.tiles[from], from, blank), from);
-                n += 1;
-            }
+        for (from, next) in self.moves.from(blank, state) {
+            kids[n] = (self.heur.child(&node, &self.tiles, self.tiles[from], from, blank), from, next);
+            n += 1;
         }
-        for (child, _) in &mut kids[..n] {
+        for (child, _, _) in &mut kids[..n] {
             self.heur.settle(child);
         }
         self.counts.generated += n as u64;
         // Most promising first: it changes nothing in an iteration that finds no solution, and in the last
         // one it tends to reach the goal sooner.
         let kids = &mut kids[..n];
-        kids.sort_unstable_by_key(|(c, _)| H::h(c));
-        for &(child, from) in kids.iter() {
+        kids.sort_unstable_by_key(|(c, _, _)| H::h(c));
+        for &(child, from, next) in kids.iter() {
             let h = H::h(&child);
             let f = g + 1 + h;
             if f > self.bound {
@@ -183,7 +198,7 @@ impl<'a, H: Heuristic> Dfs<'a, H> {
             }
             self.tiles[blank] = tile;
             self.tiles[from] = 0;
-            if self.search(child, from, blank, g + 1) {
+            if self.search(child, from, next, g + 1) {
                 return true;
             }
             self.tiles[from] = tile;
@@ -204,14 +219,15 @@ struct Item<N> {
     tiles: [u8; MAX_CELLS],
     node: N,
     blank: usize,
-    prev: usize,
+    state: u32,
     path: Vec<u8>,
 }
 
-/// Solves `start` optimally with `threads` workers (1: the exact serial search).
-pub fn solve<H: Heuristic>(heur: &H, start: &State, threads: usize, limits: &Limits) -> Report {
+/// Solves `start` optimally with `threads` workers (1: the exact serial search), pruning duplicate paths
+/// with `fsm` (built for the start's board).
+pub fn solve<H: Heuristic>(heur: &H, fsm: &MoveFsm, start: &State, threads: usize, limits: &Limits) -> Report {
     let board = start.board();
-    let nbrs = Neighbors::new(board);
+    let moves = Moves::new(board, fsm);
     let mut tiles = [0u8; MAX_CELLS];
     tiles[..board.cells()].copy_from_slice(start.tiles());
     let root = heur.root(&tiles);
@@ -231,14 +247,14 @@ pub fn solve<H: Heuristic>(heur: &H, start: &State, threads: usize, limits: &Lim
         report.bound = bound;
         let (found, next, counts) = match &pool {
             None => {
-                let mut dfs = Dfs::new(heur, &nbrs, &guard, tiles);
+                let mut dfs = Dfs::new(heur, &moves, &guard, tiles);
                 dfs.bound = bound;
-                let found = dfs.search(root, start.blank(), usize::MAX, 0);
+                let found = dfs.search(root, start.blank(), fsm.start(start.blank()), 0);
                 dfs.flush();
                 let path = (found && !guard.stop.load(Ordering::Relaxed)).then(|| dfs.path[..dfs.len].to_vec());
                 (path, dfs.next_bound, dfs.counts)
             }
-            Some(pool) => pool.install(|| parallel_iteration(heur, &nbrs, &guard, tiles, root, start.blank(), bound, threads)),
+            Some(pool) => pool.install(|| parallel_iteration(heur, &moves, &guard, tiles, root, start.blank(), bound, threads)),
         };
         report.counts.generated += counts.generated;
         report.counts.expanded += counts.expanded;
@@ -264,7 +280,7 @@ pub fn solve<H: Heuristic>(heur: &H, start: &State, threads: usize, limits: &Lim
 #[allow(clippy::too_many_arguments)]
 fn parallel_iteration<H: Heuristic>(
     heur: &H,
-    nbrs: &Neighbors,
+    moves: &Moves,
     guard: &Guard,
     tiles: [u8; MAX_CELLS],
     root: H::Node,
@@ -274,18 +290,14 @@ fn parallel_iteration<H: Heuristic>(
 ) -> (Option<Vec<u8>>, u32, Counts) {
     let mut counts = Counts::default();
     let mut next = u32::MAX;
-    let mut items = vec![Item { tiles, node: root, blank, prev: usize::MAX, path: Vec::new() }];
+    let mut items = vec![Item { tiles, node: root, blank, state: moves.fsm.start(blank), path: Vec::new() }];
     let mut depth = 0u32;
     // Enough items that the pool stays busy to the end of the iteration.
     while items.len() < 64 * threads && depth < bound {
         let mut deeper = Vec::with_capacity(items.len() * 3);
         for it in &items {
             counts.expanded += 1;
-            for &from in &nbrs.cells[it.blank][..nbrs.count[it.blank] as usize] {
-                let from = from as usize;
-                if from == it.prev {
-                    continue;
-                }
+            for (from, state) in moves.from(it.blank, it.state) {
                 let tile = it.tiles[from];
                 let mut child = heur.child(&it.node, &it.tiles, tile, from, it.blank);
                 heur.settle(&mut child);
@@ -303,7 +315,7 @@ fn parallel_iteration<H: Heuristic>(
                 let mut t = it.tiles;
                 t[it.blank] = tile;
                 t[from] = 0;
-                deeper.push(Item { tiles: t, node: child, blank: from, prev: it.blank, path });
+                deeper.push(Item { tiles: t, node: child, blank: from, state, path });
             }
         }
         items = deeper;
@@ -319,9 +331,9 @@ fn parallel_iteration<H: Heuristic>(
         if guard.stop.load(Ordering::Relaxed) {
             return;
         }
-        let mut dfs = Dfs::new(heur, nbrs, guard, it.tiles);
+        let mut dfs = Dfs::new(heur, moves, guard, it.tiles);
         dfs.bound = bound;
-        let hit = dfs.search(it.node, it.blank, it.prev, depth);
+        let hit = dfs.search(it.node, it.blank, it.state, depth);
         dfs.flush();
         if hit && !guard.stop.load(Ordering::Relaxed) {
             let mut f = found.lock().unwrap();

@@ -5,6 +5,7 @@
 
 pub mod args;
 pub mod batch;
+pub mod fsm;
 pub mod generate;
 pub mod heuristic;
 pub mod ida;
@@ -82,7 +83,11 @@ pub struct Solver {
     heuristic: Loaded,
     name: String,
     check: Option<PayloadCheck>,
+    fsm: fsm::MoveFsm,
 }
+
+/// How many moves deep the duplicate-path automaton learns by default (see `fsm` and BENCHMARKS.md).
+pub const FSM_DEPTH: usize = fsm::MAX_DEPTH;
 
 /// The payload checksums of the mapped tables, computed on a background thread so that loading stays
 /// instant; every result waits for it, so a corrupt table can delay an answer but never produce one.
@@ -147,9 +152,14 @@ impl Solver {
     /// Loads the chosen heuristic. With `Auto`, a missing table gives linear conflict and a warning through
     /// `warn`; a table that is there but corrupt or mismatched is always an error, never silently skipped.
     pub fn new(board: Board, choice: HeuristicChoice, tables: &TableSpec, warn: &mut dyn FnMut(&str)) -> anyhow::Result<Solver> {
-        let lc = || Solver { board, heuristic: Loaded::LinearConflict(LinearConflictH::new(board)), name: "linear-conflict".into(), check: None };
+        let (heuristic, name, check) = Solver::load(board, choice, tables, warn)?;
+        Ok(Solver { board, heuristic, name, check, fsm: fsm::MoveFsm::build(board, FSM_DEPTH) })
+    }
+
+    fn load(board: Board, choice: HeuristicChoice, tables: &TableSpec, warn: &mut dyn FnMut(&str)) -> anyhow::Result<(Loaded, String, Option<PayloadCheck>)> {
+        let lc = || (Loaded::LinearConflict(LinearConflictH::new(board)), "linear-conflict".to_string(), None);
         match choice {
-            HeuristicChoice::Manhattan => Ok(Solver { board, heuristic: Loaded::Manhattan(Manhattan::new(board)), name: "manhattan".into(), check: None }),
+            HeuristicChoice::Manhattan => Ok((Loaded::Manhattan(Manhattan::new(board)), "manhattan".into(), None)),
             HeuristicChoice::LinearConflict => Ok(lc()),
             HeuristicChoice::Pdb | HeuristicChoice::Auto => {
                 let missing = Partition::parse(board, &tables.partition)
@@ -170,9 +180,19 @@ impl Solver {
                     3 => Loaded::Pdb3(PdbHeuristic::new(board, files, reflect)),
                     _ => Loaded::PdbMany(PdbHeuristic::new(board, files, reflect)),
                 };
-                Ok(Solver { board, heuristic, name, check })
+                Ok((heuristic, name, check))
             }
         }
+    }
+
+    /// Rebuilds the duplicate-path automaton to `depth` moves (2: parent pruning only; at most
+    /// `fsm::MAX_DEPTH`).
+    pub fn set_fsm_depth(&mut self, depth: usize) -> anyhow::Result<()> {
+        if !(2..=fsm::MAX_DEPTH).contains(&depth) {
+            bail!("the duplicate-pruning depth must be from 2 to {}, not {depth}", fsm::MAX_DEPTH);
+        }
+        self.fsm = fsm::MoveFsm::build(self.board, depth);
+        Ok(())
     }
 
     pub fn board(&self) -> Board {
@@ -212,7 +232,7 @@ impl Solver {
             bail!("position is for a {} board but the solver is for {}", state.board(), self.board);
         }
         let threads = threads.max(1);
-        let report = with_heuristic!(&self.heuristic, h => ida::solve(h, state, threads, limits));
+        let report = with_heuristic!(&self.heuristic, h => ida::solve(h, &self.fsm, state, threads, limits));
         if let Some(check) = &self.check {
             check.wait().map_err(anyhow::Error::msg)?;
         }

@@ -1,0 +1,296 @@
+//! Duplicate-path pruning with a finite-state machine over the blank's moves (Taylor and Korf, 1993).
+//!
+//! Depth-first search sees the same position along many paths. Two blank-move strings that start on the
+//! same cell and permute the tiles the same way reach the same position from any start; the search needs
+//! only the smaller one, shortest first and then in direction order. A breadth-first search over move
+//! strings up to a depth finds every string that reaches a position a smaller string already reached; those
+//! strings are forbidden as *suffixes* of the search path, and an Aho-Corasick automaton over the blank's
+//! cells tracks the path's suffix in one table load per move.
+//!
+//! Why no optimal solution is lost: replacing a forbidden substring of a path by its smaller twin gives a
+//! path to the same position that is no longer and is smaller in (length, lexicographic) order, so the
+//! smallest optimal path contains no forbidden substring. Every node of an optimal path has `f` within the
+//! last iteration's bound (the heuristic is admissible), so that path is searched in full.
+//!
+//! Parent pruning (the blank stepping straight back) is the shortest such rule and is included.
+
+use puzzle::{Board, Dir, MAX_CELLS};
+use std::collections::HashSet;
+
+/// A move that completes a forbidden string.
+pub const PRUNED: u32 = u32::MAX;
+const NONE: u32 = u32::MAX;
+
+/// The automaton: for each state and blank direction, the next state or [`PRUNED`].
+pub struct MoveFsm {
+    next: Vec<[u32; 4]>,
+    start: [u32; MAX_CELLS],
+    forbidden: usize,
+}
+
+struct Node {
+    /// The blank's cell at this point of the string.
+    cell: u8,
+    child: [u32; 4],
+    fail: u32,
+    terminal: bool,
+}
+
+impl MoveFsm {
+    /// Learns the forbidden strings of up to `depth` moves on `board` and builds the automaton.
+    pub fn build(board: Board, depth: usize) -> MoveFsm {
+        let patterns = forbidden_strings(board, depth);
+        let n = board.cells();
+        // Node 0 is the root; nodes 1..=n are the one-cell strings, one for each starting cell.
+        let mut nodes: Vec<Node> = (0..=n).map(|i| Node { cell: i.saturating_sub(1) as u8, child: [NONE; 4], fail: 0, terminal: false }).collect();
+        for p in &patterns {
+            let mut u = 1 + p[0] as usize;
+            for w in p.windows(2) {
+                let d = dir_index(board, w[0], w[1]);
+                if nodes[u].child[d] == NONE {
+                    nodes[u].child[d] = nodes.len() as u32;
+                    nodes.push(Node { cell: w[1], child: [NONE; 4], fail: 0, terminal: false });
+                }
+                u = nodes[u].child[d] as usize;
+            }
+            nodes[u].terminal = true;
+        }
+        // Failure links (longest proper suffix that is also in the trie), breadth first, then the full
+        // transition function; a terminal anywhere along the failure chain forbids the state.
+        let mut order: Vec<usize> = (1..=n).collect();
+        let mut next = vec![[PRUNED; 4]; nodes.len()];
+        let mut i = 0;
+        while i < order.len() {
+            let u = order[i];
+            i += 1;
+            let f = nodes[u].fail as usize;
+            if f != 0 && nodes[f].terminal {
+                nodes[u].terminal = true;
+            }
+            for d in 0..4 {
+                let Some(to) = board.step(nodes[u].cell as usize, Dir::ALL[d]) else { continue };
+                // Where the suffix automaton goes from u's longest proper suffix (already computed).
+                let via_fail = if f == 0 { 1 + to as u32 } else { next[f][d] };
+                match nodes[u].child[d] {
+                    NONE => next[u][d] = via_fail,
+                    v => {
+                        nodes[v as usize].fail = if via_fail == PRUNED { 0 } else { via_fail };
+                        next[u][d] = v;
+                        order.push(v as usize);
+                    }
+                }
+            }
+        }
+        // A transition into a forbidden state is a pruned move.
+        for row in next.iter_mut() {
+            for t in row.iter_mut() {
+                if *t != PRUNED && nodes[*t as usize].terminal {
+                    *t = PRUNED;
+                }
+            }
+        }
+        let start = std::array::from_fn(|c| if c < n { 1 + c as u32 } else { 0 });
+        MoveFsm { next, start, forbidden: patterns.len() }
+    }
+
+    /// The state of an empty path with the blank on `cell`.
+    #[inline(always)]
+    pub fn start(&self, cell: usize) -> u32 {
+        self.start[cell]
+    }
+
+    /// The state after the blank moves `dir` (index into `Dir::ALL`), or [`PRUNED`].
+    #[inline(always)]
+    pub fn step(&self, state: u32, dir: usize) -> u32 {
+        self.next[state as usize][dir]
+    }
+
+    pub fn states(&self) -> usize {
+        self.next.len()
+    }
+
+    pub fn forbidden(&self) -> usize {
+        self.forbidden
+    }
+}
+
+fn dir_index(board: Board, from: u8, to: u8) -> usize {
+    let d = board.dir_between(from as usize, to as usize).expect("adjacent cells");
+    Dir::ALL.iter().position(|&x| x == d).unwrap()
+}
+
+/// Deepest automaton: a string of `depth` moves has `depth + 1` cells, packed 4 bits each with the length
+/// in the top 4 bits of a `u64`.
+pub const MAX_DEPTH: usize = 14;
+
+/// A move string: the blank's cells (start included), 4 bits each from the lowest, and the count on top.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+struct Cells(u64);
+
+impl Cells {
+    fn new(cell: usize) -> Cells {
+        Cells(cell as u64 | 1 << 60)
+    }
+    fn len(self) -> usize {
+        (self.0 >> 60) as usize
+    }
+    fn push(self, cell: usize) -> Cells {
+        let n = self.len();
+        Cells((self.0 & !(0xF << 60)) | (cell as u64) << (4 * n) | ((n + 1) as u64) << 60)
+    }
+    fn get(self, i: usize) -> u8 {
+        (self.0 >> (4 * i) & 0xF) as u8
+    }
+    /// The string from its `k`-th cell on.
+    fn suffix(self, k: usize) -> Cells {
+        let n = self.len() - k;
+        Cells((self.0 & ((1 << 60) - 1)) >> (4 * k) | (n as u64) << 60)
+    }
+    fn to_vec(self) -> Vec<u8> {
+        (0..self.len()).map(|i| self.get(i)).collect()
+    }
+}
+
+/// A fast hasher for keys that are already well mixed 64-bit words (arrangements, packed strings).
+#[derive(Default, Clone, Copy)]
+struct MulHasher(u64);
+
+impl std::hash::Hasher for MulHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(b as u64);
+        }
+    }
+    fn write_u64(&mut self, x: u64) {
+        self.0 = (self.0 ^ x).wrapping_mul(0x9E37_79B9_7F4A_7C15).rotate_left(29);
+    }
+}
+
+type FastSet<T> = HashSet<T, std::hash::BuildHasherDefault<MulHasher>>;
+
+/// Every move string (as the blank's cells, start included) of up to `depth` moves that reaches a position
+/// some smaller string from the same cell reached, and that has no shorter forbidden suffix.
+fn forbidden_strings(board: Board, depth: usize) -> Vec<Vec<u8>> {
+    assert!(depth <= MAX_DEPTH, "automaton depth {depth} exceeds {MAX_DEPTH}");
+    let n = board.cells();
+    // Tokens: cell c starts with token c; the arrangement identifies the permutation a string makes.
+    let initial: u64 = (0..n).map(|c| (c as u64) << (4 * c)).sum();
+    let mut seen: Vec<FastSet<u64>> = (0..n).map(|_| FastSet::from_iter([initial])).collect();
+    let mut level: Vec<(u64, Cells)> = (0..n).map(|c| (initial, Cells::new(c))).collect();
+    let mut known: FastSet<Cells> = FastSet::default();
+    let mut found = Vec::new();
+    // Breadth first, all starting cells a level at a time and each in direction order, so the first string
+    // to reach an arrangement is the smallest, and shorter forbidden strings are known before longer ones.
+    for _ in 0..depth {
+        let mut deeper = Vec::with_capacity(level.len() * 2);
+        for &(arr, path) in &level {
+            let start = path.get(0) as usize;
+            let blank = path.get(path.len() - 1) as usize;
+            for d in Dir::ALL {
+                let Some(to) = board.step(blank, d) else { continue };
+                let (a, b) = (4 * blank, 4 * to);
+                let (ta, tb) = (arr >> a & 0xF, arr >> b & 0xF);
+                let next = arr & !(0xF << a) & !(0xF << b) | tb << a | ta << b;
+                let p = path.push(to);
+                if !seen[start].insert(next) {
+                    // Redundant if a shorter suffix is already forbidden (that one prunes it first).
+                    if !(1..p.len() - 2).any(|k| known.contains(&p.suffix(k))) {
+                        known.insert(p);
+                        found.push(p.to_vec());
+                    }
+                } else {
+                    deeper.push((next, p));
+                }
+            }
+        }
+        level = deeper;
+    }
+    found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashMap;
+
+    /// Walks a direction string through the automaton; true if some move is pruned.
+    fn pruned(fsm: &MoveFsm, board: Board, start: usize, dirs: &[Dir]) -> bool {
+        let (mut s, mut cell) = (fsm.start(start), start);
+        for &d in dirs {
+            let i = Dir::ALL.iter().position(|&x| x == d).unwrap();
+            s = fsm.step(s, i);
+            if s == PRUNED {
+                return true;
+            }
+            cell = board.step(cell, d).unwrap();
+        }
+        false
+    }
+
+    #[test]
+    fn forbids_undoing_a_move_and_going_round_a_square_the_long_way() {
+        use Dir::*;
+        let b = Board::FOUR;
+        let fsm = MoveFsm::build(b, 12);
+        assert!(pruned(&fsm, b, 5, &[Right, Left]));
+        assert!(pruned(&fsm, b, 0, &[Down, Up]));
+        assert!(!pruned(&fsm, b, 5, &[Right, Down, Left, Up]));
+        // Three times round a 2x2 block is the identity: forbidden.
+        let round = [Right, Down, Left, Up].repeat(3);
+        assert!(pruned(&fsm, b, 5, &round));
+    }
+
+    /// The automaton never forbids the smallest shortest path to a position: for every 2x3 position, a
+    /// breadth-first search that only follows allowed moves still reaches it at its true distance.
+    #[test]
+    fn pruned_breadth_first_search_still_finds_every_2x3_distance() {
+        let board: Board = "2x3".parse().unwrap();
+        for depth in [2, 6, 12] {
+            let fsm = MoveFsm::build(board, depth);
+            let mut plain = HashMap::new();
+            let mut frontier = vec![puzzle::State::goal(board)];
+            plain.insert(frontier[0].pack(), 0);
+            let mut d = 0;
+            while !frontier.is_empty() {
+                d += 1;
+                let mut next = Vec::new();
+                for s in &frontier {
+                    for dir in Dir::ALL {
+                        let mut t = *s;
+                        if t.move_blank(dir) && !plain.contains_key(&t.pack()) {
+                            plain.insert(t.pack(), d);
+                            next.push(t);
+                        }
+                    }
+                }
+                frontier = next;
+            }
+            // Tree search (no duplicate detection) limited by the automaton alone, to the diameter.
+            let mut best: HashMap<u64, u32> = HashMap::new();
+            let mut stack = vec![(puzzle::State::goal(board), fsm.start(0), 0u32)];
+            while let Some((s, st, g)) = stack.pop() {
+                let e = best.entry(s.pack()).or_insert(g);
+                *e = (*e).min(g);
+                if g == 21 {
+                    continue;
+                }
+                for (i, dir) in Dir::ALL.into_iter().enumerate() {
+                    let mut t = s;
+                    if t.move_blank(dir) {
+                        let ns = fsm.step(st, i);
+                        if ns != PRUNED {
+                            stack.push((t, ns, g + 1));
+                        }
+                    }
+                }
+            }
+            assert_eq!(best.len(), plain.len(), "depth {depth}");
+            for (k, v) in &plain {
+                assert_eq!(best[k], *v, "depth {depth}");
+            }
+        }
+    }
+}
