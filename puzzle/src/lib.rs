@@ -3,6 +3,7 @@
 //! on cells, goal, moves, ranking or file layout.
 
 pub mod board;
+pub mod exhaustive;
 pub mod heuristic;
 pub mod instance;
 pub mod partition;

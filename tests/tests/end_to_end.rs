@@ -3,8 +3,7 @@
 //! The binaries are found next to this test executable (`cargo test --workspace` builds them); the tables
 //! are small 3x3 ones, so exhaustive search gives the truth.
 
-use puzzle::{Board, Dir, State};
-use std::collections::HashMap;
+use puzzle::{Board, State};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -40,28 +39,6 @@ fn temp(name: &str) -> PathBuf {
     d
 }
 
-/// Exact distances of all 3x3 positions, by breadth-first search from the goal.
-fn distances(board: Board) -> HashMap<u64, u32> {
-    let mut dist = HashMap::from([(State::goal(board).pack(), 0)]);
-    let mut frontier = vec![State::goal(board)];
-    let mut d = 0;
-    while !frontier.is_empty() {
-        d += 1;
-        let mut next = Vec::new();
-        for s in &frontier {
-            for dir in Dir::ALL {
-                let mut t = *s;
-                if t.move_blank(dir) && !dist.contains_key(&t.pack()) {
-                    dist.insert(t.pack(), d);
-                    next.push(t);
-                }
-            }
-        }
-        frontier = next;
-    }
-    dist
-}
-
 fn build(dir: &Path) {
     let o = run("pdb-builder", &["build", "--board", "3x3", "--partition", "4-4", "--out", dir.to_str().unwrap(), "--quiet"]);
     assert!(o.status.success(), "{}", text(&o.stderr));
@@ -83,7 +60,7 @@ fn built_tables_verify_describe_themselves_and_solve_optimally() {
 
     // A deterministic spread of positions, all solved through the CLI with the tables, lengths exact.
     let board: Board = "3x3".parse().unwrap();
-    let dist = distances(board);
+    let dist = puzzle::exhaustive::distances(board);
     let mut keys: Vec<&u64> = dist.keys().collect();
     keys.sort_unstable();
     let input: String = keys.iter().step_by(4001).map(|&&k| format!("{}\n", State::unpack(board, k).unwrap())).collect();
@@ -99,7 +76,7 @@ fn built_tables_verify_describe_themselves_and_solve_optimally() {
     assert_eq!(results.len(), input.lines().count());
     for (line, r) in input.lines().zip(&results) {
         let s = puzzle::parse_tiles(board, puzzle::Goal::BlankFirst, line).unwrap();
-        assert_eq!(r["length"].as_u64().unwrap() as u32, dist[&s.pack()], "{line}");
+        assert_eq!(r["length"].as_u64().unwrap(), dist[&s.pack()] as u64, "{line}");
         assert_eq!(r["heuristic"], "pdb 4-4 + reflection");
     }
     std::fs::remove_dir_all(&dir).unwrap();

@@ -1,31 +1,10 @@
 //! Ground truth for small boards: exact distances of every solvable position by breadth-first search.
 #![allow(dead_code)] // each test binary uses its own subset
 
-use puzzle::{Board, Dir, State};
+use puzzle::{Board, State};
 use std::collections::HashMap;
 
-/// Distance to the goal of every solvable position of `board`, keyed by `State::pack`.
-pub fn bfs_distances(board: Board) -> HashMap<u64, u8> {
-    let goal = State::goal(board);
-    let mut dist = HashMap::from([(goal.pack(), 0u8)]);
-    let mut frontier = vec![goal];
-    let mut d = 0u8;
-    while !frontier.is_empty() {
-        d += 1;
-        let mut next = Vec::new();
-        for s in &frontier {
-            for dir in Dir::ALL {
-                let mut t = *s;
-                if t.move_blank(dir) && !dist.contains_key(&t.pack()) {
-                    dist.insert(t.pack(), d);
-                    next.push(t);
-                }
-            }
-        }
-        frontier = next;
-    }
-    dist
-}
+pub use puzzle::exhaustive::distances as bfs_distances;
 
 /// Every `step`-th position in a fixed order, with its distance: a deterministic sample.
 pub fn sample(board: Board, dist: &HashMap<u64, u8>, step: usize) -> Vec<(State, u8)> {
