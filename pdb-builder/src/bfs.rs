@@ -23,9 +23,9 @@
 //!   are spent on values, and the histogram is the per-pass count.
 //! - Placements sharing their first `k-1` tiles form a contiguous run of `cells - k + 1` ranks; the scan
 //!   walks runs with an odometer instead of unranking every entry.
-//! - Children's ranks come from the parent's by [`Pattern::delta`]; regions by bit-parallel flood fill on
-//!   cell masks. Children are queued in a small ring with their cache lines prefetched, so many misses on the
-//!   big array are in flight at once.
+//! - Children's ranks come from the parent's by [`Pattern::delta`]; regions and region labels from tables
+//!   over all cell sets, made once by bit-parallel flood fill. Children are queued in a small ring with
+//!   their cache lines prefetched, so several misses on the big array are in flight at once.
 
 use crate::mem::Zeroed;
 use puzzle::{Board, Pattern};
@@ -56,12 +56,14 @@ pub struct Table {
     pub unreachable: u64,
 }
 
-/// Bytes the search for `pattern` holds at its peak: the lane words plus the one-byte excess array (the
-/// lanes are freed before the payload is encoded, and the payload is never larger than the excess array).
+/// Bytes the search for `pattern` holds at its peak: the lane words, the one-byte excess array and the
+/// region tables (the lanes are freed before the payload is encoded, and the payload is never larger than
+/// the excess array).
 pub fn memory_needed(board: Board, pattern: &Pattern) -> u64 {
     let entries = pattern.size();
     let lanes = 64 / lane_bits(board, pattern) as u64;
-    entries.div_ceil(lanes) * 8 + entries
+    let tables = (1u64 << board.cells()) * (16 * 2 + 8);
+    entries.div_ceil(lanes) * 8 + entries + tables
 }
 
 fn lane_bits(board: Board, pattern: &Pattern) -> u32 {
