@@ -29,8 +29,10 @@ enum Command {
         /// A named partition (4x4: 7-8, 6-6-3, 5-5-5; 3x3: 4-4; 2x3: 2-3) or tiles like 1,2,3/4,5,6,7,8.
         #[arg(long)]
         partition: String,
+        /// Board as ROWSxCOLS (at most 16 cells).
         #[arg(long, default_value = "4x4")]
         board: Board,
+        /// Folder the tables are written to, one file per pattern.
         #[arg(long, default_value = "pdbs")]
         out: PathBuf,
         /// Worker threads (default: all cores).
