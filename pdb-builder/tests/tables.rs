@@ -220,3 +220,32 @@ fn two_by_two_has_unreachable_placements() {
     let board: Board = "2x2".parse().unwrap();
     assert!(build(board, &Pattern::new(4, &[1, 2])).unreachable > 0);
 }
+
+/// The point of the tables: on every solvable 8-puzzle position, the sum of the 4-4 tables' values never
+/// exceeds the true distance (additivity), and it equals it on the goal.
+#[test]
+fn additive_tables_never_overestimate_on_the_eight_puzzle() {
+    let board: Board = "3x3".parse().unwrap();
+    let patterns = Partition::parse(board, "4-4").unwrap().patterns;
+    let tables: Vec<bfs::Table> = patterns.iter().map(|p| build(board, p)).collect();
+    let distances = puzzle::exhaustive::distances(board);
+    let mut exact = 0;
+    for (&packed, &distance) in &distances {
+        let pos = puzzle::State::unpack(board, packed).unwrap().positions();
+        let h: u32 = patterns
+            .iter()
+            .zip(&tables)
+            .map(|(p, t)| {
+                let cells: Vec<u8> = p.tiles().iter().map(|&tile| pos[tile as usize]).collect();
+                pattern_manhattan(board, p, &cells)
+                    + 2 * decode(Encoding::Byte, &t.excess, p.rank(&cells)) as u32
+            })
+            .sum();
+        assert!(
+            h <= distance as u32,
+            "h {h} > distance {distance} on {packed:x}"
+        );
+        exact += (h == distance as u32) as usize;
+    }
+    assert!(exact > 0);
+}
