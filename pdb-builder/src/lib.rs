@@ -164,7 +164,7 @@ pub fn build_table(
     })
 }
 
-/// Checks that `dir` exists (creating it) and takes a new file, before hours of work are spent on a table
+/// Checks that `dir` exists (creating it) and takes a new file, before minutes of work are spent on a table
 /// that could not be written.
 pub fn check_writable(dir: &Path) -> anyhow::Result<()> {
     let fail = || format!("cannot write to output folder {}", dir.display());
