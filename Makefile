@@ -1,6 +1,7 @@
-# Common tasks. `make run` is the main job: build the 7-8 tables once, then solve Korf's 100.
+# Common tasks. `make run` is the main job: build the 7-8 tables once, then solve Korf's 100 in batch.
 CARGO ?= cargo
 PDBS ?= pdbs
+RESULTS ?= results
 RELEASE := target/release
 
 .PHONY: all build test run pdbs bench clean
@@ -17,8 +18,11 @@ test:
 pdbs: build
 	$(RELEASE)/pdb-builder build --partition 7-8 --out $(PDBS)
 
+# One record an instance in $(RESULTS)/korf100.jsonl and a summary on stderr. Run again, it resumes: a
+# finished file is kept, an interrupted one is completed.
 run: pdbs
-	$(RELEASE)/solver solve - --pdbs $(PDBS) --threads 1 < tests/data/korf100.txt
+	mkdir -p $(RESULTS)
+	$(RELEASE)/solver batch tests/data/korf100.txt --pdbs $(PDBS) --heuristic pdb --output $(RESULTS)/korf100.jsonl --resume
 
 bench: pdbs
 	bash scripts/bench.sh
