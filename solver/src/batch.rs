@@ -5,14 +5,16 @@
 //! record and appends. Ctrl-C / SIGTERM abandon the searches in flight (nothing partial is written) and
 //! print the command that resumes. A second signal ends the process at once, which is just as safe.
 //!
-//! Parallelism (`--parallel`): `instances` runs one single-threaded search a thread; `search` runs one
-//! instance at a time with every thread; `auto` runs instances side by side under a node budget and then
-//! gives each instance that exceeded it (the hard ones) every thread. See BENCHMARKS.md for the measurements.
+//! Parallelism (`--parallel`, measured in BENCHMARKS.md): on the 2-core reference machine one
+//! single-threaded search a thread (`instances`) beat every thread on one instance (`search`) and the
+//! node-budget hybrid (`trial`) on Korf's 100 and on easy sets, and was the least hurt by other processes
+//! (it has no barriers); it loses only when there are few instances, so `auto` picks it unless there are
+//! fewer than twice as many instances as threads.
 
 use crate::args::{usage, SearchArgs};
 use crate::ida::{Limits, Report, Stop};
 use crate::output::{user_moves, MoveStyle};
-use crate::record::{read_records, Format, Record, Status};
+use crate::record::{read_records, Format, Record, RecordFile, Status};
 use crate::report::Summary;
 use crate::Solver;
 use anyhow::{anyhow, Context};
@@ -20,7 +22,7 @@ use clap::Args;
 use indicatif::{HumanDuration, ProgressBar, ProgressStyle};
 use puzzle::{Board, Goal, State};
 use std::collections::hash_map::Entry;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::fs::{File, OpenOptions};
 use std::io::{IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
@@ -31,9 +33,11 @@ use std::sync::mpsc::{self, RecvTimeoutError, Sender};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-/// Expanded nodes an instance may take single-threaded under `--parallel auto` before it counts as hard
-/// and is searched again with every thread (about 0.2 s with linear conflict).
-const TRIAL_NODES: u64 = 1 << 22;
+/// Expanded nodes an instance may take single-threaded under `--parallel trial` before it counts as hard
+/// and is searched again with every thread: about 50 ms with linear conflict. The search thrown away is a
+/// few percent of a hard instance's, and the instances below it, for which a parallel search's start-up and
+/// per-iteration barriers cost most, run one a thread.
+const TRIAL_NODES: u64 = 1 << 20;
 /// How often a progress line is printed when stderr is not a terminal.
 const PLAIN_PROGRESS_EVERY: Duration = Duration::from_secs(10);
 
@@ -62,19 +66,39 @@ pub struct BatchArgs {
     /// the outputs with `solver report`.
     #[arg(long, value_name = "I/N")]
     pub shard: Option<Shard>,
-    /// How --threads are used: auto (easy instances side by side, hard ones with every thread), instances
-    /// (one thread an instance), search (every thread on one instance at a time).
+    /// How --threads are used: instances (one thread an instance), search (every thread on one instance at
+    /// a time), trial (instances side by side up to 2^20 expanded nodes, the harder ones again afterwards
+    /// with every thread), auto (instances if there are at least twice as many as threads, else search).
     #[arg(long, value_enum, default_value = "auto")]
     pub parallel: Parallel,
     #[command(flatten)]
     pub search: SearchArgs,
 }
 
+/// How a batch uses its threads (measured in BENCHMARKS.md).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum Parallel {
+    /// `instances` when there are at least twice as many instances to do as threads, else `search`.
     Auto,
+    /// One single-threaded search a thread: no synchronisation at all, the best throughput; idle threads only
+    /// at the end, when fewer instances than threads are left.
     Instances,
+    /// One instance at a time with every thread.
     Search,
+    /// Instances side by side under a node budget; those that exceed it (the hard ones) again afterwards,
+    /// one at a time with every thread.
+    Trial,
+}
+
+impl Parallel {
+    /// What `Auto` means for `todo` instances on `threads` threads.
+    pub fn resolve(self, todo: usize, threads: usize) -> Parallel {
+        match self {
+            Parallel::Auto if todo >= 2 * threads => Parallel::Instances,
+            Parallel::Auto => Parallel::Search,
+            p => p,
+        }
+    }
 }
 
 /// `--shard I/N`.
@@ -169,27 +193,32 @@ struct Sink {
 }
 
 impl Sink {
-    /// Opens the output; with `resume`, also returns the records already in it (a torn tail cut off).
+    /// Opens the output; with `resume`, also returns the records already in it (a torn tail cut off). The
+    /// file stays locked while the batch runs, so two runs cannot interleave their records in it.
     fn open(path: Option<&Path>, format: Format, resume: bool) -> anyhow::Result<(Sink, Vec<Record>)> {
         let Some(path) = path else {
             return Ok((Sink { file: None, format, header_pending: format == Format::Csv }, Vec::new()));
         };
         let show = path.display();
-        let exists = path.exists();
-        if exists && !resume && std::fs::metadata(path).map(|m| m.len() > 0).unwrap_or(true) {
+        let existed = path.exists();
+        let verb = if existed { "open" } else { "create" };
+        let file = OpenOptions::new().create(true).append(true).open(path).with_context(|| format!("cannot {verb} {show}"))?;
+        if !existed {
+            sync_parent(path);
+        }
+        // SAFETY: flock on a descriptor we own; the lock goes with the descriptor.
+        if unsafe { libc::flock(std::os::fd::AsRawFd::as_raw_fd(&file), libc::LOCK_EX | libc::LOCK_NB) } != 0 {
+            anyhow::bail!("{show} is being written by another batch run");
+        }
+        let len = file.metadata().with_context(|| format!("cannot open {show}"))?.len();
+        if len > 0 && !resume {
             anyhow::bail!("{show} already holds records; add --resume to continue it, or choose another file");
         }
-        if !(exists && resume) {
-            let file = File::create(path).with_context(|| format!("cannot create {show}"))?;
-            sync_parent(path);
-            let sink = Sink { file: Some((file, path.to_owned())), format, header_pending: format == Format::Csv };
-            return Ok((sink, Vec::new()));
+        // Only a regular file with something in it is read (a device such as /dev/null reads as empty or endless).
+        let old = if len > 0 { read_records(path)? } else { RecordFile { records: Vec::new(), format: None, complete_len: 0, torn_tail: 0 } };
+        if let Some(f) = old.format.filter(|&f| f != format) {
+            anyhow::bail!("{show} is {f:?}, not {format:?} as asked: resume it in its own format (--format)");
         }
-        let old = read_records(path)?;
-        if old.format.is_some_and(|f| f != format) {
-            anyhow::bail!("{show} is {:?}, not {format:?} as asked: resume it in its own format (--format)", old.format.unwrap());
-        }
-        let file = OpenOptions::new().append(true).open(path).with_context(|| format!("cannot open {show} for appending"))?;
         if old.torn_tail > 0 {
             eprintln!("solver: note: {show} ends in an incomplete record ({} bytes, from an interrupted run); removing it, that instance is solved again", old.torn_tail);
             file.set_len(old.complete_len).and_then(|_| file.sync_all()).with_context(|| format!("cannot truncate {show}"))?;
@@ -224,7 +253,7 @@ fn sync_parent(path: &Path) {
 enum Msg {
     Started(String),
     Finished(Record),
-    /// Over the `auto` trial budget: queued for a search with every thread.
+    /// Over the `trial` node budget: queued for a search with every thread.
     Deferred(String),
     /// Cancelled by a signal or a failure: nothing is written.
     Abandoned(String),
@@ -499,11 +528,12 @@ pub fn run(args: &BatchArgs) -> anyhow::Result<ExitCode> {
         cancel: cancel.clone(),
         tables: table_words(&solver),
     };
-    let (workers, threads_each, trial) = match args.parallel {
+    let policy = args.parallel.resolve(todo.len(), threads);
+    let (workers, threads_each, trial) = match policy {
         _ if threads == 1 => (1, 1, None),
         Parallel::Instances => (threads, 1, None),
-        Parallel::Search => (1, threads, None),
-        Parallel::Auto => (threads, 1, Some(TRIAL_NODES)),
+        Parallel::Trial => (threads, 1, Some(TRIAL_NODES)),
+        Parallel::Search | Parallel::Auto => (1, threads, None), // `resolve` has replaced Auto
     };
     let mut progress = Progress::new(todo.len() as u64);
     let mut failure = None;
@@ -519,6 +549,8 @@ pub fn run(args: &BatchArgs) -> anyhow::Result<ExitCode> {
             match rx.recv_timeout(Duration::from_millis(200)) {
                 Ok(Msg::Started(id)) => progress.started(id),
                 Ok(Msg::Deferred(id) | Msg::Abandoned(id)) => progress.ended(&id),
+                // After a failed write nothing more is written: a torn line must stay the last one.
+                Ok(Msg::Finished(_)) if failure.is_some() => {}
                 Ok(Msg::Finished(rec)) => {
                     if let Err(e) = sink.write(&rec) {
                         failure.get_or_insert(e);
@@ -558,16 +590,18 @@ pub fn run(args: &BatchArgs) -> anyhow::Result<ExitCode> {
     let summary = Summary::new(&records);
     eprint!("summary of {out_name}:\n{}", summary.text());
     eprintln!(
-        "wall time    {:.3} s this run ({} instances, {threads} threads, --parallel {})",
+        "wall time    {:.3} s this run ({} instances, {threads} threads, --parallel {}{})",
         started.elapsed().as_secs_f64(),
         progress.done,
-        format!("{:?}", args.parallel).to_lowercase()
+        clap::ValueEnum::to_possible_value(&policy).expect("no variant is skipped").get_name(),
+        if args.parallel == Parallel::Auto { " by auto" } else { "" }
     );
     if let Some(e) = failure {
         return Err(e);
     }
     if INTERRUPTED.load(Ordering::SeqCst) {
-        let left = jobs.len() - jobs.iter().filter(|j| records.iter().any(|r| r.id == j.id)).count();
+        let recorded: HashSet<&str> = records.iter().map(|r| r.id.as_str()).collect();
+        let left = jobs.iter().filter(|j| !recorded.contains(j.id.as_str())).count();
         eprintln!("solver: interrupted; the searches in flight were abandoned and nothing partial was written ({left} instances left)");
         if args.output.is_some() {
             let mut words: Vec<String> = std::env::args().map(|w| shell_quote(&w)).collect();
@@ -624,6 +658,13 @@ mod tests {
         let b = Board::new(2, 2).unwrap();
         let jobs = read_jobs("2 3 1 0\n", b, Goal::BlankLast, None);
         assert_eq!(jobs[0].tiles, "2 3 1 0");
+    }
+
+    #[test]
+    fn auto_runs_instances_side_by_side_unless_they_are_few() {
+        assert_eq!(Parallel::Auto.resolve(4, 2), Parallel::Instances);
+        assert_eq!(Parallel::Auto.resolve(3, 2), Parallel::Search);
+        assert_eq!(Parallel::Trial.resolve(1, 2), Parallel::Trial);
     }
 
     #[test]

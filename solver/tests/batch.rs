@@ -152,13 +152,17 @@ fn a_torn_last_line_is_dropped_and_its_instance_solved_again() {
 }
 
 #[test]
-fn sigterm_abandons_the_search_in_flight_writes_nothing_partial_and_says_how_to_resume() {
+fn sigterm_abandons_the_search_in_flight_writes_nothing_partial_and_says_how_to_resume_and_the_file_is_locked_meanwhile() {
     let d = Dir::new("term");
     // Easy instances first, then one that takes far longer than the test waits.
     let input = d.file("in.txt", &format!("{EASY_KORF}{HARD}"));
     let out = d.path("out.jsonl");
     let mut child = solver(&["batch", input.to_str().unwrap(), "-o", out.to_str().unwrap(), "--parallel", "search"]).stderr(Stdio::piped()).spawn().unwrap();
     wait_for_records(&out, 4, &mut child);
+    // While it runs, the file is locked against a second run.
+    let second = run(&["batch", input.to_str().unwrap(), "-o", out.to_str().unwrap(), "--resume"]);
+    assert_eq!(second.status.code(), Some(2));
+    assert!(stderr(&second).contains("is being written by another batch run"), "{}", stderr(&second));
     // SAFETY: kill(2) on our own child's pid.
     assert_eq!(unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGTERM) }, 0);
     let o = child.wait_with_output().unwrap();
@@ -299,17 +303,18 @@ fn the_summary_figures_equal_the_records() {
 #[test]
 fn limits_give_limit_records_and_the_batch_goes_on() {
     let d = Dir::new("limits");
-    let input = d.file("in.txt", &format!("{KORF1}{EASY_KORF}"));
-    for (flag, value, why) in [("--node-limit", "200000", "node limit"), ("--time-limit", "0.05", "time limit")] {
+    let input = d.file("in.txt", &format!("{HARD}{EASY_KORF}"));
+    // The time limit is generous for the easy instances (milliseconds) even on a loaded machine.
+    for (flag, value, why) in [("--node-limit", "200000", "node limit"), ("--time-limit", "1", "time limit")] {
         let out = d.path(&format!("out{flag}.jsonl"));
         let o = run(&["batch", input.to_str().unwrap(), "-o", out.to_str().unwrap(), flag, value]);
         assert!(o.status.success(), "{}", stderr(&o));
         let recs = jsonl(&out);
-        let k1 = recs.iter().find(|r| r["id"] == "1").unwrap();
-        assert_eq!((k1["status"].as_str(), k1["length"].as_u64(), k1["matched"].as_bool()), (Some("limit"), None, None));
-        let e = k1["error"].as_str().unwrap();
-        assert!(e.starts_with(why) && e.contains("the optimal length is at least"), "{e}");
         assert_eq!(recs.len(), 5);
+        let hard = recs.iter().find(|r| r["id"] == "h").unwrap();
+        assert_eq!((hard["status"].as_str(), hard["length"].as_u64(), hard["matched"].as_bool()), (Some("limit"), None, None));
+        let e = hard["error"].as_str().unwrap();
+        assert!(e.starts_with(why) && e.contains("the optimal length is at least"), "{e}");
         for easy in ["9", "12"] {
             assert_eq!(recs.iter().find(|r| r["id"] == easy).unwrap()["status"], "solved", "{flag}");
         }
@@ -358,6 +363,16 @@ fn bad_outputs_and_options_are_clear_one_line_errors() {
     let o = run(&["batch", input, "--shard", "3/3"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("shard '3/3' is not I/N with 0 <= I < N"));
+}
+
+#[test]
+fn a_failed_write_stops_the_batch_with_an_error_naming_the_file() {
+    let d = Dir::new("full");
+    let input = d.file("in.txt", EASY_KORF);
+    let o = run(&["batch", input.to_str().unwrap(), "-o", "/dev/full"]);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(err.ends_with("solver: error: cannot write /dev/full: No space left on device (os error 28)\n"), "{err}");
 }
 
 #[test]
