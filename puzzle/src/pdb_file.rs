@@ -347,9 +347,9 @@ impl PdbFile {
         let path = &self.path;
         self.verify_checksum()?;
         let hist = histogram_of(self.header.board, &self.header.pattern(), self.header.encoding, self.payload());
-        for value in 0..HIST_BINS {
-            if hist[value] != self.header.histogram[value] {
-                return Err(err(path, PdbErrorKind::Histogram { value, expected: self.header.histogram[value], found: hist[value] }));
+        for (value, (&found, &expected)) in hist.iter().zip(&self.header.histogram).enumerate() {
+            if found != expected {
+                return Err(err(path, PdbErrorKind::Histogram { value, expected, found }));
             }
         }
         Ok(())
@@ -384,20 +384,30 @@ pub fn pattern_manhattan(board: Board, pattern: &Pattern, cells: &[u8]) -> u32 {
 }
 
 /// Value histogram of a payload: every entry decoded to `md + 2 * excess` (in parallel).
+///
+/// The last pattern tile's digit is the least significant, so consecutive ranks differ only in where that
+/// tile stands among the free cells: a placement is unranked once per run of `cells - k + 1` entries.
 pub fn histogram_of(board: Board, pattern: &Pattern, encoding: Encoding, payload: &[u8]) -> Vec<u64> {
-    const CHUNK: u64 = 1 << 16;
-    let size = pattern.size();
-    (0..size.div_ceil(CHUNK))
+    const RUNS_PER_CHUNK: u64 = 1 << 12;
+    let k = pattern.len();
+    let run = (board.cells() - k + 1) as u64;
+    let runs = pattern.size() / run;
+    let last = pattern.tiles()[k - 1] as usize;
+    (0..runs.div_ceil(RUNS_PER_CHUNK))
         .into_par_iter()
         .fold(
             || vec![0u64; HIST_BINS],
             |mut hist, chunk| {
                 let mut cells = [0u8; 16];
-                for index in chunk * CHUNK..(chunk * CHUNK + CHUNK).min(size) {
-                    pattern.unrank(index, &mut cells);
-                    let md = pattern_manhattan(board, pattern, &cells[..pattern.len()]);
-                    let value = (md + 2 * decode(encoding, payload, index) as u32) as usize;
-                    hist[value.min(HIST_BINS - 1)] += 1;
+                for r in chunk * RUNS_PER_CHUNK..((chunk + 1) * RUNS_PER_CHUNK).min(runs) {
+                    pattern.unrank(r * run, &mut cells);
+                    let md = pattern_manhattan(board, pattern, &cells[..k - 1]);
+                    let used: u32 = cells[..k - 1].iter().fold(0, |m, &c| m | 1 << c);
+                    let free = (0..board.cells()).filter(|&c| used & 1 << c == 0);
+                    for (d, cell) in free.enumerate() {
+                        let value = md + board.manhattan(last, cell) + 2 * decode(encoding, payload, r * run + d as u64) as u32;
+                        hist[(value as usize).min(HIST_BINS - 1)] += 1;
+                    }
                 }
                 hist
             },

@@ -79,8 +79,7 @@ impl Pattern {
     /// The placement of a rank, written into `cells[..k]`.
     pub fn unrank(&self, mut rank: u64, cells: &mut [u8]) {
         let mut used = 0u32;
-        for i in 0..self.len() {
-            let w = self.weights[i];
+        for (cell, &w) in cells.iter_mut().zip(&self.weights) {
             let digit = (rank / w) as u32;
             rank %= w;
             // The digit-th free cell.
@@ -89,7 +88,7 @@ impl Pattern {
                 free &= free - 1;
             }
             let c = free.trailing_zeros();
-            cells[i] = c as u8;
+            *cell = c as u8;
             used |= 1 << c;
         }
     }

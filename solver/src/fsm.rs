@@ -67,8 +67,8 @@ impl MoveFsm {
             if f != 0 && nodes[f].terminal {
                 nodes[u].terminal = true;
             }
-            for d in 0..4 {
-                let Some(to) = board.step(nodes[u].cell as usize, Dir::ALL[d]) else { continue };
+            for (d, dir) in Dir::ALL.into_iter().enumerate() {
+                let Some(to) = board.step(nodes[u].cell as usize, dir) else { continue };
                 // Where the suffix automaton goes from u's longest proper suffix (already computed).
                 let via_fail = if f == 0 { 1 + to as u32 } else { next[f][d] };
                 match nodes[u].child[d] {

@@ -284,8 +284,8 @@ impl<const P: usize> PdbHeuristic<P> {
         for to in 0..n {
             for from in board.neighbors(to) {
                 let g = &mut geo[to][from];
-                for v in 0..nviews {
-                    let cell = &views[v].cell;
+                for (v, view) in views.iter().enumerate().take(nviews) {
+                    let cell = &view.cell;
                     let (a, b) = (cell[from] as usize, cell[to] as usize);
                     g.step[v] = (b as i64 - a as i64) as i8;
                     g.between[v] = [to as u8; MAX_CELLS / 2];

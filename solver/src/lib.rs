@@ -56,6 +56,8 @@ pub enum Lookups {
     Reflected,
 }
 
+// One value a solver, built once: the size of the table-heavy variants costs nothing.
+#[allow(clippy::large_enum_variant)]
 enum Loaded {
     Manhattan(Manhattan),
     LinearConflict(LinearConflictH),
