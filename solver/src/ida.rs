@@ -11,8 +11,7 @@
 use crate::fsm::{MoveFsm, PRUNED};
 use crate::heuristic::Heuristic;
 use puzzle::{Board, State, MAX_CELLS};
-use rayon::prelude::*;
-use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
@@ -20,6 +19,11 @@ use std::time::{Duration, Instant};
 const MAX_PATH: usize = 256;
 /// Expanded nodes between checks of the limits.
 const CHECK_EVERY: u64 = 1 << 14;
+/// An iteration predicted to generate fewer nodes than this runs on one thread: splitting it and waiting
+/// for the pool at its end would cost more than sharing it saves.
+const PARALLEL_FROM: u64 = 1 << 15;
+/// How much larger each IDA* iteration is than the one before, roughly (the bound grows by 2).
+const ITERATION_GROWTH: u64 = 4;
 
 /// When to give up on an instance.
 #[derive(Clone, Debug, Default)]
@@ -223,9 +227,10 @@ struct Item<N> {
     path: Vec<u8>,
 }
 
-/// Solves `start` optimally with `threads` workers (1: the exact serial search), pruning duplicate paths
-/// with `fsm` (built for the start's board).
-pub fn solve<H: Heuristic>(heur: &H, fsm: &MoveFsm, start: &State, threads: usize, limits: &Limits) -> Report {
+/// Solves `start` optimally, pruning duplicate paths with `fsm` (built for the start's board). With a
+/// `pool`, iterations large enough to be worth sharing are split over its threads; without, this is the
+/// exact serial search.
+pub fn solve<H: Heuristic>(heur: &H, fsm: &MoveFsm, start: &State, pool: Option<&rayon::ThreadPool>, limits: &Limits) -> Report {
     let board = start.board();
     let moves = Moves::new(board, fsm);
     let mut tiles = [0u8; MAX_CELLS];
@@ -240,12 +245,14 @@ pub fn solve<H: Heuristic>(heur: &H, fsm: &MoveFsm, start: &State, threads: usiz
     }
     // No position on `board` is this far away; the search would never end past it.
     let hopeless = MAX_PATH as u32 - 1;
-    let pool = (threads > 1).then(|| rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("thread pool"));
     let mut bound = root_h;
+    let mut last = Counts::default();
     loop {
         report.iterations += 1;
         report.bound = bound;
-        let (found, next, counts) = match &pool {
+        // The first iteration is shared too: its size is unknown, and it may be the last.
+        let share = pool.filter(|_| report.iterations == 1 || last.generated * ITERATION_GROWTH >= PARALLEL_FROM);
+        let (found, next, counts) = match share {
             None => {
                 let mut dfs = Dfs::new(heur, &moves, &guard, tiles);
                 dfs.bound = bound;
@@ -254,8 +261,9 @@ pub fn solve<H: Heuristic>(heur: &H, fsm: &MoveFsm, start: &State, threads: usiz
                 let path = (found && !guard.stop.load(Ordering::Relaxed)).then(|| dfs.path[..dfs.len].to_vec());
                 (path, dfs.next_bound, dfs.counts)
             }
-            Some(pool) => pool.install(|| parallel_iteration(heur, &moves, &guard, tiles, root, start.blank(), bound, threads)),
+            Some(pool) => pool.install(|| parallel_iteration(heur, &moves, &guard, tiles, root, start.blank(), bound, pool.current_num_threads())),
         };
+        last = counts;
         report.counts.generated += counts.generated;
         report.counts.expanded += counts.expanded;
         if let Some(moves) = found {
@@ -297,6 +305,7 @@ fn parallel_iteration<H: Heuristic>(
         let mut deeper = Vec::with_capacity(items.len() * 3);
         for it in &items {
             counts.expanded += 1;
+            let first = deeper.len();
             for (from, state) in moves.from(it.blank, it.state) {
                 let tile = it.tiles[from];
                 let mut child = heur.child(&it.node, &it.tiles, tile, from, it.blank);
@@ -317,6 +326,8 @@ fn parallel_iteration<H: Heuristic>(
                 t[from] = 0;
                 deeper.push(Item { tiles: t, node: child, blank: from, state, path });
             }
+            // Siblings in the serial search's order, so the items are in the order it would meet them.
+            deeper[first..].sort_by_key(|it| H::h(&it.node));
         }
         items = deeper;
         depth += 1;
@@ -327,10 +338,17 @@ fn parallel_iteration<H: Heuristic>(
     let next_bound = AtomicU32::new(next);
     let found: Mutex<Option<Vec<u8>>> = Mutex::new(None);
     let total = Mutex::new(counts);
-    items.par_iter().for_each(|it| {
-        if guard.stop.load(Ordering::Relaxed) {
-            return;
+    // Every thread takes the next item in order, so the threads advance through the iteration side by side
+    // the way the serial search would; a solution early in the order (sibling ordering makes that common
+    // in the last iteration) is reached about `threads` times sooner. Contiguous halves would leave one
+    // thread searching the back of the order in vain.
+    let cursor = AtomicUsize::new(0);
+    rayon::broadcast(|_| loop {
+        let i = cursor.fetch_add(1, Ordering::Relaxed);
+        if i >= items.len() || guard.stop.load(Ordering::Relaxed) {
+            break;
         }
+        let it = &items[i];
         let mut dfs = Dfs::new(heur, moves, guard, it.tiles);
         dfs.bound = bound;
         let hit = dfs.search(it.node, it.blank, it.state, depth);

@@ -86,6 +86,9 @@ pub struct Solver {
     name: String,
     check: Option<PayloadCheck>,
     fsm: fsm::MoveFsm,
+    /// Worker pools by thread count, made on first use and kept: a solve of a few milliseconds must not pay
+    /// for starting threads.
+    pools: Mutex<Vec<Arc<rayon::ThreadPool>>>,
 }
 
 /// How many moves deep the duplicate-path automaton learns by default (see `fsm` and BENCHMARKS.md).
@@ -155,7 +158,17 @@ impl Solver {
     /// `warn`; a table that is there but corrupt or mismatched is always an error, never silently skipped.
     pub fn new(board: Board, choice: HeuristicChoice, tables: &TableSpec, warn: &mut dyn FnMut(&str)) -> anyhow::Result<Solver> {
         let (heuristic, name, check) = Solver::load(board, choice, tables, warn)?;
-        Ok(Solver { board, heuristic, name, check, fsm: fsm::MoveFsm::build(board, FSM_DEPTH) })
+        Ok(Solver { board, heuristic, name, check, fsm: fsm::MoveFsm::build(board, FSM_DEPTH), pools: Mutex::new(Vec::new()) })
+    }
+
+    fn pool(&self, threads: usize) -> anyhow::Result<Arc<rayon::ThreadPool>> {
+        let mut pools = self.pools.lock().unwrap();
+        if let Some(p) = pools.iter().find(|p| p.current_num_threads() == threads) {
+            return Ok(Arc::clone(p));
+        }
+        let p = Arc::new(rayon::ThreadPoolBuilder::new().num_threads(threads).build().context("cannot start the search threads")?);
+        pools.push(Arc::clone(&p));
+        Ok(p)
     }
 
     fn load(board: Board, choice: HeuristicChoice, tables: &TableSpec, warn: &mut dyn FnMut(&str)) -> anyhow::Result<(Loaded, String, Option<PayloadCheck>)> {
@@ -233,8 +246,8 @@ impl Solver {
         if state.board() != self.board {
             bail!("position is for a {} board but the solver is for {}", state.board(), self.board);
         }
-        let threads = threads.max(1);
-        let report = with_heuristic!(&self.heuristic, h => ida::solve(h, &self.fsm, state, threads, limits));
+        let pool = (threads > 1).then(|| self.pool(threads)).transpose()?;
+        let report = with_heuristic!(&self.heuristic, h => ida::solve(h, &self.fsm, state, pool.as_deref(), limits));
         if let Some(check) = &self.check {
             check.wait().map_err(anyhow::Error::msg)?;
         }
