@@ -75,11 +75,7 @@ fn lane_bits(board: Board, pattern: &Pattern) -> u32 {
 }
 
 /// Computes the table of `pattern` on `board` in the current rayon pool, calling `progress` after each depth.
-pub fn build(
-    board: Board,
-    pattern: &Pattern,
-    progress: &mut dyn FnMut(&DepthReport),
-) -> std::io::Result<Table> {
+pub fn build(board: Board, pattern: &Pattern, progress: &mut dyn FnMut(&DepthReport)) -> std::io::Result<Table> {
     let ctx = Ctx::new(board, pattern);
     match lane_bits(board, pattern) {
         16 => search::<16>(&ctx, progress),
@@ -161,11 +157,7 @@ impl Geometry {
     /// Cells adjacent to some cell of `m`.
     #[inline]
     fn spread(&self, m: u32) -> u32 {
-        ((m << 1 & self.not_first_col)
-            | (m >> 1 & self.not_last_col)
-            | m << self.cols
-            | m >> self.cols)
-            & self.all
+        ((m << 1 & self.not_first_col) | (m >> 1 & self.not_last_col) | m << self.cols | m >> self.cols) & self.all
     }
 
     /// The connected part of `free` containing `from` (a subset of `free`).
@@ -225,13 +217,7 @@ impl Ctx<'_> {
                 *d = board.manhattan(t as usize, c);
             }
         }
-        Ctx {
-            geo: Geometry::new(board),
-            pattern,
-            k: pattern.len(),
-            run: board.cells() - pattern.len() + 1,
-            md,
-        }
+        Ctx { geo: Geometry::new(board), pattern, k: pattern.len(), run: board.cells() - pattern.len() + 1, md }
     }
 }
 
@@ -257,14 +243,7 @@ struct Cursor<'a> {
 
 impl<'a> Cursor<'a> {
     fn new(ctx: &'a Ctx<'a>, index: usize) -> Cursor<'a> {
-        let mut c = Cursor {
-            ctx,
-            base: 0,
-            cells: [0; 16],
-            occ: 0,
-            parity: 0,
-            md: 0,
-        };
+        let mut c = Cursor { ctx, base: 0, cells: [0; 16], occ: 0, parity: 0, md: 0 };
         c.jump(index - index % ctx.run);
         c
     }
@@ -341,19 +320,13 @@ impl<'a, const LB: u32> Pending<'a, LB> {
     const LANES: usize = (64 / LB) as usize;
 
     fn new(words: &'a [AtomicU64]) -> Self {
-        Pending {
-            words,
-            ring: [(0, 0); RING],
-            head: 0,
-            len: 0,
-        }
+        Pending { words, ring: [(0, 0); RING], head: 0, len: 0 }
     }
 
     #[inline]
     fn push(&mut self, child: usize, label: u32) {
         let word = child / Self::LANES;
-        let bits =
-            (1u64 << label | 1u64 << (label + LB / 2)) << (child % Self::LANES * LB as usize);
+        let bits = (1u64 << label | 1u64 << (label + LB / 2)) << (child % Self::LANES * LB as usize);
         prefetch(&self.words[word]);
         if self.len == RING {
             let (w, b) = self.ring[self.head];
@@ -391,9 +364,7 @@ fn prefetch(p: &AtomicU64) {
     #[cfg(target_arch = "x86_64")]
     // SAFETY: prefetching is a hint with no architectural effect; the address is a valid reference anyway.
     unsafe {
-        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
-            (p as *const AtomicU64).cast(),
-        )
+        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>((p as *const AtomicU64).cast())
     };
     #[cfg(not(target_arch = "x86_64"))]
     let _ = p;
@@ -434,10 +405,7 @@ const CHUNK_WORDS: usize = 4096;
 /// Words tested together for frontier bits.
 const SKIP_WORDS: usize = 8;
 
-fn search<const LB: u32>(
-    ctx: &Ctx,
-    progress: &mut dyn FnMut(&DepthReport),
-) -> std::io::Result<Table> {
+fn search<const LB: u32>(ctx: &Ctx, progress: &mut dyn FnMut(&DepthReport)) -> std::io::Result<Table> {
     let start = Instant::now();
     let lanes = (64 / LB) as usize;
     let entries = ctx.pattern.size() as usize;
@@ -447,11 +415,7 @@ fn search<const LB: u32>(
     // The goal: every pattern tile on its home cell (its number), the blank's region the one holding cell 0,
     // which is the smallest free cell, hence label 0.
     let goal = ctx.pattern.rank(ctx.pattern.tiles()) as usize;
-    let goal_parity = ctx
-        .pattern
-        .tiles()
-        .iter()
-        .fold(0, |p, &t| p ^ (ctx.geo.odd >> t & 1));
+    let goal_parity = ctx.pattern.tiles().iter().fold(0, |p, &t| p ^ (ctx.geo.odd >> t & 1));
     words[goal / lanes].fetch_or((1 | 1 << (LB / 2)) << (goal % lanes * LB as usize), Relaxed);
 
     let mut histogram = Vec::new();
@@ -480,22 +444,14 @@ fn search<const LB: u32>(
     }
     let unreachable = entries as u64 - reached;
     if unreachable > 0 {
-        for (value, count) in unreached_by_manhattan::<LB>(ctx, &words)
-            .into_iter()
-            .enumerate()
-        {
+        for (value, count) in unreached_by_manhattan::<LB>(ctx, &words).into_iter().enumerate() {
             if histogram.len() <= value {
                 histogram.resize(value + 1, 0);
             }
             histogram[value] += count;
         }
     }
-    Ok(Table {
-        excess,
-        histogram,
-        max_excess,
-        unreachable,
-    })
+    Ok(Table { excess, histogram, max_excess, unreachable })
 }
 
 /// Pass `depth` over the words `first..first + CHUNK_WORDS`; `out` holds their entries' excess bytes.
@@ -519,12 +475,7 @@ fn scan<const LB: u32>(
     for block in (first..end).step_by(SKIP_WORDS) {
         let block = block..(block + SKIP_WORDS).min(end);
         // Most words have no frontier bits in most passes: test several at once with one branch.
-        if words[block.clone()]
-            .iter()
-            .fold(0, |acc, w| acc | w.load(Relaxed))
-            & frontier_mask
-            == 0
-        {
+        if words[block.clone()].iter().fold(0, |acc, w| acc | w.load(Relaxed)) & frontier_mask == 0 {
             continue;
         }
         for w in block {
@@ -572,13 +523,7 @@ fn scan<const LB: u32>(
 
 /// Queues every child of the states (`placement`, region labelled `l`) for each bit `l` of `frontier`.
 #[inline]
-fn expand<const LB: u32>(
-    ctx: &Ctx,
-    placement: &Placement,
-    rank: usize,
-    frontier: u32,
-    pending: &mut Pending<LB>,
-) {
+fn expand<const LB: u32>(ctx: &Ctx, placement: &Placement, rank: usize, frontier: u32, pending: &mut Pending<LB>) {
     let geo = &ctx.geo;
     let free = geo.all & !placement.occ;
     let mut pattern_index = [0u8; 16];
@@ -595,16 +540,8 @@ fn expand<const LB: u32>(
                 let free_after = free ^ (1 << to) ^ (1 << from);
                 let (lo, hi) = (from.min(to), from.max(to));
                 let between = placement.occ & ((1 << hi) - 1) & !((2 << lo) - 1);
-                let delta = ctx.pattern.delta(
-                    i,
-                    from,
-                    to,
-                    bits(between).map(|c| pattern_index[c] as usize),
-                );
-                pending.push(
-                    (rank as i64 + delta) as usize,
-                    geo.label_of(free_after, from),
-                );
+                let delta = ctx.pattern.delta(i, from, to, bits(between).map(|c| pattern_index[c] as usize));
+                pending.push((rank as i64 + delta) as usize, geo.label_of(free_after, from));
             }
         }
     }
@@ -617,8 +554,7 @@ fn unreached_by_manhattan<const LB: u32>(ctx: &Ctx, words: &[AtomicU64]) -> Vec<
     let mut cursor = Cursor::new(ctx, 0);
     let mut hist = Vec::new();
     for index in 0..entries {
-        let value = words[index / lanes].load(Relaxed) >> (index % lanes * LB as usize)
-            & ((1 << (LB / 2)) - 1);
+        let value = words[index / lanes].load(Relaxed) >> (index % lanes * LB as usize) & ((1 << (LB / 2)) - 1);
         if value == 0 {
             let md = cursor.seek(index).md as usize;
             if hist.len() <= md {
@@ -664,10 +600,7 @@ mod tests {
             let p = cursor.seek(index);
             pattern.unrank(index as u64, &mut cells);
             assert_eq!(p.cells[..4], cells[..4], "rank {index}");
-            assert_eq!(
-                p.md,
-                puzzle::pdb_file::pattern_manhattan(board, &pattern, &cells[..4])
-            );
+            assert_eq!(p.md, puzzle::pdb_file::pattern_manhattan(board, &pattern, &cells[..4]));
         }
     }
 }

@@ -23,28 +23,16 @@ pub enum InputError {
     #[error("'{0}' is not a memory size (examples: 2G, 1500M, 512MiB, 2147483648)")]
     MemorySize(String),
     #[error("building {what} needs {} of memory, more than the limit of {} ({why}); free memory, build a smaller partition, or raise --memory-limit", human_bytes(*.need), human_bytes(*.limit))]
-    TooBig {
-        what: String,
-        need: u64,
-        limit: u64,
-        why: String,
-    },
+    TooBig { what: String, need: u64, limit: u64, why: String },
 }
 
 /// Parses a byte count with an optional binary suffix: `2G`, `1500M`, `512MiB`, `64k`, `2147483648`.
 pub fn parse_size(text: &str) -> Result<u64, InputError> {
     let bad = || InputError::MemorySize(text.to_string());
     let t = text.trim();
-    let split = t
-        .find(|c: char| !c.is_ascii_digit() && c != '.')
-        .unwrap_or(t.len());
+    let split = t.find(|c: char| !c.is_ascii_digit() && c != '.').unwrap_or(t.len());
     let (num, unit) = t.split_at(split);
-    let shift = match unit
-        .trim()
-        .to_ascii_lowercase()
-        .trim_end_matches("ib")
-        .trim_end_matches('b')
-    {
+    let shift = match unit.trim().to_ascii_lowercase().trim_end_matches("ib").trim_end_matches('b') {
         "" => 0,
         "k" => 10,
         "m" => 20,
@@ -112,15 +100,7 @@ pub fn existing(path: &Path, board: Board, pattern: &Pattern) -> Existing {
     if !path.exists() {
         return Existing::Missing;
     }
-    match PdbFile::open(
-        path,
-        &Expect {
-            board,
-            tiles: Some(pattern.tiles()),
-        },
-    )
-    .and_then(|f| f.verify_checksum())
-    {
+    match PdbFile::open(path, &Expect { board, tiles: Some(pattern.tiles()) }).and_then(|f| f.verify_checksum()) {
         Ok(()) => Existing::Valid,
         Err(e) => Existing::Invalid(e.to_string()),
     }
@@ -144,13 +124,10 @@ pub fn build_table(
     progress: &mut dyn FnMut(&bfs::DepthReport),
 ) -> anyhow::Result<Built> {
     let start = Instant::now();
-    let table =
-        bfs::build(board, pattern, progress).context("cannot allocate the search arrays")?;
+    let table = bfs::build(board, pattern, progress).context("cannot allocate the search arrays")?;
     let encoding = Encoding::for_max_excess(table.max_excess);
-    let payload = pdb_file::encode(encoding, &table.excess).map_err(|kind| pdb_file::PdbError {
-        path: path.to_path_buf(),
-        kind,
-    })?;
+    let payload = pdb_file::encode(encoding, &table.excess)
+        .map_err(|kind| pdb_file::PdbError { path: path.to_path_buf(), kind })?;
     drop(table.excess);
     let header = Header::new(board, pattern, encoding, &table.histogram, BUILDER);
     pdb_file::write_atomic(path, &header, &payload)?;

@@ -98,15 +98,7 @@ fn main() -> ExitCode {
 
 fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
-        Command::Build {
-            partition,
-            board,
-            out,
-            threads,
-            memory_limit,
-            quiet,
-            force,
-        } => {
+        Command::Build { partition, board, out, threads, memory_limit, quiet, force } => {
             build(&partition, board, &out, threads, memory_limit, quiet, force)?;
             Ok(ExitCode::SUCCESS)
         }
@@ -143,10 +135,9 @@ fn build(
     for pattern in &partition.patterns {
         let path = out.join(file_name(board, pattern));
         match pdb_builder::existing(&path, board, pattern) {
-            Existing::Valid if !force => say(&format!(
-                "{}: valid table already there, skipped (--force rebuilds it)",
-                path.display()
-            )),
+            Existing::Valid if !force => {
+                say(&format!("{}: valid table already there, skipped (--force rebuilds it)", path.display()))
+            }
             Existing::Invalid(why) => {
                 say(&format!("{why}; rebuilding it"));
                 todo.push((pattern, path));
@@ -154,18 +145,14 @@ fn build(
             _ => todo.push((pattern, path)),
         }
     }
-    let Some((largest, _)) = todo
-        .iter()
-        .max_by_key(|(p, _)| bfs::memory_needed(board, p))
-    else {
+    let Some((largest, _)) = todo.iter().max_by_key(|(p, _)| bfs::memory_needed(board, p)) else {
         return Ok(());
     };
     let need = bfs::memory_needed(board, largest);
     let (limit, why) = match memory_limit {
         Some(l) => (l, "--memory-limit".to_string()),
         None => (
-            pdb_builder::mem_available()
-                .context("cannot read MemAvailable from /proc/meminfo; give --memory-limit")?,
+            pdb_builder::mem_available().context("cannot read MemAvailable from /proc/meminfo; give --memory-limit")?,
             "available memory".to_string(),
         ),
     };
@@ -178,18 +165,8 @@ fn build(
         human_bytes(limit)
     ));
     if need > limit {
-        let what = format!(
-            "the {}-tile table {}",
-            largest.len(),
-            file_name(board, largest)
-        );
-        return Err(InputError::TooBig {
-            what,
-            need,
-            limit,
-            why,
-        }
-        .into());
+        let what = format!("the {}-tile table {}", largest.len(), file_name(board, largest));
+        return Err(InputError::TooBig { what, need, limit, why }.into());
     }
     pdb_builder::check_writable(out)?;
     let pool = rayon::ThreadPoolBuilder::new()
@@ -206,10 +183,8 @@ fn build(
         let bar = (!quiet && std::io::stderr().is_terminal()).then(|| {
             let bar = ProgressBar::new(pattern.size());
             bar.set_style(
-                ProgressStyle::with_template(
-                    "  [{elapsed_precise}] {bar:40} {percent:>3}% of entries  depth {msg}",
-                )
-                .expect("valid template"),
+                ProgressStyle::with_template("  [{elapsed_precise}] {bar:40} {percent:>3}% of entries  depth {msg}")
+                    .expect("valid template"),
             );
             bar.enable_steady_tick(std::time::Duration::from_millis(250));
             bar
@@ -239,7 +214,10 @@ fn build(
             bar.finish_and_clear();
         }
         if built.unreachable > 0 {
-            say(&format!("  {} placements cannot be reached from the goal; stored as their Manhattan distance", thousands(built.unreachable)));
+            say(&format!(
+                "  {} placements cannot be reached from the goal; stored as their Manhattan distance",
+                thousands(built.unreachable)
+            ));
         }
         say(&format!(
             "wrote {}: max value {}, max excess {} -> {} encoding, {}, {:.1} s",
@@ -257,12 +235,7 @@ fn build(
 fn describe(f: &PdbFile) -> String {
     let h = &f.header;
     let tiles: Vec<String> = h.tiles.iter().map(|t| t.to_string()).collect();
-    let hist: Vec<String> = h
-        .used_histogram()
-        .iter()
-        .enumerate()
-        .map(|(v, c)| format!("{v}:{c}"))
-        .collect();
+    let hist: Vec<String> = h.used_histogram().iter().enumerate().map(|(v, c)| format!("{v}:{c}")).collect();
     format!(
         "{}\n  board {}, goal: blank on cell 0, tile t on cell t\n  pattern: {} tiles: {}\n  index: lexicographic rank of the pattern tiles' cells, {} entries\n  encoding: {}, payload {} bytes at offset {}\n  values 0 to {}; histogram (value:count): {}\n  payload xxh3 {:016x}; format version {}; built by {}\n",
         f.path.display(),
@@ -302,11 +275,7 @@ fn info_json(f: &PdbFile) -> serde_json::Value {
 }
 
 fn verify(paths: Vec<PathBuf>, board: Option<Board>) -> anyhow::Result<ExitCode> {
-    let paths = if paths.is_empty() {
-        vec![PathBuf::from("pdbs")]
-    } else {
-        paths
-    };
+    let paths = if paths.is_empty() { vec![PathBuf::from("pdbs")] } else { paths };
     let mut files = Vec::new();
     for p in paths {
         if p.is_dir() {
@@ -347,10 +316,7 @@ fn verify(paths: Vec<PathBuf>, board: Option<Board>) -> anyhow::Result<ExitCode>
         }
     }
     if failed > 0 {
-        eprintln!(
-            "pdb-builder: {failed} of {} file(s) failed verification",
-            files.len()
-        );
+        eprintln!("pdb-builder: {failed} of {} file(s) failed verification", files.len());
         return Ok(ExitCode::from(1));
     }
     Ok(ExitCode::SUCCESS)

@@ -36,11 +36,7 @@ impl<T: Zeroable> Zeroed<T> {
     pub fn new(len: usize) -> std::io::Result<Zeroed<T>> {
         let bytes = Self::bytes(len);
         if bytes == 0 {
-            return Ok(Zeroed {
-                ptr: NonNull::dangling(),
-                len,
-                _owns: PhantomData,
-            });
+            return Ok(Zeroed { ptr: NonNull::dangling(), len, _owns: PhantomData });
         }
         // SAFETY: a fresh private anonymous mapping; no existing memory is affected.
         let ptr = unsafe {
@@ -60,11 +56,7 @@ impl<T: Zeroable> Zeroed<T> {
         // ignored (a kernel without THP simply keeps small pages).
         unsafe { libc::madvise(ptr, bytes, libc::MADV_HUGEPAGE) };
         // The mapping is page-aligned, hence aligned for any T, and non-null because it did not fail.
-        Ok(Zeroed {
-            ptr: NonNull::new(ptr.cast()).expect("mmap returned null"),
-            len,
-            _owns: PhantomData,
-        })
+        Ok(Zeroed { ptr: NonNull::new(ptr.cast()).expect("mmap returned null"), len, _owns: PhantomData })
     }
 
     fn bytes(len: usize) -> usize {

@@ -12,10 +12,7 @@ struct Run {
 }
 
 fn run(args: &[&str]) -> Run {
-    let out = Command::new(env!("CARGO_BIN_EXE_pdb-builder"))
-        .args(args)
-        .output()
-        .unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_pdb-builder")).args(args).output().unwrap();
     let run = Run {
         code: out.status.code().unwrap_or(-1),
         stdout: String::from_utf8_lossy(&out.stdout).into(),
@@ -38,15 +35,7 @@ fn s(p: &Path) -> &str {
 
 /// Builds the 2x3 "2-3" partition into `dir`; returns the two file paths.
 fn build_small(dir: &Path) -> (PathBuf, PathBuf) {
-    let r = run(&[
-        "build",
-        "--board",
-        "2x3",
-        "--partition",
-        "2-3",
-        "--out",
-        s(dir),
-    ]);
+    let r = run(&["build", "--board", "2x3", "--partition", "2-3", "--out", s(dir)]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     (dir.join("2x3-1-2.pdb"), dir.join("2x3-3-4-5.pdb"))
 }
@@ -54,72 +43,26 @@ fn build_small(dir: &Path) -> (PathBuf, PathBuf) {
 #[test]
 fn build_info_verify_and_skip() {
     let dir = tempdir("build");
-    let r = run(&[
-        "build",
-        "--board",
-        "2x3",
-        "--partition",
-        "2-3",
-        "--out",
-        s(&dir),
-        "--threads",
-        "2",
-    ]);
+    let r = run(&["build", "--board", "2x3", "--partition", "2-3", "--out", s(&dir), "--threads", "2"]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(r.stderr.contains("memory needed"), "{}", r.stderr);
     assert!(r.stderr.contains("depth  0:"), "{}", r.stderr);
-    assert!(
-        r.stderr
-            .contains("4-bit excess over Manhattan distance encoding"),
-        "{}",
-        r.stderr
-    );
+    assert!(r.stderr.contains("4-bit excess over Manhattan distance encoding"), "{}", r.stderr);
     let (a, b) = (dir.join("2x3-1-2.pdb"), dir.join("2x3-3-4-5.pdb"));
     let first = std::fs::read(&b).unwrap();
 
-    let again = run(&[
-        "build",
-        "--board",
-        "2x3",
-        "--partition",
-        "2-3",
-        "--out",
-        s(&dir),
-    ]);
+    let again = run(&["build", "--board", "2x3", "--partition", "2-3", "--out", s(&dir)]);
     assert_eq!(again.code, 0);
-    assert_eq!(
-        again.stderr.matches("skipped").count(),
-        2,
-        "{}",
-        again.stderr
-    );
+    assert_eq!(again.stderr.matches("skipped").count(), 2, "{}", again.stderr);
 
-    let forced = run(&[
-        "build",
-        "--board",
-        "2x3",
-        "--partition",
-        "2-3",
-        "--out",
-        s(&dir),
-        "--force",
-        "--quiet",
-    ]);
+    let forced = run(&["build", "--board", "2x3", "--partition", "2-3", "--out", s(&dir), "--force", "--quiet"]);
     assert_eq!(forced.code, 0);
     assert_eq!(forced.stderr, "", "--quiet prints nothing");
-    assert_eq!(
-        std::fs::read(&b).unwrap(),
-        first,
-        "a rebuild gives byte-identical files"
-    );
+    assert_eq!(std::fs::read(&b).unwrap(), first, "a rebuild gives byte-identical files");
 
     let info = run(&["info", s(&a), s(&b), "--format", "json"]);
     assert_eq!(info.code, 0, "{}", info.stderr);
-    let objects: Vec<serde_json::Value> = info
-        .stdout
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let objects: Vec<serde_json::Value> = info.stdout.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
     assert_eq!(objects.len(), 2);
     let o = &objects[1];
     assert_eq!(o["tiles"], serde_json::json!([3, 4, 5]));
@@ -133,11 +76,7 @@ fn build_info_verify_and_skip() {
     assert_eq!(o["payload_hash"], format!("{:016x}", header.payload_hash));
 
     let text = run(&["info", s(&b)]);
-    assert!(
-        text.stdout.contains("pattern: 3 tiles: 3 4 5") && text.stdout.contains("120 entries"),
-        "{}",
-        text.stdout
-    );
+    assert!(text.stdout.contains("pattern: 3 tiles: 3 4 5") && text.stdout.contains("120 entries"), "{}", text.stdout);
 
     let verify = run(&["verify", s(&dir)]);
     assert_eq!(verify.code, 0, "{}", verify.stderr);
@@ -153,15 +92,7 @@ fn bad_partitions_are_usage_errors() {
         ("1,2/3,4,5,9", "tile 9 does not exist on a 2x3 board"),
         ("9-9", "unknown partition '9-9' for a 2x3 board"),
     ] {
-        let r = run(&[
-            "build",
-            "--board",
-            "2x3",
-            "--partition",
-            partition,
-            "--out",
-            "/nonexistent-never-written",
-        ]);
+        let r = run(&["build", "--board", "2x3", "--partition", partition, "--out", "/nonexistent-never-written"]);
         assert_eq!(r.code, 2, "{partition}: {}", r.stderr);
         assert!(r.stderr.contains(message), "{partition}: {}", r.stderr);
         assert_eq!(r.stderr.lines().count(), 1, "one line: {}", r.stderr);
@@ -174,39 +105,14 @@ fn bad_partitions_are_usage_errors() {
 #[test]
 fn memory_limit_is_enforced_before_building() {
     let dir = tempdir("memory");
-    let r = run(&[
-        "build",
-        "--partition",
-        "7-8",
-        "--out",
-        s(&dir),
-        "--memory-limit",
-        "1G",
-    ]);
+    let r = run(&["build", "--partition", "7-8", "--out", s(&dir), "--memory-limit", "1G"]);
     assert_eq!(r.code, 2, "{}", r.stderr);
-    assert!(
-        r.stderr
-            .contains("the 8-tile table 4x4-8-9-10-11-12-13-14-15.pdb needs 1.45 GiB"),
-        "{}",
-        r.stderr
-    );
-    assert!(
-        r.stderr
-            .contains("more than the limit of 1.00 GiB (--memory-limit)"),
-        "{}",
-        r.stderr
-    );
-    assert!(
-        std::fs::read_dir(&dir).unwrap().next().is_none(),
-        "nothing was written"
-    );
+    assert!(r.stderr.contains("the 8-tile table 4x4-8-9-10-11-12-13-14-15.pdb needs 1.45 GiB"), "{}", r.stderr);
+    assert!(r.stderr.contains("more than the limit of 1.00 GiB (--memory-limit)"), "{}", r.stderr);
+    assert!(std::fs::read_dir(&dir).unwrap().next().is_none(), "nothing was written");
     let bad = run(&["build", "--partition", "7-8", "--memory-limit", "lots"]);
     assert_eq!(bad.code, 2);
-    assert!(
-        bad.stderr.contains("'lots' is not a memory size"),
-        "{}",
-        bad.stderr
-    );
+    assert!(bad.stderr.contains("'lots' is not a memory size"), "{}", bad.stderr);
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -216,22 +122,9 @@ fn unwritable_output_folder_is_reported() {
     let file = dir.join("a-file");
     std::fs::write(&file, b"x").unwrap();
     let out = file.join("pdbs");
-    let r = run(&[
-        "build",
-        "--board",
-        "2x3",
-        "--partition",
-        "2-3",
-        "--out",
-        s(&out),
-    ]);
+    let r = run(&["build", "--board", "2x3", "--partition", "2-3", "--out", s(&out)]);
     assert_eq!(r.code, 1, "{}", r.stderr);
-    assert!(
-        r.stderr
-            .contains(&format!("cannot write to output folder {}", out.display())),
-        "{}",
-        r.stderr
-    );
+    assert!(r.stderr.contains(&format!("cannot write to output folder {}", out.display())), "{}", r.stderr);
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -255,18 +148,11 @@ fn damaged_files_fail_verification() {
 
     std::fs::write(&bad, &bytes[..bytes.len() - 1]).unwrap();
     let line = verify_fails(&["verify", s(&bad)]);
-    assert!(
-        line.contains("bad.pdb") && line.contains("truncated"),
-        "{line}"
-    );
+    assert!(line.contains("bad.pdb") && line.contains("truncated"), "{line}");
     // A folder with one bad file fails as a whole, naming it.
     let r = run(&["verify", s(&dir)]);
     assert_eq!(r.code, 1);
-    assert!(
-        r.stderr.contains("1 of 3 file(s) failed verification"),
-        "{}",
-        r.stderr
-    );
+    assert!(r.stderr.contains("1 of 3 file(s) failed verification"), "{}", r.stderr);
 
     let mut flipped = bytes.clone();
     flipped[HEADER_LEN + 10] ^= 0x10;
@@ -277,26 +163,15 @@ fn damaged_files_fail_verification() {
     let payload = &bytes[HEADER_LEN..];
     let rewrite = |h: &Header| write_atomic(&bad, h, payload).unwrap();
 
-    rewrite(&Header {
-        version: 9,
-        ..header.clone()
-    });
-    assert!(verify_fails(&["verify", s(&bad)])
-        .contains("format version 9 is newer than this program's (1)"));
+    rewrite(&Header { version: 9, ..header.clone() });
+    assert!(verify_fails(&["verify", s(&bad)]).contains("format version 9 is newer than this program's (1)"));
 
-    rewrite(&Header {
-        goal: 1,
-        ..header.clone()
-    });
+    rewrite(&Header { goal: 1, ..header.clone() });
     assert!(verify_fails(&["verify", s(&bad)]).contains("another goal"));
 
     let info = run(&["info", s(&dir.join("missing.pdb"))]);
     assert_eq!(info.code, 1);
-    assert!(
-        info.stderr.contains("missing.pdb") && info.stderr.contains("No such file"),
-        "{}",
-        info.stderr
-    );
+    assert!(info.stderr.contains("missing.pdb") && info.stderr.contains("No such file"), "{}", info.stderr);
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -308,26 +183,11 @@ fn a_table_for_another_board_is_refused_and_rebuilt() {
     let wrong = dir.join("3x3-1-2-3-4.pdb");
     std::fs::copy(&small, &wrong).unwrap();
     let line = verify_fails(&["verify", "--board", "3x3", s(&wrong)]);
-    assert!(
-        line.contains("3x3-1-2-3-4.pdb: table is for board 2x3, tiles [1, 2], expected board 3x3"),
-        "{line}"
-    );
+    assert!(line.contains("3x3-1-2-3-4.pdb: table is for board 2x3, tiles [1, 2], expected board 3x3"), "{line}");
 
-    let r = run(&[
-        "build",
-        "--board",
-        "3x3",
-        "--partition",
-        "4-4",
-        "--out",
-        s(&dir),
-    ]);
+    let r = run(&["build", "--board", "3x3", "--partition", "4-4", "--out", s(&dir)]);
     assert_eq!(r.code, 0, "{}", r.stderr);
-    assert!(
-        r.stderr.contains("table is for board 2x3") && r.stderr.contains("rebuilding it"),
-        "{}",
-        r.stderr
-    );
+    assert!(r.stderr.contains("table is for board 2x3") && r.stderr.contains("rebuilding it"), "{}", r.stderr);
     assert_eq!(run(&["verify", "--board", "3x3", s(&wrong)]).code, 0);
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -8,32 +8,20 @@ use std::collections::{BTreeMap, VecDeque};
 
 /// `tests/data/pdb_histograms.txt`: pattern tiles -> count of placements per value.
 fn reference_histograms() -> BTreeMap<Vec<u8>, Vec<u64>> {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../tests/data/pdb_histograms.txt"
-    );
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/data/pdb_histograms.txt");
     let text = std::fs::read_to_string(path).unwrap();
     let mut out = BTreeMap::new();
     let mut current: Option<Vec<u8>> = None;
     for line in text.lines() {
         if let Some(rest) = line.strip_prefix("# pattern:") {
-            let tiles: Vec<u8> = rest
-                .split('[')
-                .next()
-                .unwrap()
-                .split_whitespace()
-                .map(|t| t.parse().unwrap())
-                .collect();
+            let tiles: Vec<u8> =
+                rest.split('[').next().unwrap().split_whitespace().map(|t| t.parse().unwrap()).collect();
             out.insert(tiles.clone(), Vec::new());
             current = Some(tiles);
         } else if !line.starts_with('#') && !line.trim().is_empty() {
             let (value, count) = line.split_once(' ').unwrap();
             let hist: &mut Vec<u64> = out.get_mut(current.as_ref().unwrap()).unwrap();
-            assert_eq!(
-                value.parse::<usize>().unwrap(),
-                hist.len(),
-                "values are listed in order"
-            );
+            assert_eq!(value.parse::<usize>().unwrap(), hist.len(), "values are listed in order");
             hist.push(count.trim().parse().unwrap());
         }
     }
@@ -54,12 +42,7 @@ fn check_partition_histograms(name: &str) {
     for pattern in &partition.patterns {
         let table = build(Board::FOUR, pattern);
         let expected = &reference[pattern.tiles()];
-        assert_eq!(
-            trimmed(&table.histogram),
-            expected.as_slice(),
-            "pattern {:?}",
-            pattern.tiles()
-        );
+        assert_eq!(trimmed(&table.histogram), expected.as_slice(), "pattern {:?}", pattern.tiles());
         assert_eq!(table.unreachable, 0);
         // The histogram the BFS counted is the one the stored entries decode to.
         let encoding = Encoding::for_max_excess(table.max_excess);
@@ -86,11 +69,7 @@ fn row_and_column_patterns_match_the_reference_histograms() {
     let reference = reference_histograms();
     for tiles in [&[13u8, 14, 15][..], &[1, 4, 5, 8, 9, 12]] {
         let pattern = Pattern::new(16, tiles);
-        assert_eq!(
-            trimmed(&build(Board::FOUR, &pattern).histogram),
-            reference[tiles].as_slice(),
-            "pattern {tiles:?}"
-        );
+        assert_eq!(trimmed(&build(Board::FOUR, &pattern).histogram), reference[tiles].as_slice(), "pattern {tiles:?}");
     }
 }
 
@@ -131,15 +110,7 @@ fn brute_force(board: Board, pattern: &Pattern) -> Vec<Option<u32>> {
             }
         }
     }
-    (0..size)
-        .map(|r| {
-            dist[r * n..(r + 1) * n]
-                .iter()
-                .copied()
-                .min()
-                .filter(|&d| d != u32::MAX)
-        })
-        .collect()
+    (0..size).map(|r| dist[r * n..(r + 1) * n].iter().copied().min().filter(|&d| d != u32::MAX)).collect()
 }
 
 fn check_against_brute_force(board: &str, partition: &str) {
@@ -162,10 +133,7 @@ fn check_against_brute_force(board: &str, partition: &str) {
                     &cells[..pattern.len()]
                 ),
                 None => {
-                    assert_eq!(
-                        got, md,
-                        "unreachable placements are stored as their Manhattan distance"
-                    );
+                    assert_eq!(got, md, "unreachable placements are stored as their Manhattan distance");
                     unreachable += 1;
                 }
             }
@@ -174,20 +142,13 @@ fn check_against_brute_force(board: &str, partition: &str) {
         let mut hist = vec![0u64; table.histogram.len().max(1)];
         for (rank, want) in expected.iter().enumerate() {
             pattern.unrank(rank as u64, &mut cells);
-            let value = want
-                .unwrap_or_else(|| pattern_manhattan(board, &pattern, &cells[..pattern.len()]))
-                as usize;
+            let value = want.unwrap_or_else(|| pattern_manhattan(board, &pattern, &cells[..pattern.len()])) as usize;
             if hist.len() <= value {
                 hist.resize(value + 1, 0);
             }
             hist[value] += 1;
         }
-        assert_eq!(
-            trimmed(&table.histogram),
-            trimmed(&hist),
-            "{board} pattern {:?}",
-            pattern.tiles()
-        );
+        assert_eq!(trimmed(&table.histogram), trimmed(&hist), "{board} pattern {:?}", pattern.tiles());
     }
 }
 
@@ -237,14 +198,10 @@ fn additive_tables_never_overestimate_on_the_eight_puzzle() {
             .zip(&tables)
             .map(|(p, t)| {
                 let cells: Vec<u8> = p.tiles().iter().map(|&tile| pos[tile as usize]).collect();
-                pattern_manhattan(board, p, &cells)
-                    + 2 * decode(Encoding::Byte, &t.excess, p.rank(&cells)) as u32
+                pattern_manhattan(board, p, &cells) + 2 * decode(Encoding::Byte, &t.excess, p.rank(&cells)) as u32
             })
             .sum();
-        assert!(
-            h <= distance as u32,
-            "h {h} > distance {distance} on {packed:x}"
-        );
+        assert!(h <= distance as u32, "h {h} > distance {distance} on {packed:x}");
         exact += (h == distance as u32) as usize;
     }
     assert!(exact > 0);

@@ -50,7 +50,10 @@ impl Line {
     /// Key of the line's contents, `tile_at(cell)` giving the tile on a cell.
     #[inline]
     pub fn key(&self, tile_at: impl Fn(usize) -> u8) -> usize {
-        self.cells.iter().enumerate().fold(0, |k, (j, &c)| k | (self.code[tile_at(c as usize) as usize] as usize) << (KEY_BITS * j))
+        self.cells
+            .iter()
+            .enumerate()
+            .fold(0, |k, (j, &c)| k | (self.code[tile_at(c as usize) as usize] as usize) << (KEY_BITS * j))
     }
 
     /// Tiles that must leave the line, for the contents `tile_at`.

@@ -159,7 +159,10 @@ mod tests {
         let err = |s: &str| parse_tiles(b, Goal::BlankFirst, s).unwrap_err().to_string();
         assert_eq!(err("1 2 3"), "expected 16 tiles (or an id, an optimal length and 16 tiles), found 3 numbers");
         assert_eq!(err("14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 x"), "'x' is not a number");
-        assert_eq!(err("14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 16"), "tile 16 is out of range: a 4x4 board has tiles 0 to 15");
+        assert_eq!(
+            err("14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 16"),
+            "tile 16 is out of range: a 4x4 board has tiles 0 to 15"
+        );
         assert_eq!(err("14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 10"), "tile 10 appears twice");
         assert!(err("0 2 1 3 4 5 6 7 8 9 10 11 12 13 14 15").starts_with("unsolvable"));
         let bad_len = parse_line(b, Goal::BlankFirst, &format!("7 abc {KORF1}")).unwrap_err();

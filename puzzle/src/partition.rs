@@ -125,11 +125,23 @@ mod tests {
         let ok = Partition::parse(b, "1,2,3,4,5,6,7/8,9,10,11,12,13,14,15").unwrap();
         assert_eq!(ok.patterns, Partition::parse(b, "7-8").unwrap().patterns);
         let err = |s: &str| Partition::parse(b, s).unwrap_err().to_string();
-        assert_eq!(err("1,2,3/3,4,5,6,7,8,9,10,11,12,13,14,15"), "tile 3 is in more than one pattern; patterns must be disjoint");
-        assert_eq!(err("1,2,3/4,5,6,7,8,9,10,11,12,13,14"), "tile(s) 15 are in no pattern; the patterns must cover every tile");
-        assert_eq!(err("1,2,3/4,5,6,7,8,9,10,11,12,13,14,16"), "tile 16 does not exist on a 4x4 board (tiles are 1 to 15)");
+        assert_eq!(
+            err("1,2,3/3,4,5,6,7,8,9,10,11,12,13,14,15"),
+            "tile 3 is in more than one pattern; patterns must be disjoint"
+        );
+        assert_eq!(
+            err("1,2,3/4,5,6,7,8,9,10,11,12,13,14"),
+            "tile(s) 15 are in no pattern; the patterns must cover every tile"
+        );
+        assert_eq!(
+            err("1,2,3/4,5,6,7,8,9,10,11,12,13,14,16"),
+            "tile 16 does not exist on a 4x4 board (tiles are 1 to 15)"
+        );
         assert!(err("9-9").starts_with("unknown partition '9-9' for a 4x4 board (known: 7-8, 6-6-3, 5-5-5"));
-        assert_eq!(err("1,2,x/3"), "unknown partition '1,2,x/3' for a 4x4 board (known: 7-8, 6-6-3, 5-5-5; or give tiles like 1,2,3/4,5,6)");
+        assert_eq!(
+            err("1,2,x/3"),
+            "unknown partition '1,2,x/3' for a 4x4 board (known: 7-8, 6-6-3, 5-5-5; or give tiles like 1,2,3/4,5,6)"
+        );
         assert_eq!(err("1,99999999999999999999/2"), "'99999999999999999999' is not a tile number");
         assert_eq!(Partition::parse("2x2".parse().unwrap(), "1/2/3").unwrap().patterns.len(), 3);
     }

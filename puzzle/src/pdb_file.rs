@@ -221,7 +221,10 @@ impl Header {
         }
         let k = b[21] as usize;
         let tiles = b[24..24 + k.min(16)].to_vec();
-        let valid = k >= 1 && k < board.cells() && tiles.windows(2).all(|w| w[0] < w[1]) && tiles.iter().all(|&t| t >= 1 && (t as usize) < board.cells());
+        let valid = k >= 1
+            && k < board.cells()
+            && tiles.windows(2).all(|w| w[0] < w[1])
+            && tiles.iter().all(|&t| t >= 1 && (t as usize) < board.cells());
         if !valid {
             return Err(bad(format!("invalid pattern tiles {tiles:?} for a {board} board")));
         }
@@ -241,8 +244,14 @@ impl Header {
             tiles,
         };
         let pattern = header.pattern();
-        if header.entries != pattern.size() || header.payload_len != encoding.payload_len(header.entries) || header.payload_offset != HEADER_LEN as u64 {
-            return Err(bad(format!("{} entries in {} bytes at offset {} for a {k}-tile pattern", header.entries, header.payload_len, header.payload_offset)));
+        if header.entries != pattern.size()
+            || header.payload_len != encoding.payload_len(header.entries)
+            || header.payload_offset != HEADER_LEN as u64
+        {
+            return Err(bad(format!(
+                "{} entries in {} bytes at offset {} for a {k}-tile pattern",
+                header.entries, header.payload_len, header.payload_offset
+            )));
         }
         Ok(header)
     }
@@ -304,7 +313,8 @@ impl PdbFile {
                 path,
                 PdbErrorKind::Mismatch {
                     expected: describe(expect.board, expect.tiles.unwrap_or(&header.tiles)),
-                    found: describe(header.board, &header.tiles) + if header.goal != GOAL_BLANK_FIRST { ", another goal" } else { "" },
+                    found: describe(header.board, &header.tiles)
+                        + if header.goal != GOAL_BLANK_FIRST { ", another goal" } else { "" },
                 },
             ));
         }
@@ -405,7 +415,8 @@ pub fn histogram_of(board: Board, pattern: &Pattern, encoding: Encoding, payload
                     let used: u32 = cells[..k - 1].iter().fold(0, |m, &c| m | 1 << c);
                     let free = (0..board.cells()).filter(|&c| used & 1 << c == 0);
                     for (d, cell) in free.enumerate() {
-                        let value = md + board.manhattan(last, cell) + 2 * decode(encoding, payload, r * run + d as u64) as u32;
+                        let value =
+                            md + board.manhattan(last, cell) + 2 * decode(encoding, payload, r * run + d as u64) as u32;
                         hist[(value as usize).min(HIST_BINS - 1)] += 1;
                     }
                 }

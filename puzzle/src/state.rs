@@ -110,7 +110,12 @@ impl State {
 
     /// Sum of the tiles' Manhattan distances (the blank does not count).
     pub fn manhattan(&self) -> u32 {
-        self.tiles().iter().enumerate().filter(|&(_, &t)| t != 0).map(|(c, &t)| self.board.manhattan(t as usize, c)).sum()
+        self.tiles()
+            .iter()
+            .enumerate()
+            .filter(|&(_, &t)| t != 0)
+            .map(|(c, &t)| self.board.manhattan(t as usize, c))
+            .sum()
     }
 
     /// Moves the blank one step; `false` (and no change) if that leaves the board.

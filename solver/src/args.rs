@@ -46,9 +46,17 @@ impl SearchArgs {
     }
 
     pub fn solver(&self) -> anyhow::Result<Solver> {
-        let partition = self.partition.clone().or_else(|| crate::default_partition(self.board).map(String::from)).unwrap_or_default();
+        let partition = self
+            .partition
+            .clone()
+            .or_else(|| crate::default_partition(self.board).map(String::from))
+            .unwrap_or_default();
         let spec = TableSpec { dir: self.pdbs.clone(), partition, lookups: self.lookups };
-        let choice = if spec.partition.is_empty() && self.heuristic == HeuristicChoice::Auto { HeuristicChoice::LinearConflict } else { self.heuristic };
+        let choice = if spec.partition.is_empty() && self.heuristic == HeuristicChoice::Auto {
+            HeuristicChoice::LinearConflict
+        } else {
+            self.heuristic
+        };
         let mut solver = Solver::new(self.board, choice, &spec, &mut |w| eprintln!("{w}")).map_err(usage)?;
         if self.fsm_depth != crate::FSM_DEPTH {
             solver.set_fsm_depth(self.fsm_depth).map_err(usage)?;
@@ -72,4 +80,3 @@ impl std::error::Error for Usage {}
 pub fn usage(e: impl Into<anyhow::Error>) -> anyhow::Error {
     anyhow::Error::new(Usage(e.into()))
 }
-

@@ -155,7 +155,8 @@ pub fn read_jobs(text: &str, board: Board, goal: Goal, shard: Option<Shard>) -> 
             }
             Err(e) => {
                 let text = line.split('#').next().unwrap_or("").trim();
-                let words: Vec<&str> = text.split(|c: char| c.is_whitespace() || c == ',').filter(|w| !w.is_empty()).collect();
+                let words: Vec<&str> =
+                    text.split(|c: char| c.is_whitespace() || c == ',').filter(|w| !w.is_empty()).collect();
                 let id = if words.len() == board.cells() + 2 { words[0].to_string() } else { line_no.to_string() };
                 (id, text.to_string(), Err(e.to_string()))
             }
@@ -202,7 +203,8 @@ impl Sink {
         let show = path.display();
         let existed = path.exists();
         let verb = if existed { "open" } else { "create" };
-        let file = OpenOptions::new().create(true).append(true).open(path).with_context(|| format!("cannot {verb} {show}"))?;
+        let file =
+            OpenOptions::new().create(true).append(true).open(path).with_context(|| format!("cannot {verb} {show}"))?;
         if !existed {
             sync_parent(path);
         }
@@ -215,22 +217,35 @@ impl Sink {
             anyhow::bail!("{show} already holds records; add --resume to continue it, or choose another file");
         }
         // Only a regular file with something in it is read (a device such as /dev/null reads as empty or endless).
-        let old = if len > 0 { read_records(path)? } else { RecordFile { records: Vec::new(), format: None, complete_len: 0, torn_tail: 0 } };
+        let old = if len > 0 {
+            read_records(path)?
+        } else {
+            RecordFile { records: Vec::new(), format: None, complete_len: 0, torn_tail: 0 }
+        };
         if let Some(f) = old.format.filter(|&f| f != format) {
             anyhow::bail!("{show} is {f:?}, not {format:?} as asked: resume it in its own format (--format)");
         }
         if old.torn_tail > 0 {
             eprintln!("solver: note: {show} ends in an incomplete record ({} bytes, from an interrupted run); removing it, that instance is solved again", old.torn_tail);
-            file.set_len(old.complete_len).and_then(|_| file.sync_all()).with_context(|| format!("cannot truncate {show}"))?;
+            file.set_len(old.complete_len)
+                .and_then(|_| file.sync_all())
+                .with_context(|| format!("cannot truncate {show}"))?;
         }
-        let sink = Sink { file: Some((file, path.to_owned())), format, header_pending: format == Format::Csv && old.complete_len == 0 };
+        let sink = Sink {
+            file: Some((file, path.to_owned())),
+            format,
+            header_pending: format == Format::Csv && old.complete_len == 0,
+        };
         Ok((sink, old.records))
     }
 
     fn write(&mut self, rec: &Record) -> anyhow::Result<()> {
         let bytes = self.format.encode(rec, self.header_pending)?;
         match &mut self.file {
-            Some((f, path)) => f.write_all(&bytes).and_then(|_| f.sync_data()).with_context(|| format!("cannot write {}", path.display()))?,
+            Some((f, path)) => f
+                .write_all(&bytes)
+                .and_then(|_| f.sync_data())
+                .with_context(|| format!("cannot write {}", path.display()))?,
             None => {
                 let mut out = std::io::stdout().lock();
                 out.write_all(&bytes).and_then(|_| out.flush()).context("cannot write stdout")?;
@@ -272,7 +287,14 @@ struct Run<'a> {
 impl<'a> Run<'a> {
     /// Solves `jobs` with `workers` threads pulling from one queue, `threads` search threads each. With a
     /// `trial` budget, jobs that exceed it are not recorded but returned.
-    fn phase(&self, jobs: Vec<&'a Job>, workers: usize, threads: usize, trial: Option<u64>, tx: &Sender<Msg>) -> Vec<&'a Job> {
+    fn phase(
+        &self,
+        jobs: Vec<&'a Job>,
+        workers: usize,
+        threads: usize,
+        trial: Option<u64>,
+        tx: &Sender<Msg>,
+    ) -> Vec<&'a Job> {
         let queue = Mutex::new(jobs.into_iter());
         let deferred = Mutex::new(Vec::new());
         std::thread::scope(|s| {
@@ -314,15 +336,28 @@ impl<'a> Run<'a> {
             Some(Stop::NodeLimit) if trial.is_some() => Msg::Deferred(job.id.clone()),
             stop => {
                 let why = stop.map(|s| match s {
-                    Stop::TimeLimit => format!("time limit: stopped after {:.3} s; the optimal length is at least {}", report.seconds, report.bound),
-                    _ => format!("node limit: stopped after {} expanded nodes; the optimal length is at least {}", report.counts.expanded, report.bound),
+                    Stop::TimeLimit => format!(
+                        "time limit: stopped after {:.3} s; the optimal length is at least {}",
+                        report.seconds, report.bound
+                    ),
+                    _ => format!(
+                        "node limit: stopped after {} expanded nodes; the optimal length is at least {}",
+                        report.counts.expanded, report.bound
+                    ),
                 });
                 Msg::Finished(self.record(job, Some((&state, &report)), expected, threads, why))
             }
         }
     }
 
-    fn record(&self, job: &Job, search: Option<(&State, &Report)>, expected: Option<u32>, threads: usize, error: Option<String>) -> Record {
+    fn record(
+        &self,
+        job: &Job,
+        search: Option<(&State, &Report)>,
+        expected: Option<u32>,
+        threads: usize,
+        error: Option<String>,
+    ) -> Record {
         let moves = search.and_then(|(s, r)| Some((s, r.moves.as_ref()?)));
         let length = moves.map(|(_, m)| m.len() as u32);
         let status = match (&job.parsed, length) {
@@ -355,7 +390,12 @@ fn table_words(solver: &Solver) -> String {
     let words: Vec<String> = solver
         .tables()
         .iter()
-        .map(|(path, hash)| format!("{}:{hash:016x}", path.file_name().map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned())))
+        .map(|(path, hash)| {
+            format!(
+                "{}:{hash:016x}",
+                path.file_name().map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned())
+            )
+        })
         .collect();
     words.join(" ")
 }
@@ -395,7 +435,8 @@ impl Progress {
     fn new(total: u64) -> Progress {
         let bar = std::io::stderr().is_terminal().then(|| {
             let bar = ProgressBar::new(total);
-            let style = ProgressStyle::with_template("{elapsed_precise} [{bar:30}] {pos}/{len} ETA {eta}  {msg}").expect("valid template");
+            let style = ProgressStyle::with_template("{elapsed_precise} [{bar:30}] {pos}/{len} ETA {eta}  {msg}")
+                .expect("valid template");
             bar.set_style(style.progress_chars("=> "));
             bar.enable_steady_tick(Duration::from_millis(250));
             bar
@@ -477,7 +518,9 @@ fn read_input(input: &str) -> anyhow::Result<String> {
     if input == "-" {
         std::io::stdin().read_to_string(&mut text).context("cannot read stdin")?;
     } else {
-        File::open(input).and_then(|mut f| f.read_to_string(&mut text)).with_context(|| format!("cannot read {input}"))?;
+        File::open(input)
+            .and_then(|mut f| f.read_to_string(&mut text))
+            .with_context(|| format!("cannot read {input}"))?;
     }
     Ok(text)
 }
@@ -513,7 +556,12 @@ pub fn run(args: &BatchArgs) -> anyhow::Result<ExitCode> {
     let todo: Vec<&Job> = jobs.iter().filter(|j| !have.contains_key(j.id.as_str())).collect();
     drop(have);
     if args.resume && !records.is_empty() {
-        eprintln!("solver: resuming {out_name}: {} records there, {} of {} instances to go", records.len(), todo.len(), jobs.len());
+        eprintln!(
+            "solver: resuming {out_name}: {} records there, {} of {} instances to go",
+            records.len(),
+            todo.len(),
+            jobs.len()
+        );
     }
     if !jobs.is_empty() && jobs.iter().all(|j| j.parsed.is_err()) {
         eprintln!("solver: warning: no line of {} is a valid {} instance (is --board right?)", args.input, s.board);
@@ -615,7 +663,11 @@ pub fn run(args: &BatchArgs) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::from(130));
     }
     if !summary.mismatched.is_empty() {
-        eprintln!("solver: MISMATCH: {} solved lengths differ from the input's: {}", summary.mismatched.len(), summary.mismatched.join(", "));
+        eprintln!(
+            "solver: MISMATCH: {} solved lengths differ from the input's: {}",
+            summary.mismatched.len(),
+            summary.mismatched.join(", ")
+        );
         return Ok(ExitCode::from(1));
     }
     Ok(ExitCode::SUCCESS)

@@ -42,7 +42,9 @@ impl MoveFsm {
         let patterns = forbidden_strings(board, depth);
         let n = board.cells();
         // Node 0 is the root; nodes 1..=n are the one-cell strings, one for each starting cell.
-        let mut nodes: Vec<Node> = (0..=n).map(|i| Node { cell: i.saturating_sub(1) as u8, child: [NONE; 4], fail: 0, terminal: false }).collect();
+        let mut nodes: Vec<Node> = (0..=n)
+            .map(|i| Node { cell: i.saturating_sub(1) as u8, child: [NONE; 4], fail: 0, terminal: false })
+            .collect();
         for p in &patterns {
             let mut u = 1 + p[0] as usize;
             for w in p.windows(2) {

@@ -59,7 +59,8 @@ pub fn random_walk(board: Board, steps: u32, rng: &mut SplitMix64) -> State {
     let mut s = State::goal(board);
     let mut back = None;
     for _ in 0..steps {
-        let dirs: Vec<puzzle::Dir> = puzzle::Dir::ALL.into_iter().filter(|&d| Some(d) != back && board.step(s.blank(), d).is_some()).collect();
+        let dirs: Vec<puzzle::Dir> =
+            puzzle::Dir::ALL.into_iter().filter(|&d| Some(d) != back && board.step(s.blank(), d).is_some()).collect();
         let d = dirs[rng.below(dirs.len())];
         s.move_blank(d);
         back = Some(d.opposite());
@@ -98,7 +99,11 @@ pub fn run(args: &GenerateArgs) -> anyhow::Result<()> {
         writeln!(out, "{s}")?;
     }
     let walk = args.walk.map(|w| format!(" --walk {w}")).unwrap_or_default();
-    writeln!(out, "# solver generate --count {} --seed {}{walk} --board {} (goal: blank first)", args.count, args.seed, args.board)?;
+    writeln!(
+        out,
+        "# solver generate --count {} --seed {}{walk} --board {} (goal: blank first)",
+        args.count, args.seed, args.board
+    )?;
     out.flush()?;
     Ok(())
 }
@@ -111,7 +116,10 @@ mod tests {
     fn splitmix_matches_the_reference_sequence() {
         // First outputs for seed 1234567 from the reference C implementation.
         let mut r = SplitMix64::new(1234567);
-        assert_eq!([r.next_u64(), r.next_u64(), r.next_u64()], [6457827717110365317, 3203168211198807973, 9817491932198370423]);
+        assert_eq!(
+            [r.next_u64(), r.next_u64(), r.next_u64()],
+            [6457827717110365317, 3203168211198807973, 9817491932198370423]
+        );
     }
 
     #[test]

@@ -120,7 +120,15 @@ impl Heuristic for LinearConflictH {
         } else {
             (self.lc.row_line(from), self.lc.row_line(to))
         };
-        let after = |c: usize| if c == to { tile } else if c == from { 0 } else { tiles[c] };
+        let after = |c: usize| {
+            if c == to {
+                tile
+            } else if c == from {
+                0
+            } else {
+                tiles[c]
+            }
+        };
         for l in [a, b] {
             let new = self.lc.lines[l].conflicts(after);
             n.conflicts = n.conflicts + new as u16 - n.lines[l] as u16;
@@ -245,7 +253,12 @@ impl<const P: usize> PdbHeuristic<P> {
                 weights[p][i] = pattern.weight(i) as i32;
             }
             let nibble = (f.header.encoding == Encoding::Nibble) as u32;
-            payloads[p] = Payload { ptr: f.payload().as_ptr(), nibble, mask: if nibble == 1 { 0xF } else { 0xFF }, entries: f.header.entries };
+            payloads[p] = Payload {
+                ptr: f.payload().as_ptr(),
+                nibble,
+                mask: if nibble == 1 { 0xF } else { 0xFF },
+                entries: f.header.entries,
+            };
         }
         let identity = View { cell: std::array::from_fn(|c| c as u8), slot: owner };
         let mut views = [identity; 2];
@@ -295,7 +308,17 @@ impl<const P: usize> PdbHeuristic<P> {
                 }
             }
         }
-        PdbHeuristic { md: manhattan_table(board), views, nviews, weight, pass, geo, between: board.cols() - 1, payloads, files }
+        PdbHeuristic {
+            md: manhattan_table(board),
+            views,
+            nviews,
+            weight,
+            pass,
+            geo,
+            between: board.cols() - 1,
+            payloads,
+            files,
+        }
     }
 
     pub fn files(&self) -> &[PdbFile] {

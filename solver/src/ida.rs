@@ -158,7 +158,18 @@ struct Dfs<'a, H: Heuristic> {
 
 impl<'a, H: Heuristic> Dfs<'a, H> {
     fn new(heur: &'a H, moves: &'a Moves<'a>, guard: &'a Guard<'a>, tiles: [u8; MAX_CELLS]) -> Self {
-        Dfs { heur, moves, guard, tiles, path: [0; MAX_PATH], len: 0, bound: 0, next_bound: u32::MAX, counts: Counts::default(), unflushed: 0 }
+        Dfs {
+            heur,
+            moves,
+            guard,
+            tiles,
+            path: [0; MAX_PATH],
+            len: 0,
+            bound: 0,
+            next_bound: u32::MAX,
+            counts: Counts::default(),
+            unflushed: 0,
+        }
     }
 
     /// Searches below a node at depth `g` with the blank on `blank` and the move automaton in `state`.
@@ -230,15 +241,35 @@ struct Item<N> {
 /// Solves `start` optimally, pruning duplicate paths with `fsm` (built for the start's board). With a
 /// `pool`, iterations large enough to be worth sharing are split over its threads; without, this is the
 /// exact serial search.
-pub fn solve<H: Heuristic>(heur: &H, fsm: &MoveFsm, start: &State, pool: Option<&rayon::ThreadPool>, limits: &Limits) -> Report {
+pub fn solve<H: Heuristic>(
+    heur: &H,
+    fsm: &MoveFsm,
+    start: &State,
+    pool: Option<&rayon::ThreadPool>,
+    limits: &Limits,
+) -> Report {
     let board = start.board();
     let moves = Moves::new(board, fsm);
     let mut tiles = [0u8; MAX_CELLS];
     tiles[..board.cells()].copy_from_slice(start.tiles());
     let root = heur.root(&tiles);
-    let guard = Guard { limits, start: Instant::now(), nodes: AtomicU64::new(0), stop: AtomicBool::new(false), why: Mutex::new(None) };
+    let guard = Guard {
+        limits,
+        start: Instant::now(),
+        nodes: AtomicU64::new(0),
+        stop: AtomicBool::new(false),
+        why: Mutex::new(None),
+    };
     let root_h = H::h(&root);
-    let mut report = Report { moves: None, stopped: None, counts: Counts::default(), iterations: 0, root_h, bound: root_h, seconds: 0.0 };
+    let mut report = Report {
+        moves: None,
+        stopped: None,
+        counts: Counts::default(),
+        iterations: 0,
+        root_h,
+        bound: root_h,
+        seconds: 0.0,
+    };
     if root_h == 0 {
         report.moves = Some(Vec::new());
         return report;
@@ -261,7 +292,9 @@ pub fn solve<H: Heuristic>(heur: &H, fsm: &MoveFsm, start: &State, pool: Option<
                 let path = (found && !guard.stop.load(Ordering::Relaxed)).then(|| dfs.path[..dfs.len].to_vec());
                 (path, dfs.next_bound, dfs.counts)
             }
-            Some(pool) => pool.install(|| parallel_iteration(heur, &moves, &guard, tiles, root, start.blank(), bound, pool.current_num_threads())),
+            Some(pool) => pool.install(|| {
+                parallel_iteration(heur, &moves, &guard, tiles, root, start.blank(), bound, pool.current_num_threads())
+            }),
         };
         last = counts;
         report.counts.generated += counts.generated;
@@ -275,7 +308,9 @@ pub fn solve<H: Heuristic>(heur: &H, fsm: &MoveFsm, start: &State, pool: Option<
             break;
         }
         if next == u32::MAX || next > hopeless {
-            unreachable!("IDA* exhausted every bound on a solvable position: the heuristic or the move generator is wrong");
+            unreachable!(
+                "IDA* exhausted every bound on a solvable position: the heuristic or the move generator is wrong"
+            );
         }
         bound = next;
     }

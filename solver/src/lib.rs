@@ -156,9 +156,21 @@ fn shell_word(s: &str) -> String {
 impl Solver {
     /// Loads the chosen heuristic. With `Auto`, a missing table gives linear conflict and a warning through
     /// `warn`; a table that is there but corrupt or mismatched is always an error, never silently skipped.
-    pub fn new(board: Board, choice: HeuristicChoice, tables: &TableSpec, warn: &mut dyn FnMut(&str)) -> anyhow::Result<Solver> {
+    pub fn new(
+        board: Board,
+        choice: HeuristicChoice,
+        tables: &TableSpec,
+        warn: &mut dyn FnMut(&str),
+    ) -> anyhow::Result<Solver> {
         let (heuristic, name, check) = Solver::load(board, choice, tables, warn)?;
-        Ok(Solver { board, heuristic, name, check, fsm: fsm::MoveFsm::build(board, FSM_DEPTH), pools: Mutex::new(Vec::new()) })
+        Ok(Solver {
+            board,
+            heuristic,
+            name,
+            check,
+            fsm: fsm::MoveFsm::build(board, FSM_DEPTH),
+            pools: Mutex::new(Vec::new()),
+        })
     }
 
     fn pool(&self, threads: usize) -> anyhow::Result<Arc<rayon::ThreadPool>> {
@@ -166,12 +178,19 @@ impl Solver {
         if let Some(p) = pools.iter().find(|p| p.current_num_threads() == threads) {
             return Ok(Arc::clone(p));
         }
-        let p = Arc::new(rayon::ThreadPoolBuilder::new().num_threads(threads).build().context("cannot start the search threads")?);
+        let p = Arc::new(
+            rayon::ThreadPoolBuilder::new().num_threads(threads).build().context("cannot start the search threads")?,
+        );
         pools.push(Arc::clone(&p));
         Ok(p)
     }
 
-    fn load(board: Board, choice: HeuristicChoice, tables: &TableSpec, warn: &mut dyn FnMut(&str)) -> anyhow::Result<(Loaded, String, Option<PayloadCheck>)> {
+    fn load(
+        board: Board,
+        choice: HeuristicChoice,
+        tables: &TableSpec,
+        warn: &mut dyn FnMut(&str),
+    ) -> anyhow::Result<(Loaded, String, Option<PayloadCheck>)> {
         let lc = || (Loaded::LinearConflict(LinearConflictH::new(board)), "linear-conflict".to_string(), None);
         match choice {
             HeuristicChoice::Manhattan => Ok((Loaded::Manhattan(Manhattan::new(board)), "manhattan".into(), None)),
@@ -252,7 +271,9 @@ impl Solver {
             check.wait().map_err(anyhow::Error::msg)?;
         }
         if let Some(moves) = &report.moves {
-            state.replay(moves).map_err(|e| anyhow::anyhow!("internal error: the solution found does not replay ({e}); please report this"))?;
+            state.replay(moves).map_err(|e| {
+                anyhow::anyhow!("internal error: the solution found does not replay ({e}); please report this")
+            })?;
         }
         Ok(report)
     }

@@ -2,15 +2,19 @@
 
 use anyhow::Context;
 use clap::{Args, Parser, Subcommand};
+use solver::args::{usage, SearchArgs, Usage};
 use solver::ida::Limits;
 use solver::output::{user_moves, MoveStyle, SolveRecord};
-use solver::args::{usage, SearchArgs, Usage};
 use solver::Solver;
 use std::io::{BufRead, Write};
 use std::process::ExitCode;
 
 #[derive(Parser)]
-#[command(name = "solver", version, about = "Solves sliding-tile puzzles (the 15-puzzle above all) optimally with IDA* over pattern databases")]
+#[command(
+    name = "solver",
+    version,
+    about = "Solves sliding-tile puzzles (the 15-puzzle above all) optimally with IDA* over pattern databases"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -81,7 +85,8 @@ fn solve(args: SolveArgs) -> anyhow::Result<ExitCode> {
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     if args.instance != "-" {
-        let state = puzzle::parse_tiles(s.board, s.goal, &args.instance).map_err(|e| usage(anyhow::anyhow!("bad position: {e}")))?;
+        let state = puzzle::parse_tiles(s.board, s.goal, &args.instance)
+            .map_err(|e| usage(anyhow::anyhow!("bad position: {e}")))?;
         print_one(&mut out, &args, &s.solver()?, None, &state, threads)?;
         return Ok(ExitCode::SUCCESS);
     }
@@ -101,7 +106,14 @@ fn solve(args: SolveArgs) -> anyhow::Result<ExitCode> {
     Ok(if bad > 0 { ExitCode::from(2) } else { ExitCode::SUCCESS })
 }
 
-fn print_one(out: &mut impl Write, args: &SolveArgs, solver: &Solver, id: Option<String>, state: &puzzle::State, threads: usize) -> anyhow::Result<()> {
+fn print_one(
+    out: &mut impl Write,
+    args: &SolveArgs,
+    solver: &Solver,
+    id: Option<String>,
+    state: &puzzle::State,
+    threads: usize,
+) -> anyhow::Result<()> {
     let report = solver.solve(state, threads, &Limits::default())?;
     let goal = args.search.goal;
     match args.format {

@@ -19,7 +19,8 @@ pub enum MoveStyle {
 pub fn user_moves(start: &State, moves: &[u8], goal: Goal, style: MoveStyle) -> String {
     match style {
         MoveStyle::Tiles => {
-            let words: Vec<String> = moves.iter().map(|&t| goal.user_tile(start.board().cells(), t).to_string()).collect();
+            let words: Vec<String> =
+                moves.iter().map(|&t| goal.user_tile(start.board().cells(), t).to_string()).collect();
             words.join(" ")
         }
         MoveStyle::Dirs => start.blank_dirs(moves).into_iter().map(|d| goal.user_dir(d).letter()).collect(),
@@ -48,9 +49,19 @@ pub struct SolveRecord {
 }
 
 impl SolveRecord {
-    pub fn new(id: Option<String>, start: &State, report: &Report, goal: Goal, style: MoveStyle, heuristic: &str, threads: usize) -> SolveRecord {
+    pub fn new(
+        id: Option<String>,
+        start: &State,
+        report: &Report,
+        goal: Goal,
+        style: MoveStyle,
+        heuristic: &str,
+        threads: usize,
+    ) -> SolveRecord {
         let moves = match (&report.moves, style) {
-            (Some(m), MoveStyle::Tiles) => serde_json::json!(m.iter().map(|&t| goal.user_tile(start.board().cells(), t)).collect::<Vec<_>>()),
+            (Some(m), MoveStyle::Tiles) => {
+                serde_json::json!(m.iter().map(|&t| goal.user_tile(start.board().cells(), t)).collect::<Vec<_>>())
+            }
             (Some(m), MoveStyle::Dirs) => serde_json::json!(user_moves(start, m, goal, style)),
             (None, _) => serde_json::Value::Null,
         };

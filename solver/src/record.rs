@@ -90,7 +90,10 @@ impl Format {
                 Ok(line)
             }
             Format::Csv => {
-                let mut w = csv::WriterBuilder::new().has_headers(header).terminator(csv::Terminator::Any(b'\n')).from_writer(Vec::new());
+                let mut w = csv::WriterBuilder::new()
+                    .has_headers(header)
+                    .terminator(csv::Terminator::Any(b'\n'))
+                    .from_writer(Vec::new());
                 w.serialize(rec)?;
                 w.into_inner().map_err(|e| anyhow::anyhow!("encoding a CSV record: {}", e.error()))
             }
@@ -153,7 +156,9 @@ fn csv_error(e: &csv::Error) -> String {
             Some(f) => format!("field {}: {}", f + 1, err.kind()),
             None => err.kind().to_string(),
         },
-        csv::ErrorKind::UnequalLengths { expected_len, len, .. } => format!("{len} fields where the header has {expected_len}"),
+        csv::ErrorKind::UnequalLengths { expected_len, len, .. } => {
+            format!("{len} fields where the header has {expected_len}")
+        }
         _ => return e.to_string(),
     };
     match e.position() {

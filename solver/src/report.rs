@@ -76,7 +76,13 @@ impl Summary {
             slowest: by_time
                 .iter()
                 .take(SLOWEST)
-                .map(|r| Slow { id: r.id.clone(), status: r.status, length: r.length, nodes: r.nodes, seconds: r.seconds })
+                .map(|r| Slow {
+                    id: r.id.clone(),
+                    status: r.status,
+                    length: r.length,
+                    nodes: r.nodes,
+                    seconds: r.seconds,
+                })
                 .collect(),
             heuristics: heuristics.into_iter().collect(),
         }
@@ -89,10 +95,21 @@ impl Summary {
         let _ = writeln!(s, "solved       {}", self.solved);
         let _ = writeln!(s, "limit        {}", self.limit);
         let _ = writeln!(s, "invalid      {}", self.invalid);
-        let _ = writeln!(s, "checked      {} lengths against the input, {} mismatched{}", self.checked, self.mismatched.len(), self.mismatch_ids());
-        let _ = writeln!(s, "nodes        {} generated, {} expanded; mean {:.0} generated a solved instance", self.nodes, self.expanded, self.mean_nodes);
+        let _ = writeln!(
+            s,
+            "checked      {} lengths against the input, {} mismatched{}",
+            self.checked,
+            self.mismatched.len(),
+            self.mismatch_ids()
+        );
+        let _ = writeln!(
+            s,
+            "nodes        {} generated, {} expanded; mean {:.0} generated a solved instance",
+            self.nodes, self.expanded, self.mean_nodes
+        );
         let _ = writeln!(s, "search time  {:.3} s; mean {:.3} s a solved instance", self.seconds, self.mean_seconds);
-        let slow: Vec<String> = self.slowest.iter().map(|r| format!("{} ({:.3} s, {})", r.id, r.seconds, r.outcome())).collect();
+        let slow: Vec<String> =
+            self.slowest.iter().map(|r| format!("{} ({:.3} s, {})", r.id, r.seconds, r.outcome())).collect();
         let _ = writeln!(s, "slowest      {}", if slow.is_empty() { "-".to_string() } else { slow.join(", ") });
         for h in &self.heuristics {
             let _ = writeln!(s, "heuristic    {h}");
@@ -173,11 +190,20 @@ pub fn run(args: &ReportArgs) -> anyhow::Result<ExitCode> {
     for path in &args.files {
         let file = read_records(path).map_err(crate::args::usage)?;
         if file.torn_tail > 0 {
-            eprintln!("solver: note: {} ends in an incomplete record ({} bytes), not counted", path.display(), file.torn_tail);
+            eprintln!(
+                "solver: note: {} ends in an incomplete record ({} bytes), not counted",
+                path.display(),
+                file.torn_tail
+            );
         }
         for r in file.records {
             if let Some(first) = seen.insert(r.id.clone(), path.clone()) {
-                bail!("id '{}' is in {} and again in {}: are these shards of one run?", r.id, first.display(), path.display());
+                bail!(
+                    "id '{}' is in {} and again in {}: are these shards of one run?",
+                    r.id,
+                    first.display(),
+                    path.display()
+                );
             }
             all.push(r);
         }

@@ -62,7 +62,10 @@ fn stderr(o: &Output) -> String {
 }
 
 fn generate(count: u32, seed: u32, walk: u32) -> String {
-    let o = Command::new(BIN).args(["generate", "--count", &count.to_string(), "--seed", &seed.to_string(), "--walk", &walk.to_string()]).output().unwrap();
+    let o = Command::new(BIN)
+        .args(["generate", "--count", &count.to_string(), "--seed", &seed.to_string(), "--walk", &walk.to_string()])
+        .output()
+        .unwrap();
     assert!(o.status.success(), "{}", stderr(&o));
     String::from_utf8(o.stdout).unwrap()
 }
@@ -107,7 +110,10 @@ fn killed_with_sigkill_at_random_points_then_resumed_gives_every_instance_once()
     let out = d.path("out.jsonl");
     let nanos = SystemTime::now().duration_since(SystemTime::UNIX_EPOCH).unwrap().subsec_nanos() as u64;
     for round in 0..3u64 {
-        let mut child = solver(&["batch", input.to_str().unwrap(), "--output", out.to_str().unwrap(), "--resume"]).stderr(Stdio::null()).spawn().unwrap();
+        let mut child = solver(&["batch", input.to_str().unwrap(), "--output", out.to_str().unwrap(), "--resume"])
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
         let delay = Duration::from_millis(20 + (nanos >> (round * 8)) % 300);
         std::thread::sleep(delay);
         child.kill().unwrap(); // SIGKILL
@@ -115,8 +121,15 @@ fn killed_with_sigkill_at_random_points_then_resumed_gives_every_instance_once()
         // Whatever the kill left, every complete line is a record and no id is there twice.
         let text = std::fs::read_to_string(&out).unwrap_or_default();
         let complete: Vec<&str> = text.split_inclusive('\n').filter(|l| l.ends_with('\n')).collect();
-        let seen: Vec<String> = complete.iter().map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["id"].as_str().unwrap().to_string()).collect();
-        assert_eq!(seen.iter().collect::<BTreeSet<_>>().len(), seen.len(), "a doubled record after a kill at {delay:?}");
+        let seen: Vec<String> = complete
+            .iter()
+            .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["id"].as_str().unwrap().to_string())
+            .collect();
+        assert_eq!(
+            seen.iter().collect::<BTreeSet<_>>().len(),
+            seen.len(),
+            "a doubled record after a kill at {delay:?}"
+        );
     }
     let o = run(&["batch", input.to_str().unwrap(), "--output", out.to_str().unwrap(), "--resume"]);
     assert!(o.status.success(), "{}", stderr(&o));
@@ -152,12 +165,16 @@ fn a_torn_last_line_is_dropped_and_its_instance_solved_again() {
 }
 
 #[test]
-fn sigterm_abandons_the_search_in_flight_writes_nothing_partial_and_says_how_to_resume_and_the_file_is_locked_meanwhile() {
+fn sigterm_abandons_the_search_in_flight_writes_nothing_partial_and_says_how_to_resume_and_the_file_is_locked_meanwhile(
+) {
     let d = Dir::new("term");
     // Easy instances first, then one that takes far longer than the test waits.
     let input = d.file("in.txt", &format!("{EASY_KORF}{HARD}"));
     let out = d.path("out.jsonl");
-    let mut child = solver(&["batch", input.to_str().unwrap(), "-o", out.to_str().unwrap(), "--parallel", "search"]).stderr(Stdio::piped()).spawn().unwrap();
+    let mut child = solver(&["batch", input.to_str().unwrap(), "-o", out.to_str().unwrap(), "--parallel", "search"])
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
     wait_for_records(&out, 4, &mut child);
     // While it runs, the file is locked against a second run.
     let second = run(&["batch", input.to_str().unwrap(), "-o", out.to_str().unwrap(), "--resume"]);
@@ -193,11 +210,17 @@ fn shards_cover_the_file_exactly_once_and_report_merges_them() {
         all.extend(recs);
         outs.push(out.to_str().unwrap().to_string());
     }
-    assert_each_once(&all, ["k9", "k12", "k5", "k8", "16", "k9@17"].map(String::from).into_iter().chain((5..=14).map(|i| i.to_string())));
+    assert_each_once(
+        &all,
+        ["k9", "k12", "k5", "k8", "16", "k9@17"].map(String::from).into_iter().chain((5..=14).map(|i| i.to_string())),
+    );
     let merged = Command::new(BIN).arg("report").args(&outs).args(["--format", "json"]).output().unwrap();
     assert!(merged.status.success(), "{}", stderr(&merged));
     let summary: serde_json::Value = serde_json::from_slice(&merged.stdout).unwrap();
-    assert_eq!((summary["records"].as_u64(), summary["invalid"].as_u64(), summary["checked"].as_u64()), (Some(16), Some(2), Some(4)));
+    assert_eq!(
+        (summary["records"].as_u64(), summary["invalid"].as_u64(), summary["checked"].as_u64()),
+        (Some(16), Some(2), Some(4))
+    );
     let nodes: u64 = all.iter().map(|r| r["nodes"].as_u64().unwrap()).sum();
     assert_eq!(summary["nodes"].as_u64(), Some(nodes));
     // The same shard twice is not a merge of shards.
@@ -216,7 +239,8 @@ fn invalid_lines_become_records_naming_line_and_problem() {
     let out = d.path("out.jsonl");
     let o = run(&["batch", input.to_str().unwrap(), "-o", out.to_str().unwrap()]);
     assert!(o.status.success(), "{}", stderr(&o));
-    let by_line: BTreeMap<u64, serde_json::Value> = jsonl(&out).into_iter().map(|r| (r["line"].as_u64().unwrap(), r)).collect();
+    let by_line: BTreeMap<u64, serde_json::Value> =
+        jsonl(&out).into_iter().map(|r| (r["line"].as_u64().unwrap(), r)).collect();
     assert_eq!(by_line.keys().copied().collect::<Vec<_>>(), [2, 3, 4, 5]);
     assert_eq!(by_line[&2]["status"], "invalid");
     assert_eq!(by_line[&2]["id"], "2");
@@ -239,7 +263,23 @@ fn csv_and_jsonl_parse_back_with_standard_readers_and_agree() {
     let json = jsonl(&j);
     let mut reader = csv::Reader::from_path(&c).unwrap();
     let header: Vec<String> = reader.headers().unwrap().iter().map(String::from).collect();
-    let want = ["id", "line", "tiles", "status", "length", "moves", "nodes", "expanded", "seconds", "threads", "heuristic", "tables", "expected", "matched", "error"];
+    let want = [
+        "id",
+        "line",
+        "tiles",
+        "status",
+        "length",
+        "moves",
+        "nodes",
+        "expanded",
+        "seconds",
+        "threads",
+        "heuristic",
+        "tables",
+        "expected",
+        "matched",
+        "error",
+    ];
     assert_eq!(header, want);
     let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
     assert_eq!(rows.len(), json.len());
@@ -259,14 +299,20 @@ fn csv_and_jsonl_parse_back_with_standard_readers_and_agree() {
         }
     }
     let korf9 = json.iter().find(|r| r["id"] == "9").unwrap();
-    assert_eq!((korf9["length"].as_u64(), korf9["expected"].as_u64(), korf9["matched"].as_bool()), (Some(46), Some(46), Some(true)));
+    assert_eq!(
+        (korf9["length"].as_u64(), korf9["expected"].as_u64(), korf9["matched"].as_bool()),
+        (Some(46), Some(46), Some(true))
+    );
     assert_eq!(korf9["moves"].as_str().unwrap().split(' ').count(), 46);
     assert_eq!(korf9["heuristic"], "linear-conflict");
 }
 
 /// `name   value...` lines of the summary on stderr.
 fn summary_field<'a>(err: &'a str, name: &str) -> &'a str {
-    err.lines().find_map(|l| l.strip_prefix(name).filter(|r| r.starts_with(' '))).map(str::trim).unwrap_or_else(|| panic!("no {name} in {err}"))
+    err.lines()
+        .find_map(|l| l.strip_prefix(name).filter(|r| r.starts_with(' ')))
+        .map(str::trim)
+        .unwrap_or_else(|| panic!("no {name} in {err}"))
 }
 
 #[test]
@@ -290,7 +336,8 @@ fn the_summary_figures_equal_the_records() {
     assert_eq!(summary_field(&err, "search time").split(' ').next().unwrap(), format!("{seconds:.3}"));
     let checked = recs.iter().filter(|r| !r["matched"].is_null()).count();
     assert!(summary_field(&err, "checked").starts_with(&format!("{checked} lengths")));
-    let slowest = recs.iter().max_by(|a, b| a["seconds"].as_f64().unwrap().total_cmp(&b["seconds"].as_f64().unwrap())).unwrap();
+    let slowest =
+        recs.iter().max_by(|a, b| a["seconds"].as_f64().unwrap().total_cmp(&b["seconds"].as_f64().unwrap())).unwrap();
     assert!(summary_field(&err, "slowest").starts_with(&format!("{} (", slowest["id"].as_str().unwrap())));
     // `report` on the output prints the same figures.
     let rep = Command::new(BIN).args(["report", out.to_str().unwrap()]).output().unwrap();
@@ -312,7 +359,10 @@ fn limits_give_limit_records_and_the_batch_goes_on() {
         let recs = jsonl(&out);
         assert_eq!(recs.len(), 5);
         let hard = recs.iter().find(|r| r["id"] == "h").unwrap();
-        assert_eq!((hard["status"].as_str(), hard["length"].as_u64(), hard["matched"].as_bool()), (Some("limit"), None, None));
+        assert_eq!(
+            (hard["status"].as_str(), hard["length"].as_u64(), hard["matched"].as_bool()),
+            (Some("limit"), None, None)
+        );
         let e = hard["error"].as_str().unwrap();
         assert!(e.starts_with(why) && e.contains("the optimal length is at least"), "{e}");
         for easy in ["9", "12"] {
@@ -349,9 +399,15 @@ fn bad_outputs_and_options_are_clear_one_line_errors() {
         assert_eq!(err.lines().count(), 1, "{err}");
         assert!(err.starts_with("solver: error: ") && err.contains(want), "{err}");
     };
-    one_line(&["batch", input, "-o", "/nonexistent-dir/out.jsonl"], "cannot create /nonexistent-dir/out.jsonl: No such file or directory");
+    one_line(
+        &["batch", input, "-o", "/nonexistent-dir/out.jsonl"],
+        "cannot create /nonexistent-dir/out.jsonl: No such file or directory",
+    );
     one_line(&["batch", input, "--resume"], "--resume needs --output");
-    one_line(&["batch", "/nonexistent-file", "-o", d.path("x.jsonl").to_str().unwrap()], "cannot read /nonexistent-file");
+    one_line(
+        &["batch", "/nonexistent-file", "-o", d.path("x.jsonl").to_str().unwrap()],
+        "cannot read /nonexistent-file",
+    );
     let out = d.file("full.jsonl", "{\"id\":\"1\"}\n");
     one_line(&["batch", input, "-o", out.to_str().unwrap()], "already holds records; add --resume");
     one_line(&["batch", input, "-o", out.to_str().unwrap(), "--resume"], "line 1: missing field");
@@ -383,13 +439,20 @@ fn generate_is_reproducible_and_its_instances_are_solvable() {
     let text = String::from_utf8(a.stdout).unwrap();
     // Fixed forever: the generator is our own splitmix64, independent of crate versions.
     assert_eq!(text.lines().next().unwrap(), "13 15 5 6 8 1 12 10 7 14 9 0 4 3 2 11");
-    let small = Command::new(BIN).args(["generate", "--count", "30", "--seed", "1", "--board", "3x3"]).output().unwrap();
-    let o = solver(&["batch", "-", "--board", "3x3"]).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+    let small =
+        Command::new(BIN).args(["generate", "--count", "30", "--seed", "1", "--board", "3x3"]).output().unwrap();
+    let o = solver(&["batch", "-", "--board", "3x3"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
     use std::io::Write;
     o.stdin.as_ref().unwrap().write_all(&small.stdout).unwrap();
     let o = o.wait_with_output().unwrap();
     assert!(o.status.success(), "{}", stderr(&o));
-    let recs: Vec<serde_json::Value> = String::from_utf8(o.stdout).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let recs: Vec<serde_json::Value> =
+        String::from_utf8(o.stdout).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
     assert_eq!(recs.len(), 30);
     assert!(recs.iter().all(|r| r["status"] == "solved" && r["length"].as_u64().unwrap() <= 31));
 }

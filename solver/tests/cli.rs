@@ -41,26 +41,48 @@ fn stdin_lines_keep_their_ids_and_bad_lines_are_named() {
     let input = format!("# a comment\n9 46 {KORF9}\n\n1 2 3\n{}\n", KORF9.replace("15", "1S"));
     let o = solver(&["solve", "-", "--heuristic", "linear-conflict", "--format", "json", "--moves", "dirs"], &input);
     assert_eq!(o.status.code(), Some(2));
-    let lines: Vec<serde_json::Value> = String::from_utf8_lossy(&o.stdout).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let lines: Vec<serde_json::Value> =
+        String::from_utf8_lossy(&o.stdout).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
     assert_eq!(lines.len(), 1);
     assert_eq!((lines[0]["id"].as_str(), lines[0]["length"].as_u64()), (Some("9"), Some(46)));
     assert_eq!(lines[0]["moves"].as_str().unwrap().len(), 46);
     let err = stderr(&o);
-    assert!(err.contains("stdin line 4: expected 16 tiles (or an id, an optimal length and 16 tiles), found 3 numbers"), "{err}");
+    assert!(
+        err.contains("stdin line 4: expected 16 tiles (or an id, an optimal length and 16 tiles), found 3 numbers"),
+        "{err}"
+    );
     assert!(err.contains("stdin line 5: '1S' is not a number"), "{err}");
 }
 
 #[test]
 fn eight_puzzle_and_blank_last_goal() {
     // One of the two hardest 8-puzzle positions for the goal 1 2 3 4 5 6 7 8 0: 31 moves.
-    let o = solver(&["solve", "--board", "3x3", "--goal", "blank-last", "--heuristic", "linear-conflict", "8 6 7 2 5 4 3 0 1"], "");
+    let o = solver(
+        &["solve", "--board", "3x3", "--goal", "blank-last", "--heuristic", "linear-conflict", "8 6 7 2 5 4 3 0 1"],
+        "",
+    );
     assert!(o.status.success());
     assert!(String::from_utf8_lossy(&o.stdout).starts_with("length 31 "), "{}", String::from_utf8_lossy(&o.stdout));
     // One move from the blank-last goal: tile 15 slides right, the blank goes left... in the user's frame.
-    let o = solver(&["solve", "--goal", "blank-last", "--heuristic", "manhattan", "1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15"], "");
+    let o = solver(
+        &["solve", "--goal", "blank-last", "--heuristic", "manhattan", "1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15"],
+        "",
+    );
     let out = String::from_utf8_lossy(&o.stdout).into_owned();
     assert!(out.contains("length 1 ") && out.contains("moves: 15"), "{out}");
-    let o = solver(&["solve", "--goal", "blank-last", "--moves", "dirs", "--heuristic", "manhattan", "1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15"], "");
+    let o = solver(
+        &[
+            "solve",
+            "--goal",
+            "blank-last",
+            "--moves",
+            "dirs",
+            "--heuristic",
+            "manhattan",
+            "1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15",
+        ],
+        "",
+    );
     assert!(String::from_utf8_lossy(&o.stdout).contains("moves: R"));
 }
 
@@ -93,7 +115,12 @@ fn missing_tables_fail_pdb_and_warn_under_auto() {
     let o = solver(&["solve", "--heuristic", "pdb", "--pdbs", d, KORF9], "");
     assert_eq!(o.status.code(), Some(2));
     let err = stderr(&o);
-    assert!(err.contains("missing table") && err.contains("4x4-1-2-3-4-5-6-7.pdb") && err.contains("pdb-builder build --board 4x4 --partition 7-8"), "{err}");
+    assert!(
+        err.contains("missing table")
+            && err.contains("4x4-1-2-3-4-5-6-7.pdb")
+            && err.contains("pdb-builder build --board 4x4 --partition 7-8"),
+        "{err}"
+    );
     let o = solver(&["solve", "--pdbs", d, KORF9], "");
     assert!(o.status.success());
     assert!(stderr(&o).contains("falling back to linear conflict"));

@@ -72,7 +72,10 @@ fn short_solutions_are_found_below_the_parallel_split_depth() {
     let board = Board::FOUR;
     let lc = solver(board, HeuristicChoice::LinearConflict);
     let mut s = puzzle::State::goal(board);
-    for (k, dir) in [puzzle::Dir::Right, puzzle::Dir::Down, puzzle::Dir::Right, puzzle::Dir::Down, puzzle::Dir::Left].into_iter().enumerate() {
+    for (k, dir) in [puzzle::Dir::Right, puzzle::Dir::Down, puzzle::Dir::Right, puzzle::Dir::Down, puzzle::Dir::Left]
+        .into_iter()
+        .enumerate()
+    {
         s.move_blank(dir);
         for threads in [1, 2, 4] {
             let r = lc.solve(&s, threads, &Limits::default()).unwrap();
@@ -85,7 +88,8 @@ fn short_solutions_are_found_below_the_parallel_split_depth() {
 
 #[test]
 fn limits_stop_the_search_with_a_lower_bound() {
-    let s = puzzle::parse_tiles(Board::FOUR, puzzle::Goal::BlankFirst, "14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3").unwrap();
+    let s =
+        puzzle::parse_tiles(Board::FOUR, puzzle::Goal::BlankFirst, "14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3").unwrap();
     let lc = solver(Board::FOUR, HeuristicChoice::LinearConflict);
     for threads in [1, 2] {
         let r = lc.solve(&s, threads, &Limits { nodes: Some(100_000), ..Limits::default() }).unwrap();

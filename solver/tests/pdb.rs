@@ -35,7 +35,13 @@ fn pdb_solver(board: Board, partition: &str, dir: &Path, lookups: Lookups) -> So
 fn check_against_bfs(board: Board, partitions: &[&str], step: usize) {
     let dist = bfs_distances(board);
     let dir = temp(&format!("{board}"));
-    let md = Solver::new(board, HeuristicChoice::Manhattan, &TableSpec { dir: dir.clone(), partition: String::new(), lookups: Lookups::Regular }, &mut |_| {}).unwrap();
+    let md = Solver::new(
+        board,
+        HeuristicChoice::Manhattan,
+        &TableSpec { dir: dir.clone(), partition: String::new(), lookups: Lookups::Regular },
+        &mut |_| {},
+    )
+    .unwrap();
     for partition in partitions {
         build(board, partition, &dir);
     }
@@ -49,11 +55,18 @@ fn check_against_bfs(board: Board, partitions: &[&str], step: usize) {
             assert_eq!((d as u32 - h) % 2, 0);
             above_md += (h > m) as usize;
         }
-        assert!(above_md > 0 || partition.split('/').count() == board.cells() - 1, "{partition}: the tables add nothing");
+        assert!(
+            above_md > 0 || partition.split('/').count() == board.cells() - 1,
+            "{partition}: the tables add nothing"
+        );
         for (s, d) in sample(board, &dist, step) {
             for threads in [1, 2] {
                 let r = sv.solve(&s, threads, &Limits::default()).unwrap();
-                assert_eq!(r.moves.map(|m| m.len()), Some(d as usize), "{partition} {lookups:?}: {s} threads {threads}");
+                assert_eq!(
+                    r.moves.map(|m| m.len()),
+                    Some(d as usize),
+                    "{partition} {lookups:?}: {s} threads {threads}"
+                );
             }
         }
     }
@@ -87,7 +100,13 @@ fn korf_instances_with_5_5_5_tables_match_their_known_lengths() {
         }
         for sv in &svs {
             let r = sv.solve(&inst.state, 2, &Limits::default()).unwrap();
-            assert_eq!(r.moves.map(|m| m.len() as u32), inst.optimal, "Korf #{} {}", inst.id.as_deref().unwrap(), sv.name());
+            assert_eq!(
+                r.moves.map(|m| m.len() as u32),
+                inst.optimal,
+                "Korf #{} {}",
+                inst.id.as_deref().unwrap(),
+                sv.name()
+            );
         }
         solved += 1;
     }

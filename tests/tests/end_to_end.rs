@@ -16,7 +16,10 @@ fn bin(name: &str) -> PathBuf {
     BUILT.call_once(|| {
         if !dir.join("solver").exists() || !dir.join("pdb-builder").exists() {
             let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-            let ok = Command::new(cargo).args(["build", "-p", "solver", "-p", "pdb-builder"]).status().is_ok_and(|s| s.success());
+            let ok = Command::new(cargo)
+                .args(["build", "-p", "solver", "-p", "pdb-builder"])
+                .status()
+                .is_ok_and(|s| s.success());
             assert!(ok, "could not build the solver and pdb-builder binaries");
         }
     });
@@ -40,7 +43,10 @@ fn temp(name: &str) -> PathBuf {
 }
 
 fn build(dir: &Path) {
-    let o = run("pdb-builder", &["build", "--board", "3x3", "--partition", "4-4", "--out", dir.to_str().unwrap(), "--quiet"]);
+    let o = run(
+        "pdb-builder",
+        &["build", "--board", "3x3", "--partition", "4-4", "--out", dir.to_str().unwrap(), "--quiet"],
+    );
     assert!(o.status.success(), "{}", text(&o.stderr));
 }
 
@@ -63,11 +69,25 @@ fn built_tables_verify_describe_themselves_and_solve_optimally() {
     let dist = puzzle::exhaustive::distances(board);
     let mut keys: Vec<&u64> = dist.keys().collect();
     keys.sort_unstable();
-    let input: String = keys.iter().step_by(4001).map(|&&k| format!("{}\n", State::unpack(board, k).unwrap())).collect();
+    let input: String =
+        keys.iter().step_by(4001).map(|&&k| format!("{}\n", State::unpack(board, k).unwrap())).collect();
     let path = dir.join("positions.txt");
     std::fs::write(&path, &input).unwrap();
     let o = Command::new(bin("solver"))
-        .args(["solve", "-", "--board", "3x3", "--heuristic", "pdb", "--partition", "4-4", "--pdbs", d, "--format", "json"])
+        .args([
+            "solve",
+            "-",
+            "--board",
+            "3x3",
+            "--heuristic",
+            "pdb",
+            "--partition",
+            "4-4",
+            "--pdbs",
+            d,
+            "--format",
+            "json",
+        ])
         .stdin(std::fs::File::open(&path).unwrap())
         .output()
         .unwrap();
@@ -97,7 +117,10 @@ fn a_damaged_table_stops_both_tools_with_its_name() {
     assert!(!o.status.success());
     assert!(text(&o.stdout).contains("3x3-5-6-7-8.pdb") || text(&o.stderr).contains("3x3-5-6-7-8.pdb"));
 
-    let o = run("solver", &["solve", "--board", "3x3", "--heuristic", "pdb", "--partition", "4-4", "--pdbs", d, "8 6 7 2 5 4 3 0 1"]);
+    let o = run(
+        "solver",
+        &["solve", "--board", "3x3", "--heuristic", "pdb", "--partition", "4-4", "--pdbs", d, "8 6 7 2 5 4 3 0 1"],
+    );
     assert_eq!(o.status.code(), Some(1), "{}", text(&o.stderr));
     assert!(o.stdout.is_empty(), "no result may come out of a corrupt table: {}", text(&o.stdout));
     let err = text(&o.stderr);
