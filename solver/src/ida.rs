@@ -24,6 +24,9 @@ const CHECK_EVERY: u64 = 1 << 14;
 const PARALLEL_FROM: u64 = 1 << 15;
 /// How much larger each IDA* iteration is than the one before, roughly (the bound grows by 2).
 const ITERATION_GROWTH: u64 = 4;
+/// The first `FRONT_ITEMS` work items are split again, `FRONT_ROUNDS` times (see `parallel_iteration`).
+const FRONT_ITEMS: usize = 8;
+const FRONT_ROUNDS: usize = 4;
 
 /// When to give up on an instance.
 #[derive(Clone, Debug, Default)]
@@ -238,6 +241,48 @@ struct Item<N> {
     path: Vec<u8>,
 }
 
+impl<N> Item<N> {
+    fn depth(&self) -> u32 {
+        self.path.len() as u32
+    }
+}
+
+/// The children of `it` within `bound`, in the serial search's order; `Err` with the moves when one of
+/// them is the goal. Children over the bound lower `next`.
+fn expand<H: Heuristic>(
+    heur: &H,
+    moves: &Moves,
+    it: &Item<H::Node>,
+    bound: u32,
+    counts: &mut Counts,
+    next: &mut u32,
+) -> Result<Vec<Item<H::Node>>, Vec<u8>> {
+    counts.expanded += 1;
+    let mut kids = Vec::with_capacity(4);
+    for (from, state) in moves.from(it.blank, it.state) {
+        let tile = it.tiles[from];
+        let mut child = heur.child(&it.node, &it.tiles, tile, from, it.blank);
+        heur.settle(&mut child);
+        counts.generated += 1;
+        let f = it.depth() + 1 + H::h(&child);
+        if f > bound {
+            *next = (*next).min(f);
+            continue;
+        }
+        let mut path = it.path.clone();
+        path.push(tile);
+        if H::h(&child) == 0 {
+            return Err(path);
+        }
+        let mut t = it.tiles;
+        t[it.blank] = tile;
+        t[from] = 0;
+        kids.push(Item { tiles: t, node: child, blank: from, state, path });
+    }
+    kids.sort_by_key(|it| H::h(&it.node));
+    Ok(kids)
+}
+
 /// Solves `start` optimally, pruning duplicate paths with `fsm` (built for the start's board). With a
 /// `pool`, iterations large enough to be worth sharing are split over its threads; without, this is the
 /// exact serial search.
@@ -334,38 +379,32 @@ fn parallel_iteration<H: Heuristic>(
     let mut counts = Counts::default();
     let mut next = u32::MAX;
     let mut items = vec![Item { tiles, node: root, blank, state: moves.fsm.start(blank), path: Vec::new() }];
-    let mut depth = 0u32;
     // Enough items that the pool stays busy to the end of the iteration.
-    while items.len() < 64 * threads && depth < bound {
+    while items.len() < 64 * threads && items[0].depth() < bound {
         let mut deeper = Vec::with_capacity(items.len() * 3);
         for it in &items {
-            counts.expanded += 1;
-            let first = deeper.len();
-            for (from, state) in moves.from(it.blank, it.state) {
-                let tile = it.tiles[from];
-                let mut child = heur.child(&it.node, &it.tiles, tile, from, it.blank);
-                heur.settle(&mut child);
-                counts.generated += 1;
-                let f = depth + 1 + H::h(&child);
-                if f > bound {
-                    next = next.min(f);
-                    continue;
-                }
-                let mut path = it.path.clone();
-                path.push(tile);
-                if H::h(&child) == 0 {
-                    return (Some(path), next, counts);
-                }
-                let mut t = it.tiles;
-                t[it.blank] = tile;
-                t[from] = 0;
-                deeper.push(Item { tiles: t, node: child, blank: from, state, path });
+            match expand(heur, moves, it, bound, &mut counts, &mut next) {
+                Ok(kids) => deeper.extend(kids),
+                Err(solution) => return (Some(solution), next, counts),
             }
-            // Siblings in the serial search's order, so the items are in the order it would meet them.
-            deeper[first..].sort_by_key(|it| H::h(&it.node));
         }
         items = deeper;
-        depth += 1;
+        if items.is_empty() {
+            return (None, next, counts);
+        }
+    }
+    // The front of the order, split finer: in the last iteration the solution usually lies there (siblings
+    // are ordered by estimate), and small items let every thread take part in searching it.
+    for _ in 0..FRONT_ROUNDS {
+        let k = FRONT_ITEMS.min(items.len());
+        let mut front = Vec::new();
+        for it in &items[..k] {
+            match expand(heur, moves, it, bound, &mut counts, &mut next) {
+                Ok(kids) => front.extend(kids),
+                Err(solution) => return (Some(solution), next, counts),
+            }
+        }
+        items.splice(..k, front);
         if items.is_empty() {
             return (None, next, counts);
         }
@@ -386,7 +425,7 @@ fn parallel_iteration<H: Heuristic>(
         let it = &items[i];
         let mut dfs = Dfs::new(heur, moves, guard, it.tiles);
         dfs.bound = bound;
-        let hit = dfs.search(it.node, it.blank, it.state, depth);
+        let hit = dfs.search(it.node, it.blank, it.state, it.depth());
         dfs.flush();
         if hit && !guard.stop.load(Ordering::Relaxed) {
             let mut f = found.lock().unwrap();
