@@ -49,7 +49,7 @@ impl Line {
 
     /// Key of the line's contents, `tile_at(cell)` giving the tile on a cell.
     #[inline]
-    pub fn key(&self, tile_at: impl Fn(usize) -> u8) -> usize {
+    fn key(&self, tile_at: impl Fn(usize) -> u8) -> usize {
         self.cells
             .iter()
             .enumerate()
@@ -68,12 +68,13 @@ impl Line {
     }
 
     /// Tabulated conflicts of a key (lines of at most 7 cells).
-    #[inline]
-    pub fn by_key(&self, key: usize) -> u8 {
+    #[cfg(test)]
+    fn by_key(&self, key: usize) -> u8 {
         self.table[key]
     }
 
-    pub fn has_table(&self) -> bool {
+    #[cfg(test)]
+    fn has_table(&self) -> bool {
         !self.table.is_empty()
     }
 }

@@ -333,11 +333,6 @@ impl PdbFile {
         &self.map[HEADER_LEN..]
     }
 
-    /// Asks the kernel to start reading the payload in the background (no blocking read of the whole file).
-    pub fn advise_willneed(&self) {
-        let _ = self.map.advise(memmap2::Advice::WillNeed);
-    }
-
     /// The stored excess of entry `index` (checked).
     pub fn excess(&self, index: u64) -> u8 {
         decode(self.header.encoding, self.payload(), index)

@@ -19,7 +19,7 @@ use ida::{Limits, Report};
 use puzzle::partition::{file_name, Partition};
 use puzzle::pdb_file::{Expect, PdbFile};
 use puzzle::{Board, State};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::{Arc, Mutex, OnceLock};
 use std::thread::JoinHandle;
 
@@ -277,9 +277,4 @@ impl Solver {
         }
         Ok(report)
     }
-}
-
-/// The `pdbs/` folder next to the current directory, the default table location.
-pub fn default_pdb_dir() -> &'static Path {
-    Path::new("pdbs")
 }
