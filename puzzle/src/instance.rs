@@ -92,8 +92,7 @@ pub fn parse_tiles(board: Board, goal: Goal, text: &str) -> Result<State, Instan
 /// Parses one line of an instance file. `Ok(None)` for blank lines and `#` comments. A line holds either
 /// the tiles alone or `id optimal_length tiles...` (Korf's format).
 pub fn parse_line(board: Board, goal: Goal, line: &str) -> Result<Option<Instance>, InstanceError> {
-    let text = line.split('#').next().unwrap_or("");
-    let tokens = tokens(text);
+    let tokens = words(line);
     let n = board.cells();
     if tokens.is_empty() {
         return Ok(None);
@@ -108,6 +107,11 @@ pub fn parse_line(board: Board, goal: Goal, line: &str) -> Result<Option<Instanc
     };
     let state = state_from_tokens(board, goal, tiles)?;
     Ok(Some(Instance { id, optimal, state }))
+}
+
+/// The words of an instance line: numbers (or an id) separated by whitespace or commas, up to a `#` comment.
+pub fn words(line: &str) -> Vec<&str> {
+    tokens(line.split('#').next().unwrap_or(""))
 }
 
 fn tokens(text: &str) -> Vec<&str> {

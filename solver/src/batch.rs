@@ -16,7 +16,7 @@ use crate::ida::{Limits, Report, Stop};
 use crate::output::{user_moves, MoveStyle};
 use crate::record::{read_records, Format, Record, RecordFile, Status};
 use crate::report::Summary;
-use crate::Solver;
+use crate::{shell_quote, Solver};
 use anyhow::{anyhow, Context};
 use clap::Args;
 use indicatif::{HumanDuration, ProgressBar, ProgressStyle};
@@ -154,11 +154,9 @@ pub fn read_jobs(text: &str, board: Board, goal: Goal, shard: Option<Shard>) -> 
                 (inst.id.unwrap_or_else(|| line_no.to_string()), tiles.join(" "), Ok((inst.state, inst.optimal)))
             }
             Err(e) => {
-                let text = line.split('#').next().unwrap_or("").trim();
-                let words: Vec<&str> =
-                    text.split(|c: char| c.is_whitespace() || c == ',').filter(|w| !w.is_empty()).collect();
+                let words = puzzle::instance::words(line);
                 let id = if words.len() == board.cells() + 2 { words[0].to_string() } else { line_no.to_string() };
-                (id, text.to_string(), Err(e.to_string()))
+                (id, line.split('#').next().unwrap_or("").trim().to_string(), Err(e.to_string()))
             }
         };
         let (id, parsed) = match first_use.entry(id) {
@@ -501,15 +499,6 @@ impl Progress {
         if let Some(bar) = &self.bar {
             bar.finish_and_clear();
         }
-    }
-}
-
-/// A command-line word quoted for a POSIX shell when it needs it.
-fn shell_quote(w: &str) -> String {
-    if !w.is_empty() && w.chars().all(|c| c.is_ascii_alphanumeric() || "-_./=:,@%+".contains(c)) {
-        w.to_string()
-    } else {
-        format!("'{}'", w.replace('\'', r"'\''"))
     }
 }
 

@@ -135,7 +135,7 @@ pub fn open_tables(board: Board, spec: &TableSpec) -> anyhow::Result<(Partition,
             bail!(
                 "missing table {}; build it with: pdb-builder build --board {board} --partition {} --out {}",
                 path.display(),
-                shell_word(&spec.partition),
+                shell_quote(&spec.partition),
                 spec.dir.display()
             );
         }
@@ -145,11 +145,12 @@ pub fn open_tables(board: Board, spec: &TableSpec) -> anyhow::Result<(Partition,
     Ok((partition, files))
 }
 
-fn shell_word(s: &str) -> String {
-    if s.chars().all(|c| c.is_ascii_alphanumeric() || "-,/_.".contains(c)) {
-        s.to_string()
+/// A command-line word quoted for a POSIX shell when it needs it.
+pub(crate) fn shell_quote(w: &str) -> String {
+    if !w.is_empty() && w.chars().all(|c| c.is_ascii_alphanumeric() || "-_./=:,@%+".contains(c)) {
+        w.to_string()
     } else {
-        format!("'{s}'")
+        format!("'{}'", w.replace('\'', r"'\''"))
     }
 }
 
