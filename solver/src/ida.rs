@@ -21,9 +21,11 @@ const MAX_PATH: usize = 256;
 const CHECK_EVERY: u64 = 1 << 14;
 /// An iteration predicted to generate fewer nodes than this runs on one thread: splitting it and waiting
 /// for the pool at its end would cost more than sharing it saves.
-const PARALLEL_FROM: u64 = 1 << 15;
+const PARALLEL_FROM: u64 = 1 << 11;
 /// How much larger each IDA* iteration is than the one before, roughly (the bound grows by 2).
 const ITERATION_GROWTH: u64 = 4;
+/// Subtrees at least this far from the bound may be handed to an idle thread.
+const DONATE_MIN_DEPTH: u32 = 4;
 /// The first `FRONT_ITEMS` work items are split again, `FRONT_ROUNDS` times (see `parallel_iteration`).
 const FRONT_ITEMS: usize = 8;
 const FRONT_ROUNDS: usize = 4;
@@ -150,6 +152,9 @@ struct Dfs<'a, H: Heuristic> {
     heur: &'a H,
     moves: &'a Moves<'a>,
     guard: &'a Guard<'a>,
+    /// In a parallel iteration: where to give work away when another thread is idle, and the moves from
+    /// the root to this search's own root.
+    share: Option<(&'a Queue<H::Node>, &'a [u8])>,
     tiles: [u8; MAX_CELLS],
     path: [u8; MAX_PATH],
     len: usize,
@@ -165,6 +170,7 @@ impl<'a, H: Heuristic> Dfs<'a, H> {
             heur,
             moves,
             guard,
+            share: None,
             tiles,
             path: [0; MAX_PATH],
             len: 0,
@@ -201,7 +207,11 @@ impl<'a, H: Heuristic> Dfs<'a, H> {
         // one it tends to reach the goal sooner.
         let kids = &mut kids[..n];
         kids.sort_unstable_by_key(|(c, _, _)| H::h(c));
-        for &(child, from, next) in kids.iter() {
+        let mut end = kids.len();
+        let mut i = 0;
+        while i < end {
+            let (child, from, next) = kids[i];
+            i += 1;
             let h = H::h(&child);
             let f = g + 1 + h;
             if f > self.bound {
@@ -213,6 +223,10 @@ impl<'a, H: Heuristic> Dfs<'a, H> {
             self.len += 1;
             if h == 0 {
                 return true;
+            }
+            if i < end && self.should_donate(g) {
+                self.donate(&kids[i..end], blank, g);
+                end = i;
             }
             self.tiles[blank] = tile;
             self.tiles[from] = 0;
@@ -226,10 +240,49 @@ impl<'a, H: Heuristic> Dfs<'a, H> {
         false
     }
 
+    /// Whether to hand this node's remaining children to an idle thread: only in a parallel iteration, only
+    /// when one is waiting, and only subtrees deep enough to be worth the hand-over.
+    #[inline(always)]
+    fn should_donate(&self, g: u32) -> bool {
+        self.share.is_some_and(|(q, _)| q.idle.load(Ordering::Relaxed) > 0) && self.bound - g >= DONATE_MIN_DEPTH
+    }
+
+    /// Puts the untried `kids` (in search order, at depth `g + 1`) at the front of the queue: they are
+    /// what this thread would search next, so an idle thread searching them keeps both near the front of
+    /// the serial order, where the last iteration's solution usually is.
+    #[cold]
+    fn donate(&self, kids: &[(H::Node, usize, u32)], blank: usize, g: u32) {
+        let Some((queue, prefix)) = self.share else { return };
+        let mut given = Vec::new();
+        for &(child, from, next) in kids {
+            if g + 1 + H::h(&child) > self.bound {
+                continue;
+            }
+            let mut tiles = self.tiles;
+            let tile = tiles[from];
+            tiles[blank] = tile;
+            tiles[from] = 0;
+            let mut path = prefix.to_vec();
+            path.extend_from_slice(&self.path[..self.len - 1]);
+            path.push(tile);
+            given.push(Item { tiles, node: child, blank: from, state: next, path });
+        }
+        let mut q = queue.items.lock().unwrap();
+        for it in given.into_iter().rev() {
+            q.push_front(it);
+        }
+    }
+
     fn flush(&mut self) {
         let n = std::mem::take(&mut self.unflushed);
         self.guard.check(n);
     }
+}
+
+/// The work of a parallel iteration not yet taken, in serial order, and how many threads wait for it.
+struct Queue<N> {
+    items: Mutex<std::collections::VecDeque<Item<N>>>,
+    idle: AtomicUsize,
 }
 
 /// A node below the root handed to a worker: its position, heuristic node and the moves that led there.
@@ -414,16 +467,30 @@ fn parallel_iteration<H: Heuristic>(
     let total = Mutex::new(counts);
     // Every thread takes the next item in order, so the threads advance through the iteration side by side
     // the way the serial search would; a solution early in the order (sibling ordering makes that common
-    // in the last iteration) is reached about `threads` times sooner. Contiguous halves would leave one
-    // thread searching the back of the order in vain.
-    let cursor = AtomicUsize::new(0);
-    rayon::broadcast(|_| loop {
-        let i = cursor.fetch_add(1, Ordering::Relaxed);
-        if i >= items.len() || guard.stop.load(Ordering::Relaxed) {
-            break;
+    // in the last iteration) is reached about `threads` times sooner. A thread that finds the queue empty
+    // waits; a busy thread seeing that gives it the children it would search next (`Dfs::donate`).
+    let queue = Queue { items: Mutex::new(items.into()), idle: AtomicUsize::new(0) };
+    rayon::broadcast(|ctx| loop {
+        let taken = queue.items.lock().unwrap().pop_front();
+        let Some(it) = taken else {
+            queue.idle.fetch_add(1, Ordering::SeqCst);
+            loop {
+                if guard.stop.load(Ordering::Relaxed) || queue.idle.load(Ordering::SeqCst) == ctx.num_threads() {
+                    return;
+                }
+                if !queue.items.lock().unwrap().is_empty() {
+                    queue.idle.fetch_sub(1, Ordering::SeqCst);
+                    break;
+                }
+                std::thread::yield_now();
+            }
+            continue;
+        };
+        if guard.stop.load(Ordering::Relaxed) {
+            continue;
         }
-        let it = &items[i];
         let mut dfs = Dfs::new(heur, moves, guard, it.tiles);
+        dfs.share = Some((&queue, &it.path));
         dfs.bound = bound;
         let hit = dfs.search(it.node, it.blank, it.state, it.depth());
         dfs.flush();
