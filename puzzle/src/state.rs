@@ -51,6 +51,11 @@ impl State {
         &self.tiles[..self.board.cells()]
     }
 
+    /// The tiles in a fixed-size array (cells past the board hold 0): the form the search works on.
+    pub fn tile_array(&self) -> [u8; MAX_CELLS] {
+        self.tiles
+    }
+
     pub fn blank(&self) -> usize {
         self.blank as usize
     }

@@ -348,8 +348,7 @@ pub fn solve<H: Heuristic>(
 ) -> Report {
     let board = start.board();
     let moves = Moves::new(board, fsm);
-    let mut tiles = [0u8; MAX_CELLS];
-    tiles[..board.cells()].copy_from_slice(start.tiles());
+    let tiles = start.tile_array();
     let root = heur.root(&tiles);
     let guard = Guard {
         limits,

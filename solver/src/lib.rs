@@ -119,6 +119,10 @@ impl PayloadCheck {
     }
 }
 
+fn heuristic_of<H: Heuristic>(h: &H, s: &State) -> u32 {
+    H::h(&h.root(&s.tile_array()))
+}
+
 /// The default partition for a board: the first catalogue entry for it.
 pub fn default_partition(board: Board) -> Option<&'static str> {
     let b = board.to_string();
@@ -252,12 +256,7 @@ impl Solver {
 
     /// The heuristic estimate of a position.
     pub fn estimate(&self, state: &State) -> u32 {
-        fn est<H: Heuristic>(h: &H, s: &State) -> u32 {
-            let mut tiles = [0u8; puzzle::MAX_CELLS];
-            tiles[..s.tiles().len()].copy_from_slice(s.tiles());
-            H::h(&h.root(&tiles))
-        }
-        with_heuristic!(&self.heuristic, h => est(h, state))
+        with_heuristic!(&self.heuristic, h => heuristic_of(h, state))
     }
 
     /// Solves optimally. A returned solution has been replayed from `state` and ends at the goal; if it does
