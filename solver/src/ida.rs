@@ -258,10 +258,7 @@ impl<'a, H: Heuristic> Dfs<'a, H> {
             if g + 1 + H::h(&child) > self.bound {
                 continue;
             }
-            let mut tiles = self.tiles;
-            let tile = tiles[from];
-            tiles[blank] = tile;
-            tiles[from] = 0;
+            let (tiles, tile) = after_move(&self.tiles, blank, from);
             let mut path = prefix.to_vec();
             path.extend_from_slice(&self.path[..self.len - 1]);
             path.push(tile);
@@ -300,6 +297,15 @@ impl<N> Item<N> {
     }
 }
 
+/// The position after the tile on `from` slides into the blank on `blank`, and that tile.
+fn after_move(tiles: &[u8; MAX_CELLS], blank: usize, from: usize) -> ([u8; MAX_CELLS], u8) {
+    let mut t = *tiles;
+    let tile = t[from];
+    t[blank] = tile;
+    t[from] = 0;
+    (t, tile)
+}
+
 /// The children of `it` within `bound`, in the serial search's order; `Err` with the moves when one of
 /// them is the goal. Children over the bound lower `next`.
 fn expand<H: Heuristic>(
@@ -327,10 +333,7 @@ fn expand<H: Heuristic>(
         if H::h(&child) == 0 {
             return Err(path);
         }
-        let mut t = it.tiles;
-        t[it.blank] = tile;
-        t[from] = 0;
-        kids.push(Item { tiles: t, node: child, blank: from, state, path });
+        kids.push(Item { tiles: after_move(&it.tiles, it.blank, from).0, node: child, blank: from, state, path });
     }
     kids.sort_by_key(|it| H::h(&it.node));
     Ok(kids)
