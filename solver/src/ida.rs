@@ -183,7 +183,8 @@ impl<'a, H: Heuristic> Dfs<'a, H> {
 
     /// Searches below a node at depth `g` with the blank on `blank` and the move automaton in `state`.
     /// Returns true when a solution is in `path[..len]`, or when the search must stop (the guard says which).
-    fn search(&mut self, node: H::Node, blank: usize, state: u32, g: u32) -> bool {
+    /// `SHARE`: may give work to idle threads (parallel iterations); the serial search is compiled without it.
+    fn search<const SHARE: bool>(&mut self, node: H::Node, blank: usize, state: u32, g: u32) -> bool {
         self.counts.expanded += 1;
         self.unflushed += 1;
         if self.unflushed >= CHECK_EVERY {
@@ -224,13 +225,13 @@ impl<'a, H: Heuristic> Dfs<'a, H> {
             if h == 0 {
                 return true;
             }
-            if i < end && self.should_donate(g) {
+            if SHARE && i < end && self.should_donate(g) {
                 self.donate(&kids[i..end], blank, g);
                 end = i;
             }
             self.tiles[blank] = tile;
             self.tiles[from] = 0;
-            if self.search(child, from, next, g + 1) {
+            if self.search::<SHARE>(child, from, next, g + 1) {
                 return true;
             }
             self.tiles[from] = tile;
@@ -387,7 +388,7 @@ pub fn solve<H: Heuristic>(
             None => {
                 let mut dfs = Dfs::new(heur, &moves, &guard, tiles);
                 dfs.bound = bound;
-                let found = dfs.search(root, start.blank(), fsm.start(start.blank()), 0);
+                let found = dfs.search::<false>(root, start.blank(), fsm.start(start.blank()), 0);
                 dfs.flush();
                 let path = (found && !guard.stop.load(Ordering::Relaxed)).then(|| dfs.path[..dfs.len].to_vec());
                 (path, dfs.next_bound, dfs.counts)
@@ -494,7 +495,7 @@ fn parallel_iteration<H: Heuristic>(
         let mut dfs = Dfs::new(heur, moves, guard, it.tiles);
         dfs.share = Some((&queue, &it.path));
         dfs.bound = bound;
-        let hit = dfs.search(it.node, it.blank, it.state, it.depth());
+        let hit = dfs.search::<true>(it.node, it.blank, it.state, it.depth());
         dfs.flush();
         if hit && !guard.stop.load(Ordering::Relaxed) {
             let mut f = found.lock().unwrap();
