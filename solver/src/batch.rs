@@ -374,6 +374,7 @@ impl<'a> Run<'a> {
             expanded: search.map_or(0, |(_, r)| r.counts.expanded),
             seconds: search.map_or(0.0, |(_, r)| r.seconds),
             threads,
+            lanes: self.solver.lanes(),
             heuristic: self.solver.name().to_string(),
             tables: self.tables.clone(),
             expected,

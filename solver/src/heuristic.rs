@@ -20,7 +20,8 @@ pub trait Heuristic: Sync {
 
     /// The child node when `tile` slides from cell `from` into the blank on `to`; `tiles` is the position
     /// before the move. Table-based heuristics only start loading their entries here: the search makes
-    /// all siblings first, so their memory reads overlap, then calls [`Heuristic::settle`] on each.
+    /// all siblings, lets other lanes run (see `lanes`), and only then calls [`Heuristic::settle`] on each,
+    /// so the reads overlap each other and other work.
     fn child(&self, node: &Self::Node, tiles: &[u8; MAX_CELLS], tile: u8, from: usize, to: usize) -> Self::Node;
 
     /// Finishes a child made by [`Heuristic::child`]: reads what it started loading and sets `h`.

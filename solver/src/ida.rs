@@ -1,31 +1,30 @@
-//! IDA*: serial depth-first iterations, and a parallel form that splits each iteration below the root.
+//! IDA*: the iterations, and the parallel form that splits each iteration below the root. The depth-first
+//! search inside an iteration is in `lanes`.
 //!
-//! The position lives in one `[u8; 16]` that is changed and restored around each recursion; the heuristic's
-//! node travels by value. Nothing is allocated inside an iteration (the path has room for any solution).
 //! Duplicate paths, stepping straight back among them, are pruned by a move automaton (see `fsm`).
 //!
 //! Node counts: `generated` counts every child whose heuristic was evaluated, `expanded` every node whose
-//! children were generated. One thread's counts are exact and reproducible; in parallel runs the last
-//! iteration stops as soon as any thread proves a solution, so its counts depend on timing.
+//! children were generated. One thread's counts are exact and reproducible for a given number of lanes (the
+//! lanes change the order of the last iteration, which stops at the first solution); in parallel runs the
+//! last iteration stops as soon as any thread proves a solution, so its counts depend on timing.
 
 use crate::fsm::{MoveFsm, PRUNED};
 use crate::heuristic::Heuristic;
+use crate::lanes::Worker;
 use puzzle::{Board, State, MAX_CELLS};
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 /// Longest solution the path buffer holds; far beyond any 4x4 optimum (80).
-const MAX_PATH: usize = 256;
+pub(crate) const MAX_PATH: usize = 256;
 /// Expanded nodes between checks of the limits.
-const CHECK_EVERY: u64 = 1 << 14;
+pub(crate) const CHECK_EVERY: u64 = 1 << 14;
 /// An iteration predicted to generate fewer nodes than this runs on one thread: splitting it and waiting
 /// for the pool at its end would cost more than sharing it saves.
 const PARALLEL_FROM: u64 = 1 << 11;
 /// How much larger each IDA* iteration is than the one before, roughly (the bound grows by 2).
 const ITERATION_GROWTH: u64 = 4;
-/// Subtrees at least this far from the bound may be handed to an idle thread.
-const DONATE_MIN_DEPTH: u32 = 4;
 /// The first `FRONT_ITEMS` work items are split again, `FRONT_ROUNDS` times (see `parallel_iteration`).
 const FRONT_ITEMS: usize = 8;
 const FRONT_ROUNDS: usize = 4;
@@ -80,7 +79,7 @@ pub struct Report {
 }
 
 /// The moves from each cell: the blank's neighbours, their direction, and the duplicate-path automaton.
-struct Moves<'a> {
+pub(crate) struct Moves<'a> {
     cells: [[u8; 4]; MAX_CELLS],
     dirs: [[u8; 4]; MAX_CELLS],
     count: [u8; MAX_CELLS],
@@ -106,7 +105,7 @@ impl<'a> Moves<'a> {
     /// The allowed moves of the blank from `blank` in automaton state `state`: (cell the tile comes from,
     /// next state).
     #[inline(always)]
-    fn from(&self, blank: usize, state: u32) -> impl Iterator<Item = (usize, u32)> + '_ {
+    pub(crate) fn from(&self, blank: usize, state: u32) -> impl Iterator<Item = (usize, u32)> + '_ {
         let k = self.count[blank] as usize;
         self.cells[blank][..k]
             .iter()
@@ -117,18 +116,28 @@ impl<'a> Moves<'a> {
 }
 
 /// Shared stop conditions for one solve, checked every `CHECK_EVERY` expansions.
-struct Guard<'a> {
+pub(crate) struct Guard<'a> {
     limits: &'a Limits,
     start: Instant,
     /// Nodes of all threads, flushed at each check.
     nodes: AtomicU64,
     /// Set when a solution is found or a limit is hit: every thread unwinds.
-    stop: AtomicBool,
+    pub(crate) stop: AtomicBool,
     why: Mutex<Option<Stop>>,
 }
 
-impl Guard<'_> {
-    fn check(&self, add_nodes: u64) -> bool {
+impl<'a> Guard<'a> {
+    fn new(limits: &'a Limits) -> Self {
+        Guard {
+            limits,
+            start: Instant::now(),
+            nodes: AtomicU64::new(0),
+            stop: AtomicBool::new(false),
+            why: Mutex::new(None),
+        }
+    }
+
+    pub(crate) fn check(&self, add_nodes: u64) -> bool {
         let total = self.nodes.fetch_add(add_nodes, Ordering::Relaxed) + add_nodes;
         let why = if self.limits.cancel.as_ref().is_some_and(|c| c.load(Ordering::Relaxed)) {
             Some(Stop::Cancelled)
@@ -147,153 +156,75 @@ impl Guard<'_> {
     }
 }
 
-/// One thread's depth-first search state.
-struct Dfs<'a, H: Heuristic> {
-    heur: &'a H,
-    moves: &'a Moves<'a>,
-    guard: &'a Guard<'a>,
-    /// In a parallel iteration: where to give work away when another thread is idle, and the moves from
-    /// the root to this search's own root.
-    share: Option<(&'a Queue<H::Node>, &'a [u8])>,
-    tiles: [u8; MAX_CELLS],
-    path: [u8; MAX_PATH],
-    len: usize,
-    bound: u32,
-    next_bound: u32,
-    counts: Counts,
-    unflushed: u64,
-}
-
-impl<'a, H: Heuristic> Dfs<'a, H> {
-    fn new(heur: &'a H, moves: &'a Moves<'a>, guard: &'a Guard<'a>, tiles: [u8; MAX_CELLS]) -> Self {
-        Dfs {
-            heur,
-            moves,
-            guard,
-            share: None,
-            tiles,
-            path: [0; MAX_PATH],
-            len: 0,
-            bound: 0,
-            next_bound: u32::MAX,
-            counts: Counts::default(),
-            unflushed: 0,
-        }
-    }
-
-    /// Searches below a node at depth `g` with the blank on `blank` and the move automaton in `state`.
-    /// Returns true when a solution is in `path[..len]`, or when the search must stop (the guard says which).
-    /// `SHARE`: may give work to idle threads (parallel iterations); the serial search is compiled without it.
-    fn search<const SHARE: bool>(&mut self, node: H::Node, blank: usize, state: u32, g: u32) -> bool {
-        self.counts.expanded += 1;
-        self.unflushed += 1;
-        if self.unflushed >= CHECK_EVERY {
-            let n = std::mem::take(&mut self.unflushed);
-            if self.guard.check(n) {
-                return true;
-            }
-        }
-        // All children first, so that a table heuristic's reads for them are in flight together.
-        let mut kids = [(H::Node::default(), 0usize, 0u32); 4];
-        let mut n = 0;
-        for (from, next) in self.moves.from(blank, state) {
-            kids[n] = (self.heur.child(&node, &self.tiles, self.tiles[from], from, blank), from, next);
-            n += 1;
-        }
-        for (child, _, _) in &mut kids[..n] {
-            self.heur.settle(child);
-        }
-        self.counts.generated += n as u64;
-        // Most promising first: it changes nothing in an iteration that finds no solution, and in the last
-        // one it tends to reach the goal sooner.
-        let kids = &mut kids[..n];
-        kids.sort_unstable_by_key(|(c, _, _)| H::h(c));
-        let mut end = kids.len();
-        let mut i = 0;
-        while i < end {
-            let (child, from, next) = kids[i];
-            i += 1;
-            let h = H::h(&child);
-            let f = g + 1 + h;
-            if f > self.bound {
-                self.next_bound = self.next_bound.min(f);
-                continue;
-            }
-            let tile = self.tiles[from];
-            self.path[self.len] = tile;
-            self.len += 1;
-            if h == 0 {
-                return true;
-            }
-            if SHARE && i < end && self.should_donate(g) {
-                self.donate(&kids[i..end], blank, g);
-                end = i;
-            }
-            self.tiles[blank] = tile;
-            self.tiles[from] = 0;
-            if self.search::<SHARE>(child, from, next, g + 1) {
-                return true;
-            }
-            self.tiles[from] = tile;
-            self.tiles[blank] = 0;
-            self.len -= 1;
-        }
-        false
-    }
-
-    /// Whether to hand this node's remaining children to an idle thread: only in a parallel iteration, only
-    /// when one is waiting, and only subtrees deep enough to be worth the hand-over.
-    #[inline(always)]
-    fn should_donate(&self, g: u32) -> bool {
-        self.share.is_some_and(|(q, _)| q.idle.load(Ordering::Relaxed) > 0) && self.bound - g >= DONATE_MIN_DEPTH
-    }
-
-    /// Puts the untried `kids` (in search order, at depth `g + 1`) at the front of the queue: they are
-    /// what this thread would search next, so an idle thread searching them keeps both near the front of
-    /// the serial order, where the last iteration's solution usually is.
-    #[cold]
-    fn donate(&self, kids: &[(H::Node, usize, u32)], blank: usize, g: u32) {
-        let Some((queue, prefix)) = self.share else { return };
-        let mut given = Vec::new();
-        for &(child, from, next) in kids {
-            if g + 1 + H::h(&child) > self.bound {
-                continue;
-            }
-            let (tiles, tile) = after_move(&self.tiles, blank, from);
-            let mut path = prefix.to_vec();
-            path.extend_from_slice(&self.path[..self.len - 1]);
-            path.push(tile);
-            given.push(Item { tiles, node: child, blank: from, state: next, path });
-        }
-        let mut q = queue.items.lock().unwrap();
-        for it in given.into_iter().rev() {
-            q.push_front(it);
-        }
-    }
-
-    fn flush(&mut self) {
-        let n = std::mem::take(&mut self.unflushed);
-        self.guard.check(n);
-    }
-}
-
 /// The work of a parallel iteration not yet taken, in serial order, and how many threads wait for it.
-struct Queue<N> {
+pub(crate) struct Queue<N> {
     items: Mutex<std::collections::VecDeque<Item<N>>>,
-    idle: AtomicUsize,
+    /// `items.len()`, readable without the lock.
+    queued: AtomicUsize,
+    /// Threads waiting for work.
+    pub(crate) idle: AtomicUsize,
+    threads: usize,
+}
+
+impl<N> Queue<N> {
+    fn new(items: Vec<Item<N>>, threads: usize) -> Self {
+        Queue {
+            queued: AtomicUsize::new(items.len()),
+            items: Mutex::new(items.into()),
+            idle: AtomicUsize::new(0),
+            threads,
+        }
+    }
+
+    pub(crate) fn len(&self) -> usize {
+        self.queued.load(Ordering::Relaxed)
+    }
+
+    pub(crate) fn pop(&self) -> Option<Item<N>> {
+        if self.len() == 0 {
+            return None;
+        }
+        let mut q = self.items.lock().unwrap();
+        let it = q.pop_front();
+        self.queued.store(q.len(), Ordering::Relaxed);
+        it
+    }
+
+    /// Puts work at the front: it is what the giving thread would have searched next.
+    pub(crate) fn push_front(&self, it: Item<N>) {
+        let mut q = self.items.lock().unwrap();
+        q.push_front(it);
+        self.queued.store(q.len(), Ordering::Relaxed);
+    }
+
+    /// Waits for work: true when some arrived, false when every thread is waiting (the iteration is done)
+    /// or the search stops.
+    pub(crate) fn wait(&self, guard: &Guard) -> bool {
+        self.idle.fetch_add(1, Ordering::SeqCst);
+        loop {
+            if guard.stop.load(Ordering::Relaxed) || self.idle.load(Ordering::SeqCst) == self.threads {
+                return false;
+            }
+            if self.len() > 0 {
+                self.idle.fetch_sub(1, Ordering::SeqCst);
+                return true;
+            }
+            std::thread::yield_now();
+        }
+    }
 }
 
 /// A node below the root handed to a worker: its position, heuristic node and the moves that led there.
-struct Item<N> {
-    tiles: [u8; MAX_CELLS],
-    node: N,
-    blank: usize,
-    state: u32,
-    path: Vec<u8>,
+pub(crate) struct Item<N> {
+    pub(crate) tiles: [u8; MAX_CELLS],
+    pub(crate) node: N,
+    pub(crate) blank: usize,
+    pub(crate) state: u32,
+    pub(crate) path: Vec<u8>,
 }
 
 impl<N> Item<N> {
-    fn depth(&self) -> u32 {
+    pub(crate) fn depth(&self) -> u32 {
         self.path.len() as u32
     }
 }
@@ -340,27 +271,22 @@ fn expand<H: Heuristic>(
     Ok(kids)
 }
 
-/// Solves `start` optimally, pruning duplicate paths with `fsm` (built for the start's board). With a
-/// `pool`, iterations large enough to be worth sharing are split over its threads; without, this is the
-/// exact serial search.
+/// Solves `start` optimally, pruning duplicate paths with `fsm` (built for the start's board), with `lanes`
+/// interleaved depth-first searches on each thread (1: a plain depth-first search). With a `pool`,
+/// iterations large enough to be worth sharing are split over its threads.
 pub fn solve<H: Heuristic>(
     heur: &H,
     fsm: &MoveFsm,
     start: &State,
     pool: Option<&rayon::ThreadPool>,
+    lanes: usize,
     limits: &Limits,
 ) -> Report {
     let board = start.board();
     let moves = Moves::new(board, fsm);
     let tiles = start.tile_array();
     let root = heur.root(&tiles);
-    let guard = Guard {
-        limits,
-        start: Instant::now(),
-        nodes: AtomicU64::new(0),
-        stop: AtomicBool::new(false),
-        why: Mutex::new(None),
-    };
+    let guard = Guard::new(limits);
     let root_h = H::h(&root);
     let mut report = Report {
         moves: None,
@@ -379,6 +305,7 @@ pub fn solve<H: Heuristic>(
     let hopeless = MAX_PATH as u32 - 1;
     let mut bound = root_h;
     let mut last = Counts::default();
+    let mut serial = Worker::new(heur, &moves, &guard, lanes);
     loop {
         report.iterations += 1;
         report.bound = bound;
@@ -386,15 +313,23 @@ pub fn solve<H: Heuristic>(
         let share = pool.filter(|_| report.iterations == 1 || last.generated * ITERATION_GROWTH >= PARALLEL_FROM);
         let (found, next, counts) = match share {
             None => {
-                let mut dfs = Dfs::new(heur, &moves, &guard, tiles);
-                dfs.bound = bound;
-                let found = dfs.search::<false>(root, start.blank(), fsm.start(start.blank()), 0);
-                dfs.flush();
-                let path = (found && !guard.stop.load(Ordering::Relaxed)).then(|| dfs.path[..dfs.len].to_vec());
-                (path, dfs.next_bound, dfs.counts)
+                let first =
+                    Item { tiles, node: root, blank: start.blank(), state: fsm.start(start.blank()), path: vec![] };
+                let found = serial.search(bound, Some(first), None).filter(|_| !guard.stop.load(Ordering::Relaxed));
+                (found, serial.next_bound(), serial.counts())
             }
             Some(pool) => pool.install(|| {
-                parallel_iteration(heur, &moves, &guard, tiles, root, start.blank(), bound, pool.current_num_threads())
+                parallel_iteration(
+                    heur,
+                    &moves,
+                    &guard,
+                    tiles,
+                    root,
+                    start.blank(),
+                    bound,
+                    pool.current_num_threads(),
+                    lanes,
+                )
             }),
         };
         last = counts;
@@ -431,6 +366,7 @@ fn parallel_iteration<H: Heuristic>(
     blank: usize,
     bound: u32,
     threads: usize,
+    lanes: usize,
 ) -> (Option<Vec<u8>>, u32, Counts) {
     let mut counts = Counts::default();
     let mut next = u32::MAX;
@@ -468,48 +404,25 @@ fn parallel_iteration<H: Heuristic>(
     let next_bound = AtomicU32::new(next);
     let found: Mutex<Option<Vec<u8>>> = Mutex::new(None);
     let total = Mutex::new(counts);
-    // Every thread takes the next item in order, so the threads advance through the iteration side by side
-    // the way the serial search would; a solution early in the order (sibling ordering makes that common
-    // in the last iteration) is reached about `threads` times sooner. A thread that finds the queue empty
-    // waits; a busy thread seeing that gives it the children it would search next (`Dfs::donate`).
-    let queue = Queue { items: Mutex::new(items.into()), idle: AtomicUsize::new(0) };
-    rayon::broadcast(|ctx| loop {
-        let taken = queue.items.lock().unwrap().pop_front();
-        let Some(it) = taken else {
-            queue.idle.fetch_add(1, Ordering::SeqCst);
-            loop {
-                if guard.stop.load(Ordering::Relaxed) || queue.idle.load(Ordering::SeqCst) == ctx.num_threads() {
-                    return;
-                }
-                if !queue.items.lock().unwrap().is_empty() {
-                    queue.idle.fetch_sub(1, Ordering::SeqCst);
-                    break;
-                }
-                std::thread::yield_now();
-            }
-            continue;
-        };
-        if guard.stop.load(Ordering::Relaxed) {
-            continue;
-        }
-        let mut dfs = Dfs::new(heur, moves, guard, it.tiles);
-        dfs.share = Some((&queue, &it.path));
-        dfs.bound = bound;
-        let hit = dfs.search::<true>(it.node, it.blank, it.state, it.depth());
-        dfs.flush();
-        if hit && !guard.stop.load(Ordering::Relaxed) {
+    // Every thread's lanes take the next item in order, so the threads advance through the iteration side
+    // by side the way the serial search would; a solution early in the order (sibling ordering makes that
+    // common in the last iteration) is reached sooner. A thread that finds the queue empty waits; a busy
+    // thread seeing that gives it its largest untried subtree (`Worker::donate`).
+    let queue = Queue::new(items, threads);
+    rayon::broadcast(|_| {
+        let mut worker = Worker::new(heur, moves, guard, lanes);
+        let hit = worker.search(bound, None, Some(&queue));
+        if let Some(moves) = hit.filter(|_| !guard.stop.load(Ordering::Relaxed)) {
             let mut f = found.lock().unwrap();
             if f.is_none() {
-                let mut moves = it.path.clone();
-                moves.extend_from_slice(&dfs.path[..dfs.len]);
                 *f = Some(moves);
                 guard.stop.store(true, Ordering::Relaxed);
             }
         }
-        next_bound.fetch_min(dfs.next_bound, Ordering::Relaxed);
+        next_bound.fetch_min(worker.next_bound(), Ordering::Relaxed);
         let mut t = total.lock().unwrap();
-        t.generated += dfs.counts.generated;
-        t.expanded += dfs.counts.expanded;
+        t.generated += worker.counts().generated;
+        t.expanded += worker.counts().expanded;
     });
     let found = found.into_inner().unwrap();
     if found.is_some() {
@@ -517,4 +430,56 @@ fn parallel_iteration<H: Heuristic>(
         guard.stop.store(false, Ordering::Relaxed);
     }
     (found, next_bound.into_inner(), total.into_inner().unwrap())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::heuristic::LinearConflictH;
+
+    /// An iteration that finds no solution visits every node within its bound exactly once, however it is
+    /// searched: the counts and the next bound must equal the plain depth-first search's exactly, with any
+    /// number of lanes (which hand work to each other) and threads (which split and donate work).
+    #[test]
+    fn an_iteration_without_a_solution_visits_the_same_nodes_with_any_lanes_and_threads() {
+        let board = Board::FOUR;
+        let heur = LinearConflictH::new(board);
+        let fsm = MoveFsm::build(board, 12);
+        let moves = Moves::new(board, &fsm);
+        let limits = Limits::default();
+        let pools: Vec<_> =
+            [2, 3].map(|t| rayon::ThreadPoolBuilder::new().num_threads(t).build().unwrap()).into_iter().collect();
+        for (tiles, extra) in [
+            ("14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3", 8),
+            ("13 5 4 10 9 12 8 14 2 3 7 1 0 15 11 6", 8),
+            ("14 7 8 2 13 11 10 4 9 12 5 0 3 6 1 15", 10),
+        ] {
+            let start = puzzle::parse_tiles(board, puzzle::Goal::BlankFirst, tiles).unwrap();
+            let tiles = start.tile_array();
+            let root = heur.root(&tiles);
+            let bound = LinearConflictH::h(&root) + extra;
+            let item =
+                || Item { tiles, node: root, blank: start.blank(), state: fsm.start(start.blank()), path: vec![] };
+            let guard = Guard::new(&limits);
+            let serial = |lanes| {
+                let mut w = Worker::new(&heur, &moves, &guard, lanes);
+                assert_eq!(w.search(bound, Some(item()), None), None, "{start}: a solution within {bound}");
+                (w.counts(), w.next_bound())
+            };
+            let plain = serial(1);
+            assert!(plain.0.expanded > 10_000, "{start}: too small an iteration to test ({plain:?})");
+            for lanes in [2, 3, 5, 8] {
+                assert_eq!(serial(lanes), plain, "{start}: {lanes} lanes");
+            }
+            for pool in &pools {
+                for lanes in [1, 3] {
+                    let threads = pool.current_num_threads();
+                    let (found, next, counts) = pool.install(|| {
+                        parallel_iteration(&heur, &moves, &guard, tiles, root, start.blank(), bound, threads, lanes)
+                    });
+                    assert_eq!((found, (counts, next)), (None, plain), "{start}: {threads} threads, {lanes} lanes");
+                }
+            }
+        }
+    }
 }

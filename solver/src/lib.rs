@@ -9,6 +9,7 @@ pub mod fsm;
 pub mod generate;
 pub mod heuristic;
 pub mod ida;
+mod lanes;
 pub mod output;
 pub mod record;
 pub mod report;
@@ -86,6 +87,7 @@ pub struct Solver {
     name: String,
     check: Option<PayloadCheck>,
     fsm: fsm::MoveFsm,
+    lanes: usize,
     /// Worker pools by thread count, made on first use and kept: a solve of a few milliseconds must not pay
     /// for starting threads.
     pools: Mutex<Vec<Arc<rayon::ThreadPool>>>,
@@ -93,6 +95,11 @@ pub struct Solver {
 
 /// How many moves deep the duplicate-path automaton learns by default (see `fsm` and BENCHMARKS.md).
 pub const FSM_DEPTH: usize = fsm::MAX_DEPTH;
+
+/// Depth-first searches interleaved on each thread by default (see `lanes` and BENCHMARKS.md).
+pub const LANES: usize = 3;
+/// The most lanes a thread may run.
+pub const MAX_LANES: usize = 16;
 
 /// The payload checksums of the mapped tables, computed on a background thread so that loading stays
 /// instant; every result waits for it, so a corrupt table can delay an answer but never produce one.
@@ -174,6 +181,7 @@ impl Solver {
             name,
             check,
             fsm: fsm::MoveFsm::build(board, FSM_DEPTH),
+            lanes: LANES,
             pools: Mutex::new(Vec::new()),
         })
     }
@@ -234,6 +242,20 @@ impl Solver {
         Ok(())
     }
 
+    /// Sets how many depth-first searches each thread interleaves (1 to `MAX_LANES`; 1 is a plain
+    /// depth-first search in the serial order).
+    pub fn set_lanes(&mut self, lanes: usize) -> anyhow::Result<()> {
+        if !(1..=MAX_LANES).contains(&lanes) {
+            bail!("the number of lanes must be from 1 to {MAX_LANES}, not {lanes}");
+        }
+        self.lanes = lanes;
+        Ok(())
+    }
+
+    pub fn lanes(&self) -> usize {
+        self.lanes
+    }
+
     pub fn board(&self) -> Board {
         self.board
     }
@@ -266,7 +288,8 @@ impl Solver {
             bail!("position is for a {} board but the solver is for {}", state.board(), self.board);
         }
         let pool = (threads > 1).then(|| self.pool(threads)).transpose()?;
-        let report = with_heuristic!(&self.heuristic, h => ida::solve(h, &self.fsm, state, pool.as_deref(), limits));
+        let report =
+            with_heuristic!(&self.heuristic, h => ida::solve(h, &self.fsm, state, pool.as_deref(), self.lanes, limits));
         if let Some(check) = &self.check {
             check.wait().map_err(anyhow::Error::msg)?;
         }

@@ -118,7 +118,7 @@ fn print_one(
     let goal = args.search.goal;
     match args.format {
         Format::Json => {
-            let rec = SolveRecord::new(id, state, &report, goal, args.moves, solver.name(), threads);
+            let rec = SolveRecord::new(id, state, &report, goal, args.moves, solver, threads);
             writeln!(out, "{}", serde_json::to_string(&rec)?)?;
         }
         Format::Text => {
@@ -128,11 +128,12 @@ fn print_one(
             }
             writeln!(
                 out,
-                "length {}  nodes {} generated, {} expanded  search {:.6} s  threads {threads}  heuristic {}",
+                "length {}  nodes {} generated, {} expanded  search {:.6} s  threads {threads}  lanes {}  heuristic {}",
                 moves.len(),
                 report.counts.generated,
                 report.counts.expanded,
                 report.seconds,
+                solver.lanes(),
                 solver.name()
             )?;
             writeln!(out, "moves: {}", user_moves(state, moves, goal, args.moves))?;

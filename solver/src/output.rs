@@ -42,6 +42,8 @@ pub struct SolveRecord {
     pub seconds: f64,
     pub heuristic: String,
     pub threads: usize,
+    /// Depth-first searches interleaved on each thread; with `threads`, what the node count depends on.
+    pub lanes: usize,
     pub root_h: u32,
     pub iterations: u32,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -55,7 +57,7 @@ impl SolveRecord {
         report: &Report,
         goal: Goal,
         style: MoveStyle,
-        heuristic: &str,
+        solver: &crate::Solver,
         threads: usize,
     ) -> SolveRecord {
         let moves = match (&report.moves, style) {
@@ -72,8 +74,9 @@ impl SolveRecord {
             nodes: report.counts.generated,
             expanded: report.counts.expanded,
             seconds: report.seconds,
-            heuristic: heuristic.to_string(),
+            heuristic: solver.name().to_string(),
             threads,
+            lanes: solver.lanes(),
             root_h: report.root_h,
             iterations: report.iterations,
             stopped: report.stopped.map(|s| s.as_str()),

@@ -51,6 +51,10 @@ pub struct Record {
     pub seconds: f64,
     /// Threads that searched this instance.
     pub threads: usize,
+    /// Depth-first searches interleaved on each thread (`--lanes`); like the thread count, it changes the
+    /// node count of the last iteration. Absent in files written before it existed: read as 1.
+    #[serde(default = "one")]
+    pub lanes: usize,
     pub heuristic: String,
     /// Each table as `file_name:payload_hash` (hex), space-separated; empty without tables.
     pub tables: String,
@@ -60,6 +64,10 @@ pub struct Record {
     pub matched: Option<bool>,
     /// What is wrong with an invalid line, or which limit stopped the search.
     pub error: Option<String>,
+}
+
+fn one() -> usize {
+    1
 }
 
 /// Record file format.
@@ -183,6 +191,7 @@ mod tests {
             expanded: 5,
             seconds: 0.25,
             threads: 2,
+            lanes: 3,
             heuristic: "pdb 2-3, + \"x\"".into(),
             tables: "a.pdb:00ff b.pdb:1234".into(),
             expected: Some(3),
@@ -218,7 +227,7 @@ mod tests {
         let mut csv = Format::Csv.encode(&sample("a", Status::Solved), true).unwrap();
         csv.extend(b"x,1\n");
         let e = format!("{:#}", parse_records(&csv).unwrap_err());
-        assert_eq!(e, "line 3: 2 fields where the header has 15");
+        assert_eq!(e, "line 3: 2 fields where the header has 16");
         assert!(parse_records(b"hello\n").is_err());
         assert_eq!(parse_records(b"").unwrap().format, None);
     }

@@ -274,6 +274,7 @@ fn csv_and_jsonl_parse_back_with_standard_readers_and_agree() {
         "expanded",
         "seconds",
         "threads",
+        "lanes",
         "heuristic",
         "tables",
         "expected",
@@ -381,7 +382,7 @@ fn a_wrong_known_length_is_a_loud_mismatch_and_a_failure() {
     assert_eq!(o.status.code(), Some(1), "{err}");
     assert!(err.contains("MISMATCH: id 12 (line 2): the optimal length found is 45 but the input says 47"), "{err}");
     let row = csv::Reader::from_path(&out).unwrap().records().map(Result::unwrap).find(|r| &r[0] == "12").unwrap();
-    assert_eq!((&row[12], &row[13]), ("47", "false"));
+    assert_eq!((&row[13], &row[14]), ("47", "false"));
     let rep = Command::new(BIN).args(["report", out.to_str().unwrap(), "--format", "markdown"]).output().unwrap();
     assert_eq!(rep.status.code(), Some(1));
     assert!(String::from_utf8(rep.stdout).unwrap().contains("| mismatched | 1 (ids 12) |"));

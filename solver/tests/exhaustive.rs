@@ -34,12 +34,18 @@ fn manhattan_and_linear_conflict_never_overestimate_on_any_3x3_state() {
 fn ida_is_optimal_on_sampled_3x3_states_serial_and_parallel() {
     let board: Board = "3x3".parse().unwrap();
     let dist = bfs_distances(board);
-    let lc = solver(board, HeuristicChoice::LinearConflict);
+    let lcs = [1, 3, 8].map(|lanes| {
+        let mut sv = solver(board, HeuristicChoice::LinearConflict);
+        sv.set_lanes(lanes).unwrap();
+        (lanes, sv)
+    });
     let md = solver(board, HeuristicChoice::Manhattan);
     for (i, (s, d)) in sample(board, &dist, 600).into_iter().enumerate() {
-        for threads in [1, 2] {
-            let r = lc.solve(&s, threads, &Limits::default()).unwrap();
-            assert_eq!(r.moves.as_ref().map(Vec::len), Some(d as usize), "{s} threads {threads}");
+        for (lanes, lc) in &lcs {
+            for threads in [1, 2] {
+                let r = lc.solve(&s, threads, &Limits::default()).unwrap();
+                assert_eq!(r.moves.as_ref().map(Vec::len), Some(d as usize), "{s} threads {threads} lanes {lanes}");
+            }
         }
         if i % 4 == 0 {
             let r = md.solve(&s, 1, &Limits::default()).unwrap();
@@ -54,12 +60,19 @@ fn every_2x3_state_end_to_end() {
     let dist = bfs_distances(board);
     assert_eq!(dist.len(), 360);
     for choice in [HeuristicChoice::Manhattan, HeuristicChoice::LinearConflict] {
-        let sv = solver(board, choice);
-        for (s, d) in sample(board, &dist, 1) {
-            assert!(sv.estimate(&s) <= d as u32);
-            for threads in [1, 2, 3] {
-                let r = sv.solve(&s, threads, &Limits::default()).unwrap();
-                assert_eq!(r.moves.map(|m| m.len()), Some(d as usize), "{s} {choice:?} threads {threads}");
+        let mut sv = solver(board, choice);
+        for lanes in [1, 2, 3, 5] {
+            sv.set_lanes(lanes).unwrap();
+            for (s, d) in sample(board, &dist, 1) {
+                assert!(sv.estimate(&s) <= d as u32);
+                for threads in [1, 2, 3] {
+                    let r = sv.solve(&s, threads, &Limits::default()).unwrap();
+                    assert_eq!(
+                        r.moves.map(|m| m.len()),
+                        Some(d as usize),
+                        "{s} {choice:?} threads {threads} lanes {lanes}"
+                    );
+                }
             }
         }
     }
