@@ -36,11 +36,11 @@ pub struct SearchArgs {
     #[arg(long, default_value_t = crate::FSM_DEPTH)]
     pub fsm_depth: usize,
     /// Depth-first searches each thread interleaves, so that one's table reads are in flight while the
-    /// others compute: 1 is a plain depth-first search; 3 (the default) is about 1.35x faster with the 7-8
-    /// tables. It changes the order of the last iteration, so its node count and which optimal solution is
-    /// found; never the length.
-    #[arg(long, default_value_t = crate::LANES)]
-    pub lanes: usize,
+    /// others compute: 1 is a plain depth-first search. Default: 3 with tables (about 1.35x faster with the
+    /// 7-8 tables), 1 without (nothing to wait for). It changes the order of the last iteration, so its node
+    /// count and which optimal solution is found; never the length.
+    #[arg(long)]
+    pub lanes: Option<usize>,
     /// Worker threads for one search (default: all cores).
     #[arg(long)]
     pub threads: Option<usize>,
@@ -67,7 +67,9 @@ impl SearchArgs {
         if self.fsm_depth != crate::FSM_DEPTH {
             solver.set_fsm_depth(self.fsm_depth).map_err(usage)?;
         }
-        solver.set_lanes(self.lanes).map_err(usage)?;
+        if let Some(lanes) = self.lanes {
+            solver.set_lanes(lanes).map_err(usage)?;
+        }
         Ok(solver)
     }
 }

@@ -18,6 +18,9 @@ use crate::ida::{Counts, Guard, Item, Moves, Queue, CHECK_EVERY, MAX_PATH};
 use puzzle::MAX_CELLS;
 use std::sync::atomic::Ordering;
 
+/// Nodes a lone lane expands per turn: the turn's bookkeeping (limits, donation) is paid once per this many.
+const SOLO_BUDGET: u32 = 64;
+
 /// Subtrees at least this far from the bound may be handed to another lane or thread; smaller ones cost
 /// more to hand over than to search.
 const HANDOVER_MIN_LEFT: u32 = 4;
@@ -130,51 +133,59 @@ impl<N: Copy + Default> Lane<N> {
         self.push(sh, it.node, it.blank, it.state);
     }
 
-    /// Settles the children made on the last turn, then walks the path until it makes another node's
-    /// children, finds the goal, or runs out of work.
+    /// Settles the children made on the last turn, then walks the path until it has made `budget` more
+    /// nodes' children (settling each before going on, except the last), finds the goal, or runs out of
+    /// work. A budget of 1 hands over after every node; a lone lane has nobody to hand over to.
     #[inline(always)]
-    fn turn<H: Heuristic<Node = N>>(&mut self, sh: &mut Shared<H>) -> Turn {
-        let f = &mut self.frames[self.top - 1];
-        let kids = &mut f.kids[..f.n as usize];
-        for k in kids.iter_mut() {
-            sh.heur.settle(&mut k.node);
-        }
-        // Most promising first: it changes nothing in an iteration that finds no solution, and in the last
-        // one it tends to reach the goal sooner.
-        kids.sort_unstable_by_key(|k| H::h(&k.node));
-        loop {
-            let d = self.top - 1;
-            let f = &mut self.frames[d];
-            if !f.exhausted() {
-                let kid = f.kids[f.taken as usize];
-                f.taken += 1;
-                let h = H::h(&kid.node);
-                let cost = self.g0 + d as u32 + 1 + h;
-                if cost > sh.bound {
-                    // The rest are no better.
-                    sh.next_bound = sh.next_bound.min(cost);
-                    f.taken = f.n;
-                    continue;
-                }
-                let (blank, from) = (f.blank as usize, kid.from as usize);
-                let tile = self.tiles[from];
-                self.path[d] = tile;
-                if h == 0 {
-                    return Turn::Found;
-                }
-                self.tiles[blank] = tile;
-                self.tiles[from] = 0;
-                self.push(sh, kid.node, from, kid.state);
-                return Turn::Made;
+    fn turn<H: Heuristic<Node = N>>(&mut self, sh: &mut Shared<H>, budget: u32) -> Turn {
+        let mut made = 0;
+        'settle: loop {
+            let f = &mut self.frames[self.top - 1];
+            let kids = &mut f.kids[..f.n as usize];
+            for k in kids.iter_mut() {
+                sh.heur.settle(&mut k.node);
             }
-            // Back to the parent: undo the move that led here.
-            if d == 0 {
-                self.top = 0;
-                return Turn::Idle;
+            // Most promising first: it changes nothing in an iteration that finds no solution, and in the
+            // last one it tends to reach the goal sooner.
+            kids.sort_unstable_by_key(|k| H::h(&k.node));
+            loop {
+                let d = self.top - 1;
+                let f = &mut self.frames[d];
+                if !f.exhausted() {
+                    let kid = f.kids[f.taken as usize];
+                    f.taken += 1;
+                    let h = H::h(&kid.node);
+                    let cost = self.g0 + d as u32 + 1 + h;
+                    if cost > sh.bound {
+                        // The rest are no better.
+                        sh.next_bound = sh.next_bound.min(cost);
+                        f.taken = f.n;
+                        continue;
+                    }
+                    let (blank, from) = (f.blank as usize, kid.from as usize);
+                    let tile = self.tiles[from];
+                    self.path[d] = tile;
+                    if h == 0 {
+                        return Turn::Found;
+                    }
+                    self.tiles[blank] = tile;
+                    self.tiles[from] = 0;
+                    self.push(sh, kid.node, from, kid.state);
+                    made += 1;
+                    if made == budget {
+                        return Turn::Made;
+                    }
+                    continue 'settle;
+                }
+                // Back to the parent: undo the move that led here.
+                if d == 0 {
+                    self.top = 0;
+                    return Turn::Idle;
+                }
+                self.tiles[f.blank as usize] = self.path[d - 1];
+                self.tiles[self.frames[d - 1].blank as usize] = 0;
+                self.top = d;
             }
-            self.tiles[f.blank as usize] = self.path[d - 1];
-            self.tiles[self.frames[d - 1].blank as usize] = 0;
-            self.top = d;
         }
     }
 
@@ -272,6 +283,7 @@ impl<'a, H: Heuristic> Worker<'a, H> {
             self.lanes[0].start(&mut self.sh, it);
         }
         let mut checked = 0;
+        let budget = if self.lanes.len() == 1 { SOLO_BUDGET } else { 1 };
         loop {
             let mut busy = 0;
             for k in 0..self.lanes.len() {
@@ -280,7 +292,7 @@ impl<'a, H: Heuristic> Worker<'a, H> {
                     self.lanes[k].start(&mut self.sh, it);
                 }
                 busy += 1;
-                if let Turn::Found = self.lanes[k].turn(&mut self.sh) {
+                if let Turn::Found = self.lanes[k].turn(&mut self.sh, budget) {
                     let moves = self.lanes[k].solution();
                     self.finish(checked);
                     return Some(moves);

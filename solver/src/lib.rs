@@ -96,7 +96,8 @@ pub struct Solver {
 /// How many moves deep the duplicate-path automaton learns by default (see `fsm` and BENCHMARKS.md).
 pub const FSM_DEPTH: usize = fsm::MAX_DEPTH;
 
-/// Depth-first searches interleaved on each thread by default (see `lanes` and BENCHMARKS.md).
+/// Depth-first searches interleaved on each thread by default with tables (see `lanes` and BENCHMARKS.md).
+/// Without tables there are no reads to wait for, and one lane is fastest.
 pub const LANES: usize = 3;
 /// The most lanes a thread may run.
 pub const MAX_LANES: usize = 16;
@@ -175,13 +176,14 @@ impl Solver {
         warn: &mut dyn FnMut(&str),
     ) -> anyhow::Result<Solver> {
         let (heuristic, name, check) = Solver::load(board, choice, tables, warn)?;
+        let lanes = if matches!(heuristic, Loaded::LinearConflict(_) | Loaded::Manhattan(_)) { 1 } else { LANES };
         Ok(Solver {
             board,
             heuristic,
             name,
             check,
             fsm: fsm::MoveFsm::build(board, FSM_DEPTH),
-            lanes: LANES,
+            lanes,
             pools: Mutex::new(Vec::new()),
         })
     }
@@ -243,7 +245,7 @@ impl Solver {
     }
 
     /// Sets how many depth-first searches each thread interleaves (1 to `MAX_LANES`; 1 is a plain
-    /// depth-first search in the serial order).
+    /// depth-first search in the serial order). The default is `LANES` with tables, 1 without.
     pub fn set_lanes(&mut self, lanes: usize) -> anyhow::Result<()> {
         if !(1..=MAX_LANES).contains(&lanes) {
             bail!("the number of lanes must be from 1 to {MAX_LANES}, not {lanes}");
