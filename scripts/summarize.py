@@ -64,6 +64,9 @@ def speedup(*args):
         m1, m2 = m1 + a, m2 + b
         print(f"{k:>4} {a:10.3f} {b:11.3f} {a / b:8.2f}")
     print(f"total {m1:9.3f} {m2:11.3f} {m1 / m2:8.2f}")
+    # Runs i of both lists were made back to back, so their ratio cancels most of the host's drift.
+    pairs = [sum(r["seconds"] for r in load(a)) / sum(r["seconds"] for r in load(b)) for a, b in zip(one, two)]
+    print(f"median of the per-run ratios {statistics.median(pairs):.2f} ({', '.join(f'{p:.2f}' for p in pairs)})")
 
 
 if __name__ == "__main__":
