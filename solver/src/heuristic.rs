@@ -18,11 +18,12 @@ pub trait Heuristic: Sync {
 
     fn h(node: &Self::Node) -> u32;
 
-    /// The child node when `tile` slides from cell `from` into the blank on `to`; `tiles` is the position
-    /// before the move. Table-based heuristics only start loading their entries here: the search makes
+    /// Writes to `out` the child node when `tile` slides from cell `from` into the blank on `to`; `tiles` is
+    /// the position before the move. (Written in place, not returned: a node built on the stack field by field
+    /// and then copied whole into the search's frame stalls on store forwarding.) Table-based heuristics only start loading their entries here: the search makes
     /// all siblings, lets other lanes run (see `lanes`), and only then calls [`Heuristic::settle`] on each,
     /// so the reads overlap each other and other work.
-    fn child(&self, node: &Self::Node, tiles: &[u8; MAX_CELLS], tile: u8, from: usize, to: usize) -> Self::Node;
+    fn child(&self, node: &Self::Node, tiles: &[u8; MAX_CELLS], tile: u8, from: usize, to: usize, out: &mut Self::Node);
 
     /// Finishes a child made by [`Heuristic::child`]: reads what it started loading and sets `h`.
     #[inline(always)]
@@ -68,9 +69,9 @@ impl Heuristic for Manhattan {
     }
 
     #[inline(always)]
-    fn child(&self, node: &u32, _tiles: &[u8; MAX_CELLS], tile: u8, from: usize, to: usize) -> u32 {
+    fn child(&self, node: &u32, _tiles: &[u8; MAX_CELLS], tile: u8, from: usize, to: usize, out: &mut u32) {
         let row = &self.md[tile as usize];
-        node + row[to] as u32 - row[from] as u32
+        *out = node + row[to] as u32 - row[from] as u32;
     }
 }
 
@@ -112,9 +113,10 @@ impl Heuristic for LinearConflictH {
     }
 
     #[inline(always)]
-    fn child(&self, node: &LcNode, tiles: &[u8; MAX_CELLS], tile: u8, from: usize, to: usize) -> LcNode {
+    fn child(&self, node: &LcNode, tiles: &[u8; MAX_CELLS], tile: u8, from: usize, to: usize, out: &mut LcNode) {
         let row = &self.md[tile as usize];
-        let mut n = *node;
+        *out = *node;
+        let n = out;
         n.md = n.md + row[to] as u16 - row[from] as u16;
         let (a, b) = if from.abs_diff(to) == 1 {
             (self.lc.col_line(from), self.lc.col_line(to))
@@ -135,7 +137,6 @@ impl Heuristic for LinearConflictH {
             n.conflicts = n.conflicts + new as u16 - n.lines[l] as u16;
             n.lines[l] = new;
         }
-        n
     }
 }
 
@@ -393,9 +394,18 @@ impl<const P: usize> Heuristic for PdbHeuristic<P> {
     }
 
     #[inline(always)]
-    fn child(&self, node: &PdbNode<P>, tiles: &[u8; MAX_CELLS], tile: u8, from: usize, to: usize) -> PdbNode<P> {
+    fn child(
+        &self,
+        node: &PdbNode<P>,
+        tiles: &[u8; MAX_CELLS],
+        tile: u8,
+        from: usize,
+        to: usize,
+        out: &mut PdbNode<P>,
+    ) {
         let row = &self.md[tile as usize];
-        let mut n = *node;
+        *out = *node;
+        let n = out;
         n.md = n.md + row[to] as u16 - row[from] as u16;
         let g = &self.geo[to][from];
         let passed = self.passed(g, tiles, tile);
@@ -407,7 +417,6 @@ impl<const P: usize> Heuristic for PdbHeuristic<P> {
             n.moved[v] = p as u8;
             self.payloads[p].prefetch(rank);
         }
-        n
     }
 
     #[inline(always)]
@@ -470,7 +479,8 @@ mod tests {
                 let dir = Dir::ALL[(seed >> 32) as usize % 4];
                 let blank = state.blank();
                 let Some(from) = board.step(blank, dir) else { continue };
-                let mut child = heur.child(&node, &tiles, tiles[from], from, blank);
+                let mut child = PdbNode::default();
+                heur.child(&node, &tiles, tiles[from], from, blank, &mut child);
                 heur.settle(&mut child);
                 vertical += (from.abs_diff(blank) > 1) as usize;
                 state.move_blank(dir);

@@ -252,7 +252,8 @@ fn expand<H: Heuristic>(
     let mut kids = Vec::with_capacity(4);
     for (from, state) in moves.from(it.blank, it.state) {
         let tile = it.tiles[from];
-        let mut child = heur.child(&it.node, &it.tiles, tile, from, it.blank);
+        let mut child = H::Node::default();
+        heur.child(&it.node, &it.tiles, tile, from, it.blank, &mut child);
         heur.settle(&mut child);
         counts.generated += 1;
         let f = it.depth() + 1 + H::h(&child);

@@ -35,10 +35,13 @@ struct Kid<N> {
 }
 
 /// A node on a lane's path: its children (settled and ordered on the lane's next turn after they are
-/// made), how many have been taken, and its blank.
+/// made), how many have been taken, and its blank. Children stay where they were made; the child being
+/// searched is the parent its own children are made from, and `order` says which one that is.
 #[derive(Clone, Copy, Default)]
 struct Frame<N> {
     kids: [Kid<N>; 4],
+    /// Indices into `kids`, best estimate first.
+    order: [u8; 4],
     n: u8,
     taken: u8,
     blank: u8,
@@ -48,12 +51,19 @@ impl<N> Frame<N> {
     fn exhausted(&self) -> bool {
         self.taken == self.n
     }
+
+    /// The index of the next child to try.
+    fn next(&self) -> usize {
+        self.order[self.taken as usize] as usize
+    }
 }
 
 /// One depth-first search with an explicit stack.
 struct Lane<N> {
     /// The position at the deepest frame.
     tiles: [u8; MAX_CELLS],
+    /// Frame 0's node (the work item's).
+    root: N,
     frames: Vec<Frame<N>>,
     /// Frames in use; 0 when the lane is idle.
     top: usize,
@@ -90,6 +100,7 @@ impl<N: Copy + Default> Lane<N> {
     fn new() -> Self {
         Lane {
             tiles: [0; MAX_CELLS],
+            root: N::default(),
             frames: Vec::new(),
             top: 0,
             low: 0,
@@ -99,20 +110,25 @@ impl<N: Copy + Default> Lane<N> {
         }
     }
 
-    /// Pushes the frame of `node` (blank on `blank`, automaton in `state`), making its children.
+    /// Pushes a frame for child `pick` of the deepest frame (`None`: for `root`), whose blank is on `blank`
+    /// and automaton in `state`, making its children.
     #[inline(always)]
-    fn push<H: Heuristic<Node = N>>(&mut self, sh: &mut Shared<H>, node: N, blank: usize, state: u32) {
+    fn push<H: Heuristic<Node = N>>(&mut self, sh: &mut Shared<H>, pick: Option<usize>, blank: usize, state: u32) {
         if self.top == self.frames.len() {
             self.frames.push(Frame::default());
         }
-        let f = &mut self.frames[self.top];
+        let (below, at) = self.frames.split_at_mut(self.top);
+        let node = match pick {
+            Some(k) => &below[self.top - 1].kids[k].node,
+            None => &self.root,
+        };
+        let f = &mut at[0];
         let mut n = 0;
         for (from, next) in sh.moves.from(blank, state) {
-            f.kids[n] = Kid {
-                node: sh.heur.child(&node, &self.tiles, self.tiles[from], from, blank),
-                from: from as u8,
-                state: next,
-            };
+            let kid = &mut f.kids[n];
+            sh.heur.child(node, &self.tiles, self.tiles[from], from, blank, &mut kid.node);
+            kid.from = from as u8;
+            kid.state = next;
             n += 1;
         }
         f.n = n as u8;
@@ -128,9 +144,10 @@ impl<N: Copy + Default> Lane<N> {
         self.tiles = it.tiles;
         self.g0 = it.depth();
         self.prefix = it.path;
+        self.root = it.node;
         self.top = 0;
         self.low = 0;
-        self.push(sh, it.node, it.blank, it.state);
+        self.push(sh, None, it.blank, it.state);
     }
 
     /// Settles the children made on the last turn, then walks the path until it has made `budget` more
@@ -141,18 +158,22 @@ impl<N: Copy + Default> Lane<N> {
         let mut made = 0;
         'settle: loop {
             let f = &mut self.frames[self.top - 1];
-            let kids = &mut f.kids[..f.n as usize];
-            for k in kids.iter_mut() {
+            let n = f.n as usize;
+            for k in &mut f.kids[..n] {
                 sh.heur.settle(&mut k.node);
             }
             // Most promising first: it changes nothing in an iteration that finds no solution, and in the
-            // last one it tends to reach the goal sooner.
-            kids.sort_unstable_by_key(|k| H::h(&k.node));
+            // last one it tends to reach the goal sooner. Indices are sorted, not the nodes: moving a node
+            // just written field by field would stall on store forwarding.
+            f.order = [0, 1, 2, 3];
+            let kids = &f.kids;
+            f.order[..n].sort_unstable_by_key(|&k| H::h(&kids[k as usize].node));
             loop {
                 let d = self.top - 1;
                 let f = &mut self.frames[d];
                 if !f.exhausted() {
-                    let kid = f.kids[f.taken as usize];
+                    let k = f.next();
+                    let kid = &f.kids[k];
                     f.taken += 1;
                     let h = H::h(&kid.node);
                     let cost = self.g0 + d as u32 + 1 + h;
@@ -168,9 +189,10 @@ impl<N: Copy + Default> Lane<N> {
                     if h == 0 {
                         return Turn::Found;
                     }
+                    let state = kid.state;
                     self.tiles[blank] = tile;
                     self.tiles[from] = 0;
-                    self.push(sh, kid.node, from, kid.state);
+                    self.push(sh, Some(k), from, state);
                     made += 1;
                     if made == budget {
                         return Turn::Made;
@@ -215,7 +237,7 @@ impl<N: Copy + Default> Lane<N> {
                 continue;
             }
             let g = self.g0 + d as u32 + 1;
-            let kid = f.kids[f.taken as usize];
+            let kid = f.kids[f.next()];
             let cost = g + H::h(&kid.node);
             if cost > bound {
                 sh.next_bound = sh.next_bound.min(cost);
