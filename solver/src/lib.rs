@@ -86,7 +86,10 @@ pub struct Solver {
     heuristic: Loaded,
     name: String,
     check: Option<PayloadCheck>,
-    fsm: fsm::MoveFsm,
+    /// Built on first use: a solver only asked for estimates never needs it, and a depth set after `new`
+    /// must not pay for building the default one first.
+    fsm: std::sync::OnceLock<fsm::MoveFsm>,
+    fsm_depth: usize,
     lanes: usize,
     /// Worker pools by thread count, made on first use and kept: a solve of a few milliseconds must not pay
     /// for starting threads.
@@ -182,7 +185,8 @@ impl Solver {
             heuristic,
             name,
             check,
-            fsm: fsm::MoveFsm::build(board, FSM_DEPTH),
+            fsm: std::sync::OnceLock::new(),
+            fsm_depth: FSM_DEPTH,
             lanes,
             pools: Mutex::new(Vec::new()),
         })
@@ -234,13 +238,14 @@ impl Solver {
         }
     }
 
-    /// Rebuilds the duplicate-path automaton to `depth` moves (2: parent pruning only; at most
-    /// `fsm::MAX_DEPTH`).
+    /// Sets the duplicate-path automaton's depth in moves (2: parent pruning only; at most `fsm::MAX_DEPTH`);
+    /// it is built at the next solve.
     pub fn set_fsm_depth(&mut self, depth: usize) -> anyhow::Result<()> {
         if !(2..=fsm::MAX_DEPTH).contains(&depth) {
             bail!("the duplicate-pruning depth must be from 2 to {}, not {depth}", fsm::MAX_DEPTH);
         }
-        self.fsm = fsm::MoveFsm::build(self.board, depth);
+        self.fsm_depth = depth;
+        self.fsm = std::sync::OnceLock::new();
         Ok(())
     }
 
@@ -256,6 +261,10 @@ impl Solver {
 
     pub fn lanes(&self) -> usize {
         self.lanes
+    }
+
+    fn fsm(&self) -> &fsm::MoveFsm {
+        self.fsm.get_or_init(|| fsm::MoveFsm::build(self.board, self.fsm_depth))
     }
 
     pub fn board(&self) -> Board {
@@ -290,8 +299,7 @@ impl Solver {
             bail!("position is for a {} board but the solver is for {}", state.board(), self.board);
         }
         let pool = (threads > 1).then(|| self.pool(threads)).transpose()?;
-        let report =
-            with_heuristic!(&self.heuristic, h => ida::solve(h, &self.fsm, state, pool.as_deref(), self.lanes, limits));
+        let report = with_heuristic!(&self.heuristic, h => ida::solve(h, self.fsm(), state, pool.as_deref(), self.lanes, limits));
         if let Some(check) = &self.check {
             check.wait().map_err(anyhow::Error::msg)?;
         }
