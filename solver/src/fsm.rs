@@ -42,7 +42,8 @@ struct Node {
 impl MoveFsm {
     /// Learns the forbidden strings of up to `depth` moves on `board` and builds the automaton.
     pub fn build(board: Board, depth: usize) -> MoveFsm {
-        let patterns = forbidden_strings(board, depth);
+        let threads = std::thread::available_parallelism().map_or(1, |t| t.get());
+        let patterns = forbidden_strings(board, depth, threads);
         let n = board.cells();
         // Node 0 is the root; nodes 1..=n are the one-cell strings, one for each starting cell.
         let mut nodes: Vec<Node> = (0..=n)
@@ -180,41 +181,72 @@ type FastSet<T> = HashSet<T, std::hash::BuildHasherDefault<MulHasher>>;
 
 /// Every move string (as the blank's cells, start included) of up to `depth` moves that reaches a position
 /// some smaller string from the same cell reached, and that has no shorter forbidden suffix.
-fn forbidden_strings(board: Board, depth: usize) -> Vec<Vec<u8>> {
+/// `threads` share each level's starting cells; the result does not depend on how many there are.
+fn forbidden_strings(board: Board, depth: usize, threads: usize) -> Vec<Vec<u8>> {
     assert!(depth <= MAX_DEPTH, "automaton depth {depth} exceeds {MAX_DEPTH}");
     let n = board.cells();
     // Tokens: cell c starts with token c; the arrangement identifies the permutation a string makes.
     let initial: u64 = (0..n).map(|c| (c as u64) << (4 * c)).sum();
-    let mut seen: Vec<FastSet<u64>> = (0..n).map(|_| FastSet::from_iter([initial])).collect();
-    let mut level: Vec<(u64, Cells)> = (0..n).map(|c| (initial, Cells::new(c))).collect();
+    let mut starts: Vec<FromCell> = (0..n)
+        .map(|c| FromCell { seen: FastSet::from_iter([initial]), level: vec![(initial, Cells::new(c))] })
+        .collect();
     let mut known: FastSet<Cells> = FastSet::default();
     let mut found = Vec::new();
+    let threads = threads.clamp(1, n);
     // Breadth first, all starting cells a level at a time and each in direction order, so the first string
     // to reach an arrangement is the smallest, and shorter forbidden strings are known before longer ones.
+    // Within a level the starting cells are independent (the suffix test reads only shorter strings), so
+    // they are shared among threads; their results are merged in cell order, as one thread would find them.
     for _ in 0..depth {
-        let mut deeper = Vec::with_capacity(level.len() * 2);
-        for &(arr, path) in &level {
-            let start = path.get(0) as usize;
-            let blank = path.get(path.len() - 1) as usize;
-            for d in Dir::ALL {
-                let Some(to) = board.step(blank, d) else { continue };
-                let (a, b) = (4 * blank, 4 * to);
-                let (ta, tb) = (arr >> a & 0xF, arr >> b & 0xF);
-                let next = arr & !(0xF << a) & !(0xF << b) | tb << a | ta << b;
-                let p = path.push(to);
-                if !seen[start].insert(next) {
-                    // Redundant if a shorter suffix is already forbidden (that one prunes it first).
-                    if !(1..p.len() - 2).any(|k| known.contains(&p.suffix(k))) {
-                        known.insert(p);
-                        found.push(p.to_vec());
-                    }
-                } else {
-                    deeper.push((next, p));
+        let known_now = &known;
+        let level: Vec<Vec<Cells>> = std::thread::scope(|s| {
+            let chunk = n.div_ceil(threads);
+            let handles: Vec<_> = starts
+                .chunks_mut(chunk)
+                .map(|group| {
+                    s.spawn(move || group.iter_mut().map(|st| extend(board, st, known_now)).collect::<Vec<_>>())
+                })
+                .collect();
+            handles.into_iter().flat_map(|h| h.join().expect("automaton builder thread")).collect()
+        });
+        for p in level.into_iter().flatten() {
+            known.insert(p);
+            found.push(p.to_vec());
+        }
+    }
+    found
+}
+
+/// The breadth-first search from one starting cell: the arrangements reached, and the strings of the current
+/// length with the arrangement each makes.
+struct FromCell {
+    seen: FastSet<u64>,
+    level: Vec<(u64, Cells)>,
+}
+
+/// Extends one starting cell's strings by a move; returns the new forbidden ones, in the order found.
+fn extend(board: Board, from: &mut FromCell, known: &FastSet<Cells>) -> Vec<Cells> {
+    let mut found = Vec::new();
+    let mut deeper = Vec::with_capacity(from.level.len() * 2);
+    for &(arr, path) in &from.level {
+        let blank = path.get(path.len() - 1) as usize;
+        for d in Dir::ALL {
+            let Some(to) = board.step(blank, d) else { continue };
+            let (a, b) = (4 * blank, 4 * to);
+            let (ta, tb) = (arr >> a & 0xF, arr >> b & 0xF);
+            let next = arr & !(0xF << a) & !(0xF << b) | tb << a | ta << b;
+            let p = path.push(to);
+            if !from.seen.insert(next) {
+                // Redundant if a shorter suffix is already forbidden (that one prunes it first).
+                if !(1..p.len() - 2).any(|k| known.contains(&p.suffix(k))) {
+                    found.push(p);
                 }
+            } else {
+                deeper.push((next, p));
             }
         }
-        level = deeper;
     }
+    from.level = deeper;
     found
 }
 
@@ -235,6 +267,18 @@ mod tests {
             cell = board.step(cell, d).unwrap();
         }
         false
+    }
+
+    #[test]
+    fn the_forbidden_strings_do_not_depend_on_the_thread_count() {
+        for (board, depth) in [("3x3", 12), ("4x4", 10), ("2x5", 12)] {
+            let board: Board = board.parse().unwrap();
+            let one = forbidden_strings(board, depth, 1);
+            assert!(one.len() > 100, "{board}: {}", one.len());
+            for threads in [2, 3, 16] {
+                assert_eq!(forbidden_strings(board, depth, threads), one, "{board} depth {depth}, {threads} threads");
+            }
+        }
     }
 
     #[test]
