@@ -230,7 +230,7 @@ impl<N> Item<N> {
 }
 
 /// The position after the tile on `from` slides into the blank on `blank`, and that tile.
-fn after_move(tiles: &[u8; MAX_CELLS], blank: usize, from: usize) -> ([u8; MAX_CELLS], u8) {
+pub(crate) fn after_move(tiles: &[u8; MAX_CELLS], blank: usize, from: usize) -> ([u8; MAX_CELLS], u8) {
     let mut t = *tiles;
     let tile = t[from];
     t[blank] = tile;
@@ -408,7 +408,7 @@ fn parallel_iteration<H: Heuristic>(
     // Every thread's lanes take the next item in order, so the threads advance through the iteration side
     // by side the way the serial search would; a solution early in the order (sibling ordering makes that
     // common in the last iteration) is reached sooner. A thread that finds the queue empty waits; a busy
-    // thread seeing that gives it its largest untried subtree (`Worker::donate`).
+    // thread seeing that gives it the work that comes next in its own serial order (`Worker::donate`).
     let queue = Queue::new(items, threads);
     rayon::broadcast(|_| {
         let mut worker = Worker::new(heur, moves, guard, lanes);

@@ -14,7 +14,7 @@
 //! lie there, and work past it is wasted.
 
 use crate::heuristic::Heuristic;
-use crate::ida::{Counts, Guard, Item, Moves, Queue, CHECK_EVERY, MAX_PATH};
+use crate::ida::{after_move, Counts, Guard, Item, Moves, Queue, CHECK_EVERY, MAX_PATH};
 use puzzle::MAX_CELLS;
 use std::sync::atomic::Ordering;
 
@@ -251,15 +251,12 @@ impl<N: Copy + Default> Lane<N> {
                 tiles[self.frames[e].blank as usize] = self.path[e - 1];
                 tiles[self.frames[e - 1].blank as usize] = 0;
             }
-            let (blank, from) = (self.frames[d].blank as usize, kid.from as usize);
-            let tile = tiles[from];
-            tiles[blank] = tile;
-            tiles[from] = 0;
+            let (tiles, tile) = after_move(&tiles, self.frames[d].blank as usize, kid.from as usize);
             let mut path = Vec::with_capacity(g as usize);
             path.extend_from_slice(&self.prefix);
             path.extend_from_slice(&self.path[..d]);
             path.push(tile);
-            return Some(Item { tiles, node: kid.node, blank: from, state: kid.state, path });
+            return Some(Item { tiles, node: kid.node, blank: kid.from as usize, state: kid.state, path });
         }
         None
     }
