@@ -81,14 +81,21 @@ impl State {
     /// Inverse of [`State::pack`]; `None` if `packed` is not a permutation of the board's tiles.
     pub fn unpack(board: Board, packed: u64) -> Option<State> {
         let perm: Vec<u8> = (0..board.cells()).map(|c| (packed >> (4 * c) & 0xF) as u8).collect();
+        (packed.checked_shr(4 * board.cells() as u32).unwrap_or(0) == 0).then_some(())?;
+        State::from_tiles(board, &perm)
+    }
+
+    /// The state with `tiles[cell]` on each cell; `None` unless `tiles` is a permutation of the board's tiles.
+    /// Solvability is not checked (see [`State::is_solvable`]).
+    pub fn from_tiles(board: Board, tiles: &[u8]) -> Option<State> {
         let mut seen = 0u32;
-        for &t in &perm {
+        for &t in tiles {
             if t as usize >= board.cells() || seen & 1 << t != 0 {
                 return None;
             }
             seen |= 1 << t;
         }
-        (packed.checked_shr(4 * board.cells() as u32).unwrap_or(0) == 0).then(|| State::from_permutation(board, &perm))
+        (tiles.len() == board.cells()).then(|| State::from_permutation(board, tiles))
     }
 
     /// The parity rule: a move swaps the blank with a tile (one transposition) and moves the blank one cell,
@@ -239,6 +246,17 @@ mod tests {
             prop_assert!(!State::from_permutation(board, &perm).is_solvable());
             prop_assert!(!board.is_square() || s.transposed().is_solvable());
         }
+    }
+
+    #[test]
+    fn from_tiles_takes_exactly_the_permutations() {
+        let board: Board = "2x3".parse().unwrap();
+        let s = State::from_tiles(board, &[1, 0, 2, 3, 4, 5]).unwrap();
+        assert_eq!((s.blank(), s.tiles()), (1, &[1, 0, 2, 3, 4, 5][..]));
+        assert_eq!(State::from_tiles(board, &[1, 1, 2, 3, 4, 5]), None, "a duplicate");
+        assert_eq!(State::from_tiles(board, &[6, 0, 2, 3, 4, 5]), None, "out of range");
+        assert_eq!(State::from_tiles(board, &[0, 1, 2, 3, 4]), None, "too short");
+        assert_eq!(State::unpack(board, 0x1_0054_3210), None, "bits past the board");
     }
 
     #[test]

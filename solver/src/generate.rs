@@ -4,7 +4,7 @@
 //! version of every dependency.
 
 use clap::Args;
-use puzzle::{Board, Goal, InstanceError, State};
+use puzzle::{Board, State};
 use std::io::Write;
 
 /// splitmix64 (Steele, Lea, Flood 2014): tiny, fast, and fixed forever.
@@ -37,20 +37,16 @@ pub fn random_position(board: Board, rng: &mut SplitMix64) -> State {
     for i in (1..tiles.len()).rev() {
         tiles.swap(i, rng.below(i + 1));
     }
-    match state_of(board, &tiles) {
-        Err(InstanceError::Unsolvable) => {
-            let mut nonblank = (0..tiles.len()).filter(|&c| tiles[c] != 0);
-            let (a, b) = (nonblank.next().unwrap(), nonblank.next().unwrap());
-            tiles.swap(a, b);
-            state_of(board, &tiles).expect("one swap of two tiles fixes the parity")
-        }
-        other => other.expect("a permutation of the board's tiles"),
+    let state = State::from_tiles(board, &tiles).expect("a permutation of the board's tiles");
+    if state.is_solvable() {
+        return state;
     }
-}
-
-fn state_of(board: Board, tiles: &[u8]) -> Result<State, InstanceError> {
-    let text: Vec<String> = tiles.iter().map(u8::to_string).collect();
-    puzzle::parse_tiles(board, Goal::BlankFirst, &text.join(" "))
+    let mut nonblank = (0..tiles.len()).filter(|&c| tiles[c] != 0);
+    let (a, b) = (nonblank.next().unwrap(), nonblank.next().unwrap());
+    tiles.swap(a, b);
+    let state = State::from_tiles(board, &tiles).expect("a permutation of the board's tiles");
+    assert!(state.is_solvable(), "one swap of two tiles fixes the parity");
+    state
 }
 
 /// A random walk of `steps` blank moves from the goal, never stepping straight back: the optimal length is
