@@ -39,7 +39,7 @@ enum Command {
         #[arg(long)]
         threads: Option<usize>,
         /// Refuse to build if the search needs more memory than this, e.g. 2G (default: MemAvailable).
-        #[arg(long, value_parser = parse_memory)]
+        #[arg(long, value_parser = pdb_builder::parse_size)]
         memory_limit: Option<u64>,
         /// Print nothing but errors.
         #[arg(long)]
@@ -69,10 +69,6 @@ enum Command {
 enum Format {
     Text,
     Json,
-}
-
-fn parse_memory(s: &str) -> Result<u64, InputError> {
-    pdb_builder::parse_size(s)
 }
 
 fn main() -> ExitCode {

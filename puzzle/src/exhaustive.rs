@@ -17,8 +17,11 @@ pub fn distances(board: Board) -> HashMap<u64, u8> {
         for s in &frontier {
             for dir in Dir::ALL {
                 let mut t = *s;
-                if t.move_blank(dir) && !dist.contains_key(&t.pack()) {
-                    dist.insert(t.pack(), d);
+                if !t.move_blank(dir) {
+                    continue;
+                }
+                if let std::collections::hash_map::Entry::Vacant(e) = dist.entry(t.pack()) {
+                    e.insert(d);
                     next.push(t);
                 }
             }

@@ -64,9 +64,7 @@ impl SearchArgs {
             self.heuristic
         };
         let mut solver = Solver::new(self.board, choice, &spec, &mut |w| eprintln!("{w}")).map_err(usage)?;
-        if self.fsm_depth != crate::FSM_DEPTH {
-            solver.set_fsm_depth(self.fsm_depth).map_err(usage)?;
-        }
+        solver.set_fsm_depth(self.fsm_depth).map_err(usage)?;
         if let Some(lanes) = self.lanes {
             solver.set_lanes(lanes).map_err(usage)?;
         }
