@@ -3,9 +3,13 @@
 //! conflict, so the whole file runs in seconds.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant, SystemTime};
+
+mod common;
+
+use common::TempDir as Dir;
 
 const BIN: &str = env!("CARGO_BIN_EXE_solver");
 
@@ -21,31 +25,6 @@ const EASY_KORF: &str = "\
 const KORF1: &str = "1 57 14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3\n";
 /// A 70-move position: hours with linear conflict, so it is always in flight when a test interrupts.
 const HARD: &str = "h 70 15 14 3 7 11 10 6 2 12 9 5 4 13 8 1 0\n";
-
-struct Dir(PathBuf);
-
-impl Dir {
-    fn new(name: &str) -> Dir {
-        let d = std::env::temp_dir().join(format!("solver-batch-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&d);
-        std::fs::create_dir_all(&d).unwrap();
-        Dir(d)
-    }
-    fn file(&self, name: &str, text: &str) -> PathBuf {
-        let p = self.0.join(name);
-        std::fs::write(&p, text).unwrap();
-        p
-    }
-    fn path(&self, name: &str) -> PathBuf {
-        self.0.join(name)
-    }
-}
-
-impl Drop for Dir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
 
 fn solver(args: &[&str]) -> Command {
     let mut c = Command::new(BIN);

@@ -1,5 +1,7 @@
 //! The `solver solve` command as a user runs it: output formats, exit codes and error messages.
 
+mod common;
+
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
@@ -117,8 +119,7 @@ fn bad_positions_exit_2_with_one_clear_line() {
 
 #[test]
 fn missing_tables_fail_pdb_and_warn_under_auto() {
-    let dir = std::env::temp_dir().join(format!("solver-cli-empty-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::TempDir::new("cli-empty");
     let d = dir.to_str().unwrap();
     let o = solver(&["solve", "--heuristic", "pdb", "--pdbs", d, KORF9], "");
     assert_eq!(o.status.code(), Some(2));
@@ -133,5 +134,4 @@ fn missing_tables_fail_pdb_and_warn_under_auto() {
     assert!(o.status.success());
     assert!(stderr(&o).contains("falling back to linear conflict"));
     assert!(String::from_utf8_lossy(&o.stdout).contains("heuristic linear-conflict"));
-    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -2,15 +2,10 @@
 
 mod common;
 
-use common::{bfs_distances, sample};
+use common::{bfs_distances, sample, table_free as solver};
 use puzzle::Board;
 use solver::ida::Limits;
-use solver::{HeuristicChoice, Lookups, Solver, TableSpec};
-
-fn solver(board: Board, choice: HeuristicChoice) -> Solver {
-    let spec = TableSpec { dir: "/nonexistent".into(), partition: String::new(), lookups: Lookups::default() };
-    Solver::new(board, choice, &spec, &mut |w| panic!("unexpected warning {w}")).unwrap()
-}
+use solver::HeuristicChoice;
 
 #[test]
 fn manhattan_and_linear_conflict_never_overestimate_on_any_3x3_state() {

@@ -3,19 +3,12 @@
 
 mod common;
 
-use common::{bfs_distances, sample};
+use common::{bfs_distances, sample, table_free, TempDir};
 use puzzle::partition::{file_name, Partition};
 use puzzle::{Board, State};
 use solver::ida::Limits;
 use solver::{HeuristicChoice, Lookups, Solver, TableSpec};
-use std::path::{Path, PathBuf};
-
-fn temp(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("solver-pdb-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
+use std::path::Path;
 
 /// Builds every table of `partition` into `dir` with the builder's library.
 fn build(board: Board, partition: &str, dir: &Path) {
@@ -34,14 +27,8 @@ fn pdb_solver(board: Board, partition: &str, dir: &Path, lookups: Lookups) -> So
 /// sample, serial and parallel.
 fn check_against_bfs(board: Board, partitions: &[&str], step: usize) {
     let dist = bfs_distances(board);
-    let dir = temp(&format!("{board}"));
-    let md = Solver::new(
-        board,
-        HeuristicChoice::Manhattan,
-        &TableSpec { dir: dir.clone(), partition: String::new(), lookups: Lookups::Regular },
-        &mut |_| {},
-    )
-    .unwrap();
+    let dir = TempDir::new(&format!("pdb-{board}"));
+    let md = table_free(board, HeuristicChoice::Manhattan);
     for partition in partitions {
         build(board, partition, &dir);
     }
@@ -70,7 +57,6 @@ fn check_against_bfs(board: Board, partitions: &[&str], step: usize) {
             }
         }
     }
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
@@ -87,17 +73,12 @@ fn non_square_boards_use_the_plain_lookup() {
 
 #[test]
 fn korf_instances_with_5_5_5_tables_match_their_known_lengths() {
-    let dir = temp("555");
+    let dir = TempDir::new("pdb-555");
     build(Board::FOUR, "5-5-5", &dir);
     let svs = [Lookups::Regular, Lookups::Reflected].map(|l| pdb_solver(Board::FOUR, "5-5-5", &dir, l));
-    let korf = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/data/korf100.txt")).unwrap();
     let easy = ["2", "5", "8", "9", "12", "16", "18", "21", "34", "38", "39", "55"];
-    let mut solved = 0;
-    for line in korf.lines() {
-        let Some(inst) = puzzle::parse_line(Board::FOUR, puzzle::Goal::BlankFirst, line).unwrap() else { continue };
-        if !easy.contains(&inst.id.as_deref().unwrap()) {
-            continue;
-        }
+    let instances = common::korf(&easy);
+    for inst in &instances {
         for sv in &svs {
             let r = sv.solve(&inst.state, 2, &Limits::default()).unwrap();
             assert_eq!(
@@ -108,16 +89,14 @@ fn korf_instances_with_5_5_5_tables_match_their_known_lengths() {
                 sv.name()
             );
         }
-        solved += 1;
     }
-    assert_eq!(solved, easy.len());
-    std::fs::remove_dir_all(&dir).unwrap();
+    assert_eq!(instances.len(), easy.len());
 }
 
 #[test]
 fn a_corrupt_or_mismatched_table_is_an_error_not_a_wrong_heuristic() {
     let board: Board = "3x3".parse().unwrap();
-    let dir = temp("corrupt");
+    let dir = TempDir::new("pdb-corrupt");
     build(board, "4-4", &dir);
     let s = puzzle::parse_tiles(board, puzzle::Goal::BlankFirst, "8 6 7 2 5 4 3 0 1").unwrap();
     let table = dir.join("3x3-1-2-3-4.pdb");
@@ -133,7 +112,7 @@ fn a_corrupt_or_mismatched_table_is_an_error_not_a_wrong_heuristic() {
 
     // Truncated by one byte: refused on open.
     std::fs::write(&table, &bytes[..bytes.len() - 1]).unwrap();
-    let spec = TableSpec { dir: dir.clone(), partition: "4-4".into(), lookups: Lookups::Reflected };
+    let spec = TableSpec { dir: dir.to_path_buf(), partition: "4-4".into(), lookups: Lookups::Reflected };
     for choice in [HeuristicChoice::Pdb, HeuristicChoice::Auto] {
         let err = format!("{:#}", Solver::new(board, choice, &spec, &mut |_| {}).err().expect("must fail"));
         assert!(err.contains("3x3-1-2-3-4.pdb") && err.contains("truncated"), "{err}");
@@ -143,5 +122,4 @@ fn a_corrupt_or_mismatched_table_is_an_error_not_a_wrong_heuristic() {
     std::fs::copy(dir.join("3x3-5-6-7-8.pdb"), &table).unwrap();
     let err = format!("{:#}", Solver::new(board, HeuristicChoice::Pdb, &spec, &mut |_| {}).err().expect("must fail"));
     assert!(err.contains("expected board 3x3, tiles [1, 2, 3, 4]"), "{err}");
-    std::fs::remove_dir_all(&dir).unwrap();
 }

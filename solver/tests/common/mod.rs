@@ -1,9 +1,13 @@
-//! Ground truth for small boards: exact distances of every solvable position by breadth-first search.
+//! What the test binaries share: ground truth for small boards (exact distances of every solvable position by
+//! breadth-first search), Korf's instances, table-free solvers and scratch folders.
 #![allow(dead_code)] // each test binary uses its own subset
 
-use puzzle::{Board, State};
+use puzzle::{Board, Goal, Instance, State};
+use solver::{HeuristicChoice, Lookups, Solver, TableSpec};
 use std::collections::HashMap;
+use std::path::{Path, PathBuf};
 
+#[allow(unused_imports)] // as dead_code above: not every test binary uses it
 pub use puzzle::exhaustive::distances as bfs_distances;
 
 /// Every `step`-th position in a fixed order, with its distance: a deterministic sample.
@@ -11,4 +15,59 @@ pub fn sample(board: Board, dist: &HashMap<u64, u8>, step: usize) -> Vec<(State,
     let mut all: Vec<(u64, u8)> = dist.iter().map(|(&k, &v)| (k, v)).collect();
     all.sort_unstable();
     all.iter().step_by(step).map(|&(k, v)| (State::unpack(board, k).unwrap(), v)).collect()
+}
+
+/// A solver whose heuristic needs no tables (Manhattan or linear conflict).
+pub fn table_free(board: Board, choice: HeuristicChoice) -> Solver {
+    let spec = TableSpec { dir: "/nonexistent".into(), partition: String::new(), lookups: Lookups::default() };
+    Solver::new(board, choice, &spec, &mut |w| panic!("unexpected warning {w}")).unwrap()
+}
+
+/// The instances of `tests/data/korf100.txt` with these ids, in file order; every id must be there.
+pub fn korf(ids: &[&str]) -> Vec<Instance> {
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/data/korf100.txt")).unwrap();
+    let found: Vec<Instance> = text
+        .lines()
+        .filter_map(|line| puzzle::parse_line(Board::FOUR, Goal::BlankFirst, line).unwrap())
+        .filter(|inst| ids.contains(&inst.id.as_deref().unwrap()))
+        .collect();
+    assert_eq!(found.len(), ids.len(), "ids missing from korf100.txt");
+    found
+}
+
+/// A scratch folder, fresh for this test process and `name`, removed when dropped.
+pub struct TempDir(PathBuf);
+
+impl TempDir {
+    pub fn new(name: &str) -> TempDir {
+        let d = std::env::temp_dir().join(format!("solver-test-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        std::fs::create_dir_all(&d).unwrap();
+        TempDir(d)
+    }
+
+    /// Writes `text` to the file `name` in the folder and returns its path.
+    pub fn file(&self, name: &str, text: &str) -> PathBuf {
+        let p = self.0.join(name);
+        std::fs::write(&p, text).unwrap();
+        p
+    }
+
+    pub fn path(&self, name: &str) -> PathBuf {
+        self.0.join(name)
+    }
+}
+
+impl std::ops::Deref for TempDir {
+    type Target = Path;
+
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
 }
