@@ -19,12 +19,17 @@ pub enum MoveStyle {
 pub fn user_moves(start: &State, moves: &[u8], goal: Goal, style: MoveStyle) -> String {
     match style {
         MoveStyle::Tiles => {
-            let words: Vec<String> =
-                moves.iter().map(|&t| goal.user_tile(start.board().cells(), t).to_string()).collect();
+            let words: Vec<String> = user_tiles(start, moves, goal).map(|t| t.to_string()).collect();
             words.join(" ")
         }
         MoveStyle::Dirs => start.blank_dirs(moves).into_iter().map(|d| goal.user_dir(d).letter()).collect(),
     }
+}
+
+/// The tiles moved, named as in `goal`'s labelling.
+fn user_tiles<'a>(start: &State, moves: &'a [u8], goal: Goal) -> impl Iterator<Item = u8> + 'a {
+    let cells = start.board().cells();
+    moves.iter().map(move |&t| goal.user_tile(cells, t))
 }
 
 /// One solved (or stopped) instance, as printed by `solve --format json`.
@@ -62,7 +67,7 @@ impl SolveRecord {
     ) -> SolveRecord {
         let moves = match (&report.moves, style) {
             (Some(m), MoveStyle::Tiles) => {
-                serde_json::json!(m.iter().map(|&t| goal.user_tile(start.board().cells(), t)).collect::<Vec<_>>())
+                serde_json::json!(user_tiles(start, m, goal).collect::<Vec<_>>())
             }
             (Some(m), MoveStyle::Dirs) => serde_json::json!(user_moves(start, m, goal, style)),
             (None, _) => serde_json::Value::Null,
