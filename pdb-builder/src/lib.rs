@@ -100,7 +100,9 @@ pub fn existing(path: &Path, board: Board, pattern: &Pattern) -> Existing {
     if !path.exists() {
         return Existing::Missing;
     }
-    match PdbFile::open(path, &Expect { board, tiles: Some(pattern.tiles()) }).and_then(|f| f.verify_checksum()) {
+    match PdbFile::open(path, &Expect { board: Some(board), tiles: Some(pattern.tiles()) })
+        .and_then(|f| f.verify_checksum())
+    {
         Ok(()) => Existing::Valid,
         Err(e) => Existing::Invalid(e.to_string()),
     }

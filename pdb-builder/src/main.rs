@@ -100,7 +100,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         }
         Command::Info { files, format } => {
             for path in files {
-                let f = PdbFile::open_any(&path)?;
+                let f = PdbFile::open(&path, &Expect::default())?;
                 match format {
                     Format::Text => print!("{}", describe(&f)),
                     Format::Json => println!("{}", info_json(&f)),
@@ -291,11 +291,7 @@ fn verify(paths: Vec<PathBuf>, board: Option<Board>) -> anyhow::Result<ExitCode>
     }
     let mut failed = 0;
     for path in &files {
-        let checked = match board {
-            Some(board) => PdbFile::open(path, &Expect { board, tiles: None }),
-            None => PdbFile::open_any(path),
-        }
-        .and_then(|f| f.verify().map(|()| f));
+        let checked = PdbFile::open(path, &Expect { board, tiles: None }).and_then(|f| f.verify().map(|()| f));
         match checked {
             Ok(f) => println!(
                 "ok {}: {} tiles on {}, {} entries, max value {}",

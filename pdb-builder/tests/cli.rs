@@ -1,7 +1,7 @@
 //! End-to-end tests of the `pdb-builder` binary on small boards: build, info, verify, and every bad input
 //! and damaged file the issue lists, each giving one clear error and never a panic.
 
-use puzzle::pdb_file::{write_atomic, Header, PdbFile, HEADER_LEN};
+use puzzle::pdb_file::{write_atomic, Expect, Header, PdbFile, HEADER_LEN};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -72,7 +72,7 @@ fn build_info_verify_and_skip() {
     let hist: Vec<u64> = serde_json::from_value(o["histogram"].clone()).unwrap();
     assert_eq!(hist.len() as u64, o["max_value"].as_u64().unwrap() + 1);
     assert_eq!(hist.iter().sum::<u64>(), 120);
-    let header = PdbFile::open_any(&b).unwrap().header;
+    let header = PdbFile::open(&b, &Expect::default()).unwrap().header;
     assert_eq!(o["payload_hash"], format!("{:016x}", header.payload_hash));
 
     let text = run(&["info", s(&b)]);
@@ -159,7 +159,7 @@ fn damaged_files_fail_verification() {
     std::fs::write(&bad, &flipped).unwrap();
     assert!(verify_fails(&["verify", s(&bad)]).contains("payload checksum mismatch"));
 
-    let header = PdbFile::open_any(&good).unwrap().header;
+    let header = PdbFile::open(&good, &Expect::default()).unwrap().header;
     let payload = &bytes[HEADER_LEN..];
     let rewrite = |h: &Header| write_atomic(&bad, h, payload).unwrap();
 

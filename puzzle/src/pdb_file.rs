@@ -273,10 +273,11 @@ pub struct PdbFile {
     map: Mmap,
 }
 
-/// What the caller expects a table to be; checked on open.
-#[derive(Clone, Debug)]
+/// What the caller expects a table to be; checked on open. `None` accepts whatever the header names (tools
+/// that inspect files: `info`, `verify`); `Expect::default()` accepts any board and pattern.
+#[derive(Clone, Debug, Default)]
 pub struct Expect<'a> {
-    pub board: Board,
+    pub board: Option<Board>,
     pub tiles: Option<&'a [u8]>,
 }
 
@@ -284,16 +285,6 @@ impl PdbFile {
     /// Opens a table with the constant-time checks: file length before mapping (a truncated file is never
     /// mapped past its end), magic, version, header checksum, and board, goal and tiles as expected.
     pub fn open(path: &Path, expect: &Expect) -> Result<PdbFile, PdbError> {
-        PdbFile::open_checked(path, Some(expect))
-    }
-
-    /// Opens a table of whatever board and pattern its header names, with every other constant-time check
-    /// of [`PdbFile::open`] (for tools that inspect files: `info`, `verify`).
-    pub fn open_any(path: &Path) -> Result<PdbFile, PdbError> {
-        PdbFile::open_checked(path, None)
-    }
-
-    fn open_checked(path: &Path, expect: Option<&Expect>) -> Result<PdbFile, PdbError> {
         let mut file = File::open(path).map_err(|e| err(path, e))?;
         let len = file.metadata().map_err(|e| err(path, e))?.len();
         if len < HEADER_LEN as u64 {
@@ -306,13 +297,13 @@ impl PdbFile {
             return Err(err(path, PdbErrorKind::Length { expected: header.file_len(), found: len }));
         }
         let describe = |b: Board, t: &[u8]| format!("board {b}, tiles {t:?}");
-        let expect = expect.cloned().unwrap_or(Expect { board: header.board, tiles: None });
+        let board_ok = expect.board.is_none_or(|b| b == header.board);
         let tiles_ok = expect.tiles.is_none_or(|t| t == header.tiles.as_slice());
-        if header.board != expect.board || header.goal != GOAL_BLANK_FIRST || !tiles_ok {
+        if !board_ok || header.goal != GOAL_BLANK_FIRST || !tiles_ok {
             return Err(err(
                 path,
                 PdbErrorKind::Mismatch {
-                    expected: describe(expect.board, expect.tiles.unwrap_or(&header.tiles)),
+                    expected: describe(expect.board.unwrap_or(header.board), expect.tiles.unwrap_or(&header.tiles)),
                     found: describe(header.board, &header.tiles)
                         + if header.goal != GOAL_BLANK_FIRST { ", another goal" } else { "" },
                 },
@@ -473,7 +464,7 @@ mod tests {
         let dir = tempdir("faults");
         let (path, header) = sample(&dir);
         let board = header.board;
-        let expect = Expect { board, tiles: Some(&[1, 2]) };
+        let expect = Expect { board: Some(board), tiles: Some(&[1, 2]) };
         let f = PdbFile::open(&path, &expect).unwrap();
         f.verify().unwrap();
         assert_eq!(f.header.tiles, vec![1, 2]);
@@ -496,9 +487,10 @@ mod tests {
         let mut fb = future.to_bytes().to_vec();
         fb.extend_from_slice(&bytes[HEADER_LEN..]);
         assert!(open_err(&fb, &expect).contains("format version 9 is newer"));
-        let other = Expect { board: "3x2".parse().unwrap(), tiles: None };
+        let other = Expect { board: Some("3x2".parse().unwrap()), tiles: None };
         assert!(open_err(&bytes, &other).contains("table is for board 2x3"));
-        assert!(open_err(&bytes, &Expect { board, tiles: Some(&[1, 3]) }).contains("expected board 2x3, tiles [1, 3]"));
+        assert!(open_err(&bytes, &Expect { board: Some(board), tiles: Some(&[1, 3]) })
+            .contains("expected board 2x3, tiles [1, 3]"));
         assert!(open_err(b"short", &expect).contains("shorter than the 4096-byte header"));
         fs::remove_dir_all(&dir).unwrap();
     }
@@ -510,7 +502,7 @@ mod tests {
         header.histogram[0] += 1;
         let payload = fs::read(&path).unwrap()[HEADER_LEN..].to_vec();
         write_atomic(&path, &header, &payload).unwrap();
-        let f = PdbFile::open(&path, &Expect { board: header.board, tiles: None }).unwrap();
+        let f = PdbFile::open(&path, &Expect { board: Some(header.board), tiles: None }).unwrap();
         assert!(f.verify().unwrap_err().to_string().contains("recomputed value histogram differs"));
         fs::remove_dir_all(&dir).unwrap();
     }

@@ -154,7 +154,7 @@ pub fn open_tables(board: Board, spec: &TableSpec) -> anyhow::Result<(Partition,
                 spec.dir.display()
             );
         }
-        let f = PdbFile::open(&path, &Expect { board, tiles: Some(pattern.tiles()) })?;
+        let f = PdbFile::open(&path, &Expect { board: Some(board), tiles: Some(pattern.tiles()) })?;
         files.push(f);
     }
     Ok((partition, files))
