@@ -58,12 +58,7 @@ impl SearchArgs {
             .or_else(|| crate::default_partition(self.board).map(String::from))
             .unwrap_or_default();
         let spec = TableSpec { dir: self.pdbs.clone(), partition, lookups: self.lookups };
-        let choice = if spec.partition.is_empty() && self.heuristic == HeuristicChoice::Auto {
-            HeuristicChoice::LinearConflict
-        } else {
-            self.heuristic
-        };
-        let mut solver = Solver::new(self.board, choice, &spec, &mut |w| eprintln!("{w}")).map_err(usage)?;
+        let mut solver = Solver::new(self.board, self.heuristic, &spec, &mut |w| eprintln!("{w}")).map_err(usage)?;
         solver.set_fsm_depth(self.fsm_depth).map_err(usage)?;
         if let Some(lanes) = self.lanes {
             solver.set_lanes(lanes).map_err(usage)?;

@@ -170,8 +170,9 @@ pub(crate) fn shell_quote(w: &str) -> String {
 }
 
 impl Solver {
-    /// Loads the chosen heuristic. With `Auto`, a missing table gives linear conflict and a warning through
-    /// `warn`; a table that is there but corrupt or mismatched is always an error, never silently skipped.
+    /// Loads the chosen heuristic. With `Auto`, an empty partition (the board has no catalogue entry and none
+    /// was named) gives linear conflict silently, and a missing table gives it with a warning through `warn`;
+    /// a table that is there but corrupt or mismatched is always an error, never silently skipped.
     pub fn new(
         board: Board,
         choice: HeuristicChoice,
@@ -214,6 +215,8 @@ impl Solver {
         match choice {
             HeuristicChoice::Manhattan => Ok((Loaded::Manhattan(Manhattan::new(board)), "manhattan".into(), None)),
             HeuristicChoice::LinearConflict => Ok(lc()),
+            // No partition named, and none in the catalogue for this board: nothing to look for.
+            HeuristicChoice::Auto if tables.partition.is_empty() => Ok(lc()),
             HeuristicChoice::Pdb | HeuristicChoice::Auto => {
                 let missing = Partition::parse(board, &tables.partition)
                     .map(|p| p.patterns.iter().any(|pat| !tables.dir.join(file_name(board, pat)).exists()))
