@@ -44,3 +44,82 @@ pub trait Puzzle {
         false
     }
 }
+
+/// When to give up. Every algorithm checks these regularly and stops cleanly with [`Outcome::Stopped`].
+#[derive(Clone, Debug, Default)]
+pub struct Limits {
+    /// Expanded nodes.
+    pub nodes: Option<u64>,
+    pub time: Option<std::time::Duration>,
+    /// Bytes of stored states (the estimate in [`Stats::peak_bytes`]); checked before the store grows.
+    pub memory: Option<u64>,
+    /// Set from outside (Ctrl-C, a server shutting down) to abandon the search.
+    pub cancel: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
+}
+
+/// Why a search stopped without an answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stop {
+    NodeLimit,
+    TimeLimit,
+    MemoryLimit,
+    Cancelled,
+}
+
+/// How a search ended.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Outcome<M> {
+    /// The moves from the start to a goal: the fewest there are, except from [`Algorithm::Greedy`].
+    Solved(Vec<M>),
+    /// Proved: no goal can be reached (by [`Puzzle::unsolvable`] or by exhausting every reachable state).
+    Unsolvable,
+    /// A limit or a cancel ended the search first.
+    Stopped(Stop),
+}
+
+/// What a search did.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Stats {
+    /// Nodes whose successors were generated.
+    pub expanded: u64,
+    /// Successors generated.
+    pub generated: u64,
+    /// Successors dropped because their state was already stored (or, in A*, stored with a better cost).
+    pub duplicates: u64,
+    /// The most states stored at once (closed and open sets together).
+    pub peak_stored: u64,
+    /// An estimate of the peak memory of the stored states, in bytes.
+    pub peak_bytes: u64,
+    pub seconds: f64,
+}
+
+/// The result of a search.
+#[derive(Clone, Debug)]
+pub struct Report<M> {
+    pub outcome: Outcome<M>,
+    pub stats: Stats,
+}
+
+/// Which algorithm to run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Algorithm {
+    /// Breadth-first search.
+    Bfs,
+    /// Bidirectional breadth-first search (needs [`Puzzle::goal`]).
+    Bibfs,
+    /// A* with the puzzle's heuristic.
+    Astar,
+    /// Iterative-deepening A*: memory linear in the depth.
+    Ida,
+    /// Greedy best-first: some solution fast, not the shortest.
+    Greedy,
+}
+
+/// What a search reports while it runs, at most a few times a second or once a depth.
+#[derive(Clone, Debug)]
+pub enum Progress {
+    /// A breadth-first layer (or an IDA* bound, or an A* f-value) was finished.
+    Depth { depth: u32, stored: u64, expanded: u64 },
+    /// Periodic: counts so far.
+    Tick { expanded: u64, stored: u64, seconds: f64 },
+}
