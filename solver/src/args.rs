@@ -1,84 +1,97 @@
-//! Command-line options shared by every subcommand that searches, and the usage-error marker (exit code 2).
+//! Command-line options shared by every subcommand that searches, and turning them into a solver.
 
-use crate::{HeuristicChoice, Solver, TableSpec};
-use clap::Args;
+use clap::builder::TypedValueParser;
+use cli_common::usage;
+use engine::{HeuristicChoice, Lookups, Settings, Solver, TableSpec};
 use puzzle::{Board, Goal};
 use std::path::PathBuf;
 
-/// Options shared by every command that searches: board, goal, heuristic and tables.
-#[derive(Args, Clone)]
+/// Help headings, the same in every subcommand.
+pub const INPUT: &str = "Input";
+pub const TABLES: &str = "Heuristic and tables";
+pub const TUNING: &str = "Search tuning";
+pub const OUTPUT: &str = "Output";
+pub const LIMITS: &str = "Limits";
+
+fn heuristic_parser() -> impl clap::builder::TypedValueParser<Value = HeuristicChoice> {
+    clap::builder::PossibleValuesParser::new(HeuristicChoice::NAMES)
+        .map(|s| s.parse::<HeuristicChoice>().expect("one of the names"))
+}
+
+fn lookups_parser() -> impl clap::builder::TypedValueParser<Value = Lookups> {
+    clap::builder::PossibleValuesParser::new(Lookups::NAMES).map(|s| s.parse::<Lookups>().expect("one of the names"))
+}
+
+/// Options shared by every command that searches: board, goal, heuristic, tables and tuning.
+#[derive(clap::Args, Clone)]
 pub struct SearchArgs {
-    /// Board size, rows x columns (e.g. 4x4, 3x3, 2x3).
-    #[arg(long, default_value = "4x4")]
+    /// Board size, rows x columns (e.g. 4x4, 3x3, 2x3; at most 16 cells).
+    #[arg(long, value_name = "RxC", default_value = "4x4", help_heading = INPUT)]
     pub board: Board,
     /// The goal the input is written for: blank-first (`0 1 2 ... 15`, Korf's) or blank-last
     /// (`1 2 ... 15 0`). Blank-last input is converted exactly (a half turn and relabelling), and moves are
     /// printed back in its labels.
-    #[arg(long, default_value = "blank-first")]
+    #[arg(long, value_name = "GOAL", default_value = "blank-first", help_heading = INPUT)]
     pub goal: Goal,
-    /// Heuristic: auto (pattern databases if present, else linear conflict with a warning), pdb,
-    /// linear-conflict, manhattan.
-    #[arg(long, value_enum, default_value = "auto")]
+    /// auto: pattern databases if a complete set is in --pdbs (the named partition, else the strongest
+    /// there), else linear conflict with a warning; pdb: tables or fail; linear-conflict; manhattan.
+    #[arg(long, value_name = "NAME", default_value = "auto", value_parser = heuristic_parser(), help_heading = TABLES)]
     pub heuristic: HeuristicChoice,
     /// Folder holding the pattern database files (see `pdb-builder build`).
-    #[arg(long, default_value = "pdbs")]
+    #[arg(long, value_name = "DIR", env = "STP_PDBS", default_value = "pdbs", help_heading = TABLES)]
     pub pdbs: PathBuf,
-    /// Which tables to use: 7-8, 6-6-3, 5-5-5 (4x4), 4-4 (3x3), 2-3 (2x3), or a custom partition such as
-    /// 1,2,3,4,5,6,7/8,9,10,11,12,13,14,15. Default: the board's first catalogue entry.
-    #[arg(long)]
+    /// Which tables: 7-8, 6-6-3, 5-5-5 (4x4), 4-4 (3x3), 2-3 (2x3), or a custom partition such as
+    /// 1,2,3,4,5,6,7/8,9,10,11,12,13,14,15. Default: with --heuristic pdb the board's first catalogue
+    /// entry; with auto the first complete one in --pdbs.
+    #[arg(long, value_name = "PARTITION", help_heading = TABLES)]
     pub partition: Option<String>,
     /// Table lookups at every node: regular (the position only) or reflected (also its reflection about
-    /// the main diagonal, on square boards; the default).
-    #[arg(long, value_enum, default_value = "reflected")]
-    pub lookups: crate::Lookups,
+    /// the main diagonal, on square boards).
+    #[arg(long, value_name = "HOW", default_value = "reflected", value_parser = lookups_parser(), help_heading = TABLES, hide_short_help = true)]
+    pub lookups: Lookups,
+    /// Worker threads for one search [default: all cores; at most 4 a core].
+    #[arg(long, short = 'j', value_name = "N", help_heading = TUNING)]
+    pub threads: Option<usize>,
     /// Duplicate-path pruning: the length of the move strings the pruning automaton learns, 2 (never undo
-    /// the last move) to 14 (the default; 56,602 states on 4x4, built in about 0.15 s).
-    #[arg(long, default_value_t = crate::FSM_DEPTH)]
+    /// the last move) to 14 (56,602 states on 4x4, built in about 0.15 s).
+    #[arg(long, value_name = "N", default_value_t = engine::FSM_DEPTH, help_heading = TUNING, hide_short_help = true)]
     pub fsm_depth: usize,
     /// Depth-first searches each thread interleaves, so that one's table reads are in flight while the
-    /// others compute: 1 is a plain depth-first search. Default: 3 with tables (about 1.35x faster with the
-    /// 7-8 tables), 1 without (nothing to wait for). It changes the order of the last iteration, so its node
-    /// count and which optimal solution is found; never the length.
-    #[arg(long)]
+    /// others compute: 1 is a plain depth-first search [default: 3 with tables (about 1.35x faster with the
+    /// 7-8 tables), 1 without]. It changes the order of the last iteration, so its node count and which
+    /// optimal solution is found; never the length.
+    #[arg(long, value_name = "N", help_heading = TUNING, hide_short_help = true)]
     pub lanes: Option<usize>,
-    /// Worker threads for one search (default: all cores).
-    #[arg(long)]
-    pub threads: Option<usize>,
 }
 
 impl SearchArgs {
-    pub fn threads(&self) -> usize {
-        self.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
-    }
-
-    pub fn solver(&self) -> anyhow::Result<Solver> {
-        let partition = self
-            .partition
-            .clone()
-            .or_else(|| crate::default_partition(self.board).map(String::from))
-            .unwrap_or_default();
-        let spec = TableSpec { dir: self.pdbs.clone(), partition, lookups: self.lookups };
-        let mut solver = Solver::new(self.board, self.heuristic, &spec, &mut |w| eprintln!("{w}")).map_err(usage)?;
-        solver.set_fsm_depth(self.fsm_depth).map_err(usage)?;
-        if let Some(lanes) = self.lanes {
-            solver.set_lanes(lanes).map_err(usage)?;
+    /// The settings, validated: a bad value is a usage error naming the option.
+    pub fn settings(&self) -> anyhow::Result<Settings> {
+        let mut s = Settings::default().with_fsm_depth(self.fsm_depth).map_err(|e| usage(e).context("--fsm-depth"))?;
+        if let Some(t) = self.threads {
+            s = s.with_threads(t).map_err(|e| usage(e).context("--threads"))?;
         }
-        Ok(solver)
+        if let Some(l) = self.lanes {
+            s = s.with_lanes(l).map_err(|e| usage(e).context("--lanes"))?;
+        }
+        Ok(s)
+    }
+
+    /// The solver these options describe; warnings go to stderr.
+    pub fn solver(&self) -> anyhow::Result<Solver> {
+        let spec = TableSpec { dir: self.pdbs.clone(), partition: self.partition.clone(), lookups: self.lookups };
+        Solver::new(self.board, self.heuristic, &spec, self.settings()?, &mut |w| {
+            cli_common::log(&format!("solver: {w}"))
+        })
+        .map_err(engine_error)
     }
 }
 
-/// An error caused by the user's input or usage: exit code 2.
-#[derive(Debug)]
-pub struct Usage(pub anyhow::Error);
-
-impl std::fmt::Display for Usage {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{:#}", self.0)
+/// An engine error as the command reports it: the user's mistakes exit with 2, the rest with 1.
+pub fn engine_error(e: engine::Error) -> anyhow::Error {
+    if e.is_usage() {
+        usage(e)
+    } else {
+        e.into()
     }
-}
-
-impl std::error::Error for Usage {}
-
-pub fn usage(e: impl Into<anyhow::Error>) -> anyhow::Error {
-    anyhow::Error::new(Usage(e.into()))
 }

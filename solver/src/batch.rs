@@ -11,15 +11,15 @@
 //! (it has no barriers); it loses only when there are few instances, so `auto` picks it unless there are
 //! fewer than twice as many instances as threads.
 
-use crate::args::{usage, SearchArgs};
-use crate::ida::{Limits, Report, Stop};
-use crate::output::{user_moves, MoveStyle};
-use crate::record::{read_records, Format, Record, RecordFile, Status};
+use crate::args::{engine_error, SearchArgs, INPUT, LIMITS, OUTPUT, TUNING};
+use crate::output::{user_tiles, MoveStyle, Recorder, Source};
+use crate::record::{read_records, Record, RecordFile, RecordFormat, Status};
 use crate::report::Summary;
-use crate::{shell_quote, Solver};
 use anyhow::{anyhow, Context};
 use clap::Args;
-use indicatif::{HumanDuration, ProgressBar, ProgressStyle};
+use cli_common::{log, shell_quote, usage};
+use engine::{Limits, Solver, Stop};
+use indicatif::{HumanDuration, ProgressBar};
 use puzzle::{Board, Goal, State};
 use std::collections::hash_map::Entry;
 use std::collections::{HashMap, HashSet};
@@ -42,34 +42,43 @@ const TRIAL_NODES: u64 = 1 << 20;
 const PLAIN_PROGRESS_EVERY: Duration = Duration::from_secs(10);
 
 #[derive(Args)]
+#[command(after_long_help = "Examples:
+  solver batch tests/data/korf100.txt -o results/korf100.jsonl
+  solver batch FILE -o out.jsonl --resume              # after a kill, crash or Ctrl-C: only what is missing
+  solver batch FILE -o out.csv --time-limit 60 --node-limit 100000000
+  solver batch FILE -o shard-$I.jsonl --shard $I/4     # on 4 machines; merge with: solver report shard-*.jsonl")]
 pub struct BatchArgs {
     /// Instance file, one position a line (bare tiles, or `id optimal_length tiles...`; `#` comments), or
     /// `-` for stdin. A line without an id gets its line number as id.
+    #[arg(value_name = "FILE")]
     pub input: String,
     /// Record file (default: stdout). Refused if it already holds records, unless --resume.
-    #[arg(long, short)]
+    #[arg(long, short, value_name = "OUT", help_heading = OUTPUT)]
     pub output: Option<PathBuf>,
-    /// jsonl (one JSON object a line) or csv (with a header). Default: csv if OUT ends in .csv, else jsonl.
-    #[arg(long, value_enum)]
-    pub format: Option<Format>,
+    /// jsonl (one JSON object a line) or csv (with a header) [default: csv if OUT ends in .csv, else jsonl].
+    #[arg(long, value_enum, value_name = "FORMAT", help_heading = OUTPUT)]
+    pub format: Option<RecordFormat>,
     /// Continue OUT: drop a torn last line, skip the ids that have a record, append the rest. A missing
     /// OUT is started afresh, so a job script can always pass --resume.
-    #[arg(long)]
+    #[arg(long, help_heading = OUTPUT)]
     pub resume: bool,
+    /// No progress or summary on stderr; errors only.
+    #[arg(long, short, help_heading = OUTPUT)]
+    pub quiet: bool,
     /// Per instance: stop the search after this many seconds and record status `limit`.
-    #[arg(long, value_name = "SECS", value_parser = parse_seconds)]
+    #[arg(long, value_name = "SECS", value_parser = parse_seconds, help_heading = LIMITS)]
     pub time_limit: Option<Duration>,
     /// Per instance: stop the search after this many expanded nodes (checked every 16384) and record `limit`.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..), help_heading = LIMITS)]
     pub node_limit: Option<u64>,
     /// Take every N-th instance starting at the I-th (0-based), e.g. 0/3, 1/3, 2/3 on three machines; merge
     /// the outputs with `solver report`.
-    #[arg(long, value_name = "I/N")]
+    #[arg(long, value_name = "I/N", help_heading = INPUT)]
     pub shard: Option<Shard>,
     /// How --threads are used: instances (one thread an instance), search (every thread on one instance at
     /// a time), trial (instances side by side up to 2^20 expanded nodes, the harder ones again afterwards
     /// with every thread), auto (instances if there are at least twice as many as threads, else search).
-    #[arg(long, value_enum, default_value = "auto")]
+    #[arg(long, value_enum, value_name = "HOW", default_value = "auto", help_heading = TUNING)]
     pub parallel: Parallel,
     #[command(flatten)]
     pub search: SearchArgs,
@@ -121,9 +130,14 @@ impl FromStr for Shard {
     }
 }
 
-fn parse_seconds(s: &str) -> Result<Duration, String> {
+/// The longest time limit taken: a year. Longer ones are surely typos, and `Duration` has an end.
+const MAX_SECONDS: f64 = 365.0 * 24.0 * 3600.0;
+
+/// A positive number of seconds, at most a year.
+pub fn parse_seconds(s: &str) -> Result<Duration, String> {
     match s.parse::<f64>() {
-        Ok(x) if x > 0.0 && x.is_finite() => Ok(Duration::from_secs_f64(x)),
+        Ok(x) if x > 0.0 && x <= MAX_SECONDS => Ok(Duration::from_secs_f64(x)),
+        Ok(x) if x > MAX_SECONDS => Err(format!("{s} seconds is more than a year ({MAX_SECONDS} s)")),
         _ => Err(format!("'{s}' is not a positive number of seconds")),
     }
 }
@@ -139,19 +153,38 @@ pub struct Job {
     pub parsed: Result<(State, Option<u32>), String>,
 }
 
+impl Job {
+    fn source(&self, expected: Option<u32>) -> Source<'_> {
+        Source { id: &self.id, line: self.line, tiles: &self.tiles, expected }
+    }
+}
+
 /// The instances of an input text that belong to `shard`. Ids must be unique over the whole input (resume and
 /// merging go by id), so a repeated id makes the later line invalid, under the id `ID@LINE`.
-pub fn read_jobs(text: &str, board: Board, goal: Goal, shard: Option<Shard>) -> Vec<Job> {
+pub fn read_jobs(text: &[u8], board: Board, goal: Goal, shard: Option<Shard>) -> Vec<Job> {
     let mut first_use: HashMap<String, u64> = HashMap::new();
     let mut jobs = Vec::new();
     let mut index = 0;
-    for (n, line) in text.lines().enumerate() {
+    for (n, raw) in text.split(|&b| b == b'\n').enumerate() {
         let line_no = n as u64 + 1;
+        let raw = raw.strip_suffix(b"\r").unwrap_or(raw);
+        let line = match std::str::from_utf8(raw) {
+            Ok(line) => line,
+            Err(e) => {
+                let (id, text) = (line_no.to_string(), String::from_utf8_lossy(raw).trim().to_string());
+                let problem = format!("not UTF-8 text (byte {} of the line)", e.valid_up_to() + 1);
+                if shard.is_none_or(|s| index % s.count == s.index) {
+                    jobs.push(Job { line: line_no, id, tiles: text, parsed: Err(problem) });
+                }
+                index += 1;
+                continue;
+            }
+        };
         let (id, tiles, parsed) = match puzzle::parse_line(board, goal, line) {
             Ok(None) => continue,
             Ok(Some(inst)) => {
-                let tiles: Vec<String> = goal.to_internal(inst.state.tiles()).iter().map(u8::to_string).collect();
-                (inst.id.unwrap_or_else(|| line_no.to_string()), tiles.join(" "), Ok((inst.state, inst.optimal)))
+                let tiles = user_tiles(&inst.state, goal);
+                (inst.id.unwrap_or_else(|| line_no.to_string()), tiles, Ok((inst.state, inst.optimal)))
             }
             Err(e) => {
                 let words = puzzle::instance::words(line);
@@ -183,20 +216,30 @@ pub fn read_jobs(text: &str, board: Board, goal: Goal, shard: Option<Shard>) -> 
     jobs
 }
 
-/// Where records go: a file (synced per record) or stdout (flushed per record).
+/// Where records go: a file (synced per record when it is a regular file) or stdout (flushed per record).
 struct Sink {
-    file: Option<(File, PathBuf)>,
-    format: Format,
+    file: Option<OutFile>,
+    format: RecordFormat,
     /// A CSV file without its header yet.
     header_pending: bool,
+}
+
+struct OutFile {
+    file: File,
+    path: PathBuf,
+    /// A regular file is synced after every record; a device (`/dev/null`, a pipe) cannot be.
+    sync: bool,
+    /// Created by this run: removed again if the run fails before writing a record.
+    created: bool,
+    written: bool,
 }
 
 impl Sink {
     /// Opens the output; with `resume`, also returns the records already in it (a torn tail cut off). The
     /// file stays locked while the batch runs, so two runs cannot interleave their records in it.
-    fn open(path: Option<&Path>, format: Format, resume: bool) -> anyhow::Result<(Sink, Vec<Record>)> {
+    fn open(path: Option<&Path>, format: RecordFormat, resume: bool) -> anyhow::Result<(Sink, Vec<Record>)> {
         let Some(path) = path else {
-            return Ok((Sink { file: None, format, header_pending: format == Format::Csv }, Vec::new()));
+            return Ok((Sink { file: None, format, header_pending: format == RecordFormat::Csv }, Vec::new()));
         };
         let show = path.display();
         let existed = path.exists();
@@ -206,51 +249,88 @@ impl Sink {
         if !existed {
             sync_parent(path);
         }
-        // SAFETY: flock on a descriptor we own; the lock goes with the descriptor.
-        if unsafe { libc::flock(std::os::fd::AsRawFd::as_raw_fd(&file), libc::LOCK_EX | libc::LOCK_NB) } != 0 {
-            anyhow::bail!("{show} is being written by another batch run");
+        let meta = file.metadata().with_context(|| format!("cannot open {show}"))?;
+        let regular = meta.file_type().is_file();
+        let out = OutFile { file, path: path.to_owned(), sync: regular, created: !existed, written: false };
+        // From here on, a failure removes the file this run created.
+        let fail = |out: OutFile, e: anyhow::Error| {
+            out.discard();
+            Err(e)
+        };
+        if regular {
+            match out.file.try_lock() {
+                Ok(()) => {}
+                Err(std::fs::TryLockError::WouldBlock) => {
+                    return fail(out, anyhow!("{show} is being written by another batch run"))
+                }
+                Err(std::fs::TryLockError::Error(e)) => {
+                    return fail(out, anyhow!(e).context(format!("cannot lock {show}")))
+                }
+            }
         }
-        let len = file.metadata().with_context(|| format!("cannot open {show}"))?.len();
+        // Only a regular file with something in it is read (a device such as /dev/null reads as empty or endless).
+        let len = if regular { meta.len() } else { 0 };
         if len > 0 && !resume {
             anyhow::bail!("{show} already holds records; add --resume to continue it, or choose another file");
         }
-        // Only a regular file with something in it is read (a device such as /dev/null reads as empty or endless).
         let old = if len > 0 {
             read_records(path)?
         } else {
-            RecordFile { records: Vec::new(), format: None, complete_len: 0, torn_tail: 0 }
+            RecordFile { records: Vec::new(), format: None, csv_header: None, complete_len: 0, torn_tail: 0 }
         };
         if let Some(f) = old.format.filter(|&f| f != format) {
             anyhow::bail!("{show} is {f:?}, not {format:?} as asked: resume it in its own format (--format)");
         }
+        if let Some(h) = old.csv_header.as_deref().filter(|&h| h != RecordFormat::csv_header()) {
+            anyhow::bail!(
+                "{show} has the CSV columns '{h}', not this version's; finish it with the version that started it, \
+                 or start a new file"
+            );
+        }
         if old.torn_tail > 0 {
-            eprintln!("solver: note: {show} ends in an incomplete record ({} bytes, from an interrupted run); removing it, that instance is solved again", old.torn_tail);
-            file.set_len(old.complete_len)
-                .and_then(|_| file.sync_all())
+            log(&format!("solver: note: {show} ends in an incomplete record ({} bytes, from an interrupted run); removing it, that instance is solved again", old.torn_tail));
+            out.file
+                .set_len(old.complete_len)
+                .and_then(|_| out.file.sync_all())
                 .with_context(|| format!("cannot truncate {show}"))?;
         }
-        let sink = Sink {
-            file: Some((file, path.to_owned())),
-            format,
-            header_pending: format == Format::Csv && old.complete_len == 0,
-        };
-        Ok((sink, old.records))
+        let header_pending = format == RecordFormat::Csv && old.complete_len == 0;
+        Ok((Sink { file: Some(out), format, header_pending }, old.records))
     }
 
     fn write(&mut self, rec: &Record) -> anyhow::Result<()> {
         let bytes = self.format.encode(rec, self.header_pending)?;
         match &mut self.file {
-            Some((f, path)) => f
-                .write_all(&bytes)
-                .and_then(|_| f.sync_data())
-                .with_context(|| format!("cannot write {}", path.display()))?,
+            Some(out) => {
+                out.written = true;
+                out.file
+                    .write_all(&bytes)
+                    .and_then(|_| if out.sync { out.file.sync_data() } else { Ok(()) })
+                    .with_context(|| format!("cannot write {}", out.path.display()))?
+            }
             None => {
-                let mut out = std::io::stdout().lock();
-                out.write_all(&bytes).and_then(|_| out.flush()).context("cannot write stdout")?;
+                let mut stdout = std::io::stdout().lock();
+                stdout.write_all(&bytes).and_then(|_| stdout.flush()).context("cannot write stdout")?;
             }
         }
         self.header_pending = false;
         Ok(())
+    }
+
+    /// Ends the output: a file this run created and never wrote to is removed, so a failed start leaves
+    /// nothing behind.
+    fn close(self) {
+        if let Some(out) = self.file.filter(|o| o.created && !o.written) {
+            out.discard();
+        }
+    }
+}
+
+impl OutFile {
+    fn discard(self) {
+        if self.created && !self.written {
+            let _ = std::fs::remove_file(&self.path);
+        }
     }
 }
 
@@ -276,10 +356,9 @@ enum Msg {
 /// What every search of a batch shares.
 struct Run<'a> {
     solver: &'a Solver,
-    goal: Goal,
+    recorder: Recorder<'a>,
     limits: Limits,
     cancel: Arc<AtomicBool>,
-    tables: String,
 }
 
 impl<'a> Run<'a> {
@@ -318,85 +397,23 @@ impl<'a> Run<'a> {
     fn attempt(&self, job: &Job, threads: usize, trial: Option<u64>) -> Msg {
         let (state, expected) = match &job.parsed {
             Ok(p) => *p,
-            Err(problem) => return Msg::Finished(self.record(job, None, None, 0, Some(problem.clone()))),
+            Err(problem) => return Msg::Finished(self.recorder.invalid(&job.source(None), problem.clone())),
         };
         let mut limits = self.limits.clone();
         let trial = trial.filter(|&t| limits.nodes.is_none_or(|n| t < n));
         if let Some(t) = trial {
             limits.nodes = Some(t);
         }
-        let report = match self.solver.solve(&state, threads, &limits) {
+        let report = match self.solver.solve_with(&state, threads, &limits) {
             Ok(r) => r,
-            Err(e) => return Msg::Failed(e.context(format!("id {} (line {})", job.id, job.line))),
+            Err(e) => return Msg::Failed(engine_error(e).context(format!("id {} (line {})", job.id, job.line))),
         };
-        match report.stopped {
+        match report.stopped() {
             Some(Stop::Cancelled) => Msg::Abandoned(job.id.clone()),
             Some(Stop::NodeLimit) if trial.is_some() => Msg::Deferred(job.id.clone()),
-            stop => {
-                let why = stop.map(|s| match s {
-                    Stop::TimeLimit => format!(
-                        "time limit: stopped after {:.3} s; the optimal length is at least {}",
-                        report.seconds, report.bound
-                    ),
-                    _ => format!(
-                        "node limit: stopped after {} expanded nodes; the optimal length is at least {}",
-                        report.counts.expanded, report.bound
-                    ),
-                });
-                Msg::Finished(self.record(job, Some((&state, &report)), expected, threads, why))
-            }
+            _ => Msg::Finished(self.recorder.searched(&job.source(expected), &state, &report, threads)),
         }
     }
-
-    fn record(
-        &self,
-        job: &Job,
-        search: Option<(&State, &Report)>,
-        expected: Option<u32>,
-        threads: usize,
-        error: Option<String>,
-    ) -> Record {
-        let moves = search.and_then(|(s, r)| Some((s, r.moves.as_ref()?)));
-        let length = moves.map(|(_, m)| m.len() as u32);
-        let status = match (&job.parsed, length) {
-            (Err(_), _) => Status::Invalid,
-            (Ok(_), Some(_)) => Status::Solved,
-            (Ok(_), None) => Status::Limit,
-        };
-        Record {
-            id: job.id.clone(),
-            line: job.line,
-            tiles: job.tiles.clone(),
-            status,
-            length,
-            moves: moves.map(|(s, m)| user_moves(s, m, self.goal, MoveStyle::Tiles)).unwrap_or_default(),
-            nodes: search.map_or(0, |(_, r)| r.counts.generated),
-            expanded: search.map_or(0, |(_, r)| r.counts.expanded),
-            seconds: search.map_or(0.0, |(_, r)| r.seconds),
-            threads,
-            lanes: self.solver.lanes(),
-            heuristic: self.solver.name().to_string(),
-            tables: self.tables.clone(),
-            expected,
-            matched: length.zip(expected).map(|(l, e)| l == e),
-            error,
-        }
-    }
-}
-
-/// The tables of a solver as `file_name:hash` words.
-fn table_words(solver: &Solver) -> String {
-    let words: Vec<String> = solver
-        .tables()
-        .iter()
-        .map(|(path, hash)| {
-            format!(
-                "{}:{hash:016x}",
-                path.file_name().map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned())
-            )
-        })
-        .collect();
-    words.join(" ")
 }
 
 static INTERRUPTED: AtomicBool = AtomicBool::new(false);
@@ -422,6 +439,7 @@ fn catch_signals() {
 /// Progress on stderr: a bar on a terminal, else a plain line every `PLAIN_PROGRESS_EVERY`.
 struct Progress {
     bar: Option<ProgressBar>,
+    quiet: bool,
     total: u64,
     done: u64,
     by_status: [u64; 3],
@@ -431,23 +449,23 @@ struct Progress {
 }
 
 impl Progress {
-    fn new(total: u64) -> Progress {
-        let bar = std::io::stderr().is_terminal().then(|| {
+    /// Progress for `total` instances; `quiet`: none at all.
+    fn new(total: u64, quiet: bool) -> Progress {
+        let bar = (!quiet && std::io::stderr().is_terminal()).then(|| {
             let bar = ProgressBar::new(total);
-            let style = ProgressStyle::with_template("{elapsed_precise} [{bar:30}] {pos}/{len} ETA {eta}  {msg}")
-                .expect("valid template");
-            bar.set_style(style.progress_chars("=> "));
+            bar.set_style(cli_common::bar_style());
             bar.enable_steady_tick(Duration::from_millis(250));
             bar
         });
         let now = Instant::now();
-        Progress { bar, total, done: 0, by_status: [0; 3], running: Vec::new(), start: now, last_line: now }
+        Progress { bar, quiet, total, done: 0, by_status: [0; 3], running: Vec::new(), start: now, last_line: now }
     }
 
+    /// A line above the bar: notes of problems are shown even when quiet.
     fn note(&self, msg: &str) {
         match &self.bar {
             Some(bar) => bar.println(msg),
-            None => eprintln!("{msg}"),
+            None => log(msg),
         }
     }
 
@@ -477,7 +495,7 @@ impl Progress {
     }
 
     fn tick(&mut self) {
-        if self.bar.is_some() || self.last_line.elapsed() < PLAIN_PROGRESS_EVERY {
+        if self.quiet || self.bar.is_some() || self.last_line.elapsed() < PLAIN_PROGRESS_EVERY {
             return;
         }
         self.last_line = Instant::now();
@@ -487,13 +505,13 @@ impl Progress {
             d => HumanDuration(elapsed.mul_f64((self.total - d) as f64 / d as f64)).to_string(),
         };
         let [solved, limit, invalid] = self.by_status;
-        eprintln!(
+        log(&format!(
             "batch: {}/{} done ({solved} solved, {limit} limit, {invalid} invalid), elapsed {}, ETA {eta}; running: {}",
             self.done,
             self.total,
             HumanDuration(elapsed),
             self.running.join(", ")
-        );
+        ));
     }
 
     fn finish(&self) {
@@ -503,16 +521,18 @@ impl Progress {
     }
 }
 
-fn read_input(input: &str) -> anyhow::Result<String> {
-    let mut text = String::new();
+/// The input's bytes: a file, or stdin for `-`. Lines are decoded one by one (see [`read_jobs`]), so a
+/// stray invalid byte spoils one line, not the file.
+fn read_input(input: &str) -> anyhow::Result<Vec<u8>> {
+    let mut bytes = Vec::new();
     if input == "-" {
-        std::io::stdin().read_to_string(&mut text).context("cannot read stdin")?;
+        std::io::stdin().read_to_end(&mut bytes).context("cannot read stdin")?;
     } else {
         File::open(input)
-            .and_then(|mut f| f.read_to_string(&mut text))
+            .and_then(|mut f| f.read_to_end(&mut bytes))
             .with_context(|| format!("cannot read {input}"))?;
     }
-    Ok(text)
+    Ok(bytes)
 }
 
 /// `solver batch`. Exit code 0, or 1 if a solved length differs from the input's (or on an error), 2 on a
@@ -522,12 +542,26 @@ pub fn run(args: &BatchArgs) -> anyhow::Result<ExitCode> {
     if args.resume && args.output.is_none() {
         return Err(usage(anyhow!("--resume needs --output: the record file to continue")));
     }
-    let text = read_input(&args.input).map_err(usage)?;
-    let format = args.format.or(args.output.as_deref().map(Format::for_path)).unwrap_or(Format::Jsonl);
-    let (mut sink, mut records) = Sink::open(args.output.as_deref(), format, args.resume).map_err(usage)?;
+    // Everything the user can get wrong is checked before the output is touched.
     let solver = s.solver()?;
-    let threads = s.threads();
-    let jobs = read_jobs(&text, s.board, s.goal, args.shard);
+    let input = read_input(&args.input).map_err(usage)?;
+    let format = args.format.or(args.output.as_deref().map(RecordFormat::for_path)).unwrap_or(RecordFormat::Jsonl);
+    let (mut sink, records) = Sink::open(args.output.as_deref(), format, args.resume).map_err(usage)?;
+    let result = run_into(args, &solver, &input, &mut sink, records);
+    sink.close();
+    result
+}
+
+fn run_into(
+    args: &BatchArgs,
+    solver: &Solver,
+    input: &[u8],
+    sink: &mut Sink,
+    mut records: Vec<Record>,
+) -> anyhow::Result<ExitCode> {
+    let s = &args.search;
+    let threads = solver.threads();
+    let jobs = read_jobs(input, s.board, s.goal, args.shard);
     let out_name = args.output.as_ref().map_or("stdout".to_string(), |p| p.display().to_string());
 
     let have: HashMap<&str, &Record> = records.iter().map(|r| (r.id.as_str(), r)).collect();
@@ -545,26 +579,30 @@ pub fn run(args: &BatchArgs) -> anyhow::Result<ExitCode> {
     }
     let todo: Vec<&Job> = jobs.iter().filter(|j| !have.contains_key(j.id.as_str())).collect();
     drop(have);
+    let say = |line: &str| {
+        if !args.quiet {
+            log(line)
+        }
+    };
     if args.resume && !records.is_empty() {
-        eprintln!(
+        say(&format!(
             "solver: resuming {out_name}: {} records there, {} of {} instances to go",
             records.len(),
             todo.len(),
             jobs.len()
-        );
+        ));
     }
     if !jobs.is_empty() && jobs.iter().all(|j| j.parsed.is_err()) {
-        eprintln!("solver: warning: no line of {} is a valid {} instance (is --board right?)", args.input, s.board);
+        log(&format!("solver: warning: no line of {} is a valid {} instance (is --board right?)", args.input, s.board));
     }
 
     catch_signals();
     let cancel = Arc::new(AtomicBool::new(false));
     let run = Run {
-        solver: &solver,
-        goal: s.goal,
+        solver,
+        recorder: Recorder::new(solver, s.goal, MoveStyle::Tiles),
         limits: Limits { nodes: args.node_limit, time: args.time_limit, cancel: Some(cancel.clone()) },
         cancel: cancel.clone(),
-        tables: table_words(&solver),
     };
     let policy = args.parallel.resolve(todo.len(), threads);
     let (workers, threads_each, trial) = match policy {
@@ -573,7 +611,7 @@ pub fn run(args: &BatchArgs) -> anyhow::Result<ExitCode> {
         Parallel::Trial => (threads, 1, Some(TRIAL_NODES)),
         Parallel::Search | Parallel::Auto => (1, threads, None), // `resolve` has replaced Auto
     };
-    let mut progress = Progress::new(todo.len() as u64);
+    let mut progress = Progress::new(todo.len() as u64, args.quiet);
     let mut failure = None;
     let started = Instant::now();
     let (tx, rx) = mpsc::channel();
@@ -625,40 +663,47 @@ pub fn run(args: &BatchArgs) -> anyhow::Result<ExitCode> {
     });
     progress.finish();
 
+    // A failure is said first: the summary after it shows what was recorded before it.
+    if let Some(e) = &failure {
+        log(&format!("solver: error: {e:#}"));
+    }
     let summary = Summary::new(&records);
-    eprint!("summary of {out_name}:\n{}", summary.text());
-    eprintln!(
-        "wall time    {:.3} s this run ({} instances, {threads} threads, --parallel {}{})",
-        started.elapsed().as_secs_f64(),
-        progress.done,
-        clap::ValueEnum::to_possible_value(&policy).expect("no variant is skipped").get_name(),
-        if args.parallel == Parallel::Auto { " by auto" } else { "" }
-    );
-    if let Some(e) = failure {
-        return Err(e);
+    if !args.quiet {
+        log(&format!("summary of {out_name}:\n{}", summary.text().trim_end()));
+        log(&format!(
+            "wall time    {:.3} s this run ({} instances, {threads} threads, --parallel {}{})",
+            started.elapsed().as_secs_f64(),
+            progress.done,
+            clap::ValueEnum::to_possible_value(&policy).expect("no variant is skipped").get_name(),
+            if args.parallel == Parallel::Auto { " by auto" } else { "" }
+        ));
+    }
+    if failure.is_some() {
+        // Said above, before the summary, where it is seen.
+        return Ok(ExitCode::from(cli_common::EXIT_FAILURE));
     }
     if INTERRUPTED.load(Ordering::SeqCst) {
         let recorded: HashSet<&str> = records.iter().map(|r| r.id.as_str()).collect();
         let left = jobs.iter().filter(|j| !recorded.contains(j.id.as_str())).count();
-        eprintln!("solver: interrupted; the searches in flight were abandoned and nothing partial was written ({left} instances left)");
+        log(&format!("solver: interrupted; the searches in flight were abandoned and nothing partial was written ({left} instances left)"));
         if args.output.is_some() {
             let mut words: Vec<String> = std::env::args().map(|w| shell_quote(&w)).collect();
             if !args.resume {
                 words.push("--resume".into());
             }
-            eprintln!("solver: resume with: {}", words.join(" "));
+            log(&format!("solver: resume with: {}", words.join(" ")));
         } else {
-            eprintln!("solver: the records went to stdout; to be able to resume a run, give it --output FILE");
+            log("solver: the records went to stdout; to be able to resume a run, give it --output FILE");
         }
-        return Ok(ExitCode::from(130));
+        return Ok(ExitCode::from(cli_common::EXIT_INTERRUPTED));
     }
     if !summary.mismatched.is_empty() {
-        eprintln!(
+        log(&format!(
             "solver: MISMATCH: {} solved lengths differ from the input's: {}",
             summary.mismatched.len(),
             summary.mismatched.join(", ")
-        );
-        return Ok(ExitCode::from(1));
+        ));
+        return Ok(ExitCode::from(cli_common::EXIT_FAILURE));
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -675,7 +720,8 @@ mod tests {
         }
         let text = "# c\n1 2 3 0\n\n0 1 2 3\n1 2 3\n2 0 1 3 # x\n";
         let b = Board::new(2, 2).unwrap();
-        let lines = |shard| read_jobs(text, b, Goal::BlankFirst, shard).iter().map(|j| j.line).collect::<Vec<_>>();
+        let lines =
+            |shard| read_jobs(text.as_bytes(), b, Goal::BlankFirst, shard).iter().map(|j| j.line).collect::<Vec<_>>();
         assert_eq!(lines(None), [2, 4, 5, 6]);
         assert_eq!(lines(Some(Shard { index: 0, count: 2 })), [2, 5]);
         assert_eq!(lines(Some(Shard { index: 1, count: 2 })), [4, 6]);
@@ -685,7 +731,7 @@ mod tests {
     fn ids_come_from_the_line_or_its_number_and_repeats_are_invalid() {
         let b = Board::new(2, 2).unwrap();
         let text = "a 0 0 1 2 3\n3 1 2 0\nb 5 1 2 3\na 0 0 1 2 3\n2 x 0 1 2 3\n";
-        let jobs = read_jobs(text, b, Goal::BlankFirst, None);
+        let jobs = read_jobs(text.as_bytes(), b, Goal::BlankFirst, None);
         let ids: Vec<&str> = jobs.iter().map(|j| j.id.as_str()).collect();
         assert_eq!(ids, ["a", "2", "3", "a@4", "2@5"]);
         assert_eq!(jobs[0].parsed.as_ref().unwrap().1, Some(0));
@@ -698,7 +744,7 @@ mod tests {
     #[test]
     fn tiles_are_recorded_in_the_users_labels() {
         let b = Board::new(2, 2).unwrap();
-        let jobs = read_jobs("2 3 1 0\n", b, Goal::BlankLast, None);
+        let jobs = read_jobs(b"2 3 1 0\n", b, Goal::BlankLast, None);
         assert_eq!(jobs[0].tiles, "2 3 1 0");
     }
 
@@ -707,12 +753,5 @@ mod tests {
         assert_eq!(Parallel::Auto.resolve(4, 2), Parallel::Instances);
         assert_eq!(Parallel::Auto.resolve(3, 2), Parallel::Search);
         assert_eq!(Parallel::Trial.resolve(1, 2), Parallel::Trial);
-    }
-
-    #[test]
-    fn shell_words_are_quoted_when_needed() {
-        assert_eq!(shell_quote("--shard=1/3"), "--shard=1/3");
-        assert_eq!(shell_quote("my file"), "'my file'");
-        assert_eq!(shell_quote("it's"), r"'it'\''s'");
     }
 }

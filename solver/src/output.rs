@@ -1,8 +1,8 @@
-//! Turning a search report into what the user reads: moves in the user's own labels, text and JSON.
+//! Turning a search into what the user reads: moves in the user's own labels, and records.
 
-use crate::ida::Report;
+use crate::record::{Record, Status};
+use engine::{Report, Solver, Stop};
 use puzzle::{Goal, State};
-use serde::Serialize;
 
 /// How moves are written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, Default)]
@@ -19,72 +19,105 @@ pub enum MoveStyle {
 pub fn user_moves(start: &State, moves: &[u8], goal: Goal, style: MoveStyle) -> String {
     match style {
         MoveStyle::Tiles => {
-            let words: Vec<String> = user_tiles(start, moves, goal).map(|t| t.to_string()).collect();
+            let cells = start.board().cells();
+            let words: Vec<String> = moves.iter().map(|&t| goal.user_tile(cells, t).to_string()).collect();
             words.join(" ")
         }
         MoveStyle::Dirs => start.blank_dirs(moves).into_iter().map(|d| goal.user_dir(d).letter()).collect(),
     }
 }
 
-/// The tiles moved, named as in `goal`'s labelling.
-fn user_tiles<'a>(start: &State, moves: &'a [u8], goal: Goal) -> impl Iterator<Item = u8> + 'a {
-    let cells = start.board().cells();
-    moves.iter().map(move |&t| goal.user_tile(cells, t))
+/// A position's tiles as the user writes them (in `goal`'s labels), space-separated.
+pub fn user_tiles(state: &State, goal: Goal) -> String {
+    let words: Vec<String> = goal.to_internal(state.tiles()).iter().map(u8::to_string).collect();
+    words.join(" ")
 }
 
-/// One solved (or stopped) instance, as printed by `solve --format json`.
-#[derive(Serialize, Debug, Clone)]
-pub struct SolveRecord {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub id: Option<String>,
-    pub length: Option<usize>,
-    /// Tiles slid (array) or blank directions (string), per `--moves`.
-    pub moves: serde_json::Value,
-    /// Generated nodes (children whose heuristic was evaluated).
-    pub nodes: u64,
-    pub expanded: u64,
-    /// Search time only, excluding start-up and table loading.
-    pub seconds: f64,
-    pub heuristic: String,
-    pub threads: usize,
-    /// Depth-first searches interleaved on each thread; with `threads`, what the node count depends on.
-    pub lanes: usize,
-    pub root_h: u32,
-    pub iterations: u32,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub stopped: Option<&'static str>,
+/// What a record says of how a limit stopped a search.
+fn stop_text(stop: Stop, report: &Report) -> String {
+    match stop {
+        Stop::TimeLimit => format!(
+            "time limit: stopped after {:.3} s; the optimal length is at least {}",
+            report.seconds, report.bound
+        ),
+        Stop::NodeLimit => format!(
+            "node limit: stopped after {} expanded nodes; the optimal length is at least {}",
+            report.counts.expanded, report.bound
+        ),
+        Stop::Cancelled => "cancelled".to_string(),
+    }
 }
 
-impl SolveRecord {
-    pub fn new(
-        id: Option<String>,
-        start: &State,
-        report: &Report,
-        goal: Goal,
-        style: MoveStyle,
-        solver: &crate::Solver,
-        threads: usize,
-    ) -> SolveRecord {
-        let moves = match (&report.moves, style) {
-            (Some(m), MoveStyle::Tiles) => {
-                serde_json::json!(user_tiles(start, m, goal).collect::<Vec<_>>())
-            }
-            (Some(m), MoveStyle::Dirs) => serde_json::json!(user_moves(start, m, goal, style)),
-            (None, _) => serde_json::Value::Null,
+/// Who makes records: the solver (its name, lanes and tables), the goal labels and the move style.
+pub struct Recorder<'a> {
+    pub solver: &'a Solver,
+    pub goal: Goal,
+    pub style: MoveStyle,
+    /// The tables as `file_name:hash` words.
+    tables: String,
+}
+
+/// One instance as read: its id, line and tiles as the user wrote them.
+pub struct Source<'a> {
+    pub id: &'a str,
+    pub line: u64,
+    pub tiles: &'a str,
+    /// The optimal length the input gave, if any.
+    pub expected: Option<u32>,
+}
+
+impl<'a> Recorder<'a> {
+    pub fn new(solver: &'a Solver, goal: Goal, style: MoveStyle) -> Recorder<'a> {
+        let words: Vec<String> = solver
+            .tables()
+            .iter()
+            .map(|(path, hash)| {
+                let name = path.file_name().map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into());
+                format!("{name}:{hash:016x}")
+            })
+            .collect();
+        Recorder { solver, goal, style, tables: words.join(" ") }
+    }
+
+    /// The record of a line that is not a valid instance.
+    pub fn invalid(&self, src: &Source, problem: String) -> Record {
+        self.record(src, None, 0, Some(problem))
+    }
+
+    /// The record of a search of `state` on `threads` threads.
+    pub fn searched(&self, src: &Source, state: &State, report: &Report, threads: usize) -> Record {
+        let error = report.stopped().map(|s| stop_text(s, report));
+        self.record(src, Some((state, report)), threads, error)
+    }
+
+    fn record(&self, src: &Source, search: Option<(&State, &Report)>, threads: usize, error: Option<String>) -> Record {
+        let moves = search.and_then(|(s, r)| Some((s, r.moves()?)));
+        let length = moves.map(|(_, m)| m.len() as u32);
+        let status = match (search, length) {
+            (None, _) => Status::Invalid,
+            (Some(_), Some(_)) => Status::Solved,
+            (Some(_), None) => Status::Limit,
         };
-        SolveRecord {
-            id,
-            length: report.moves.as_ref().map(Vec::len),
-            moves,
-            nodes: report.counts.generated,
-            expanded: report.counts.expanded,
-            seconds: report.seconds,
-            heuristic: solver.name().to_string(),
+        let report = search.map(|(_, r)| r);
+        Record {
+            id: src.id.to_string(),
+            line: src.line,
+            tiles: src.tiles.to_string(),
+            status,
+            length,
+            moves: moves.map(|(s, m)| user_moves(s, m, self.goal, self.style)).unwrap_or_default(),
+            nodes: report.map_or(0, |r| r.counts.generated),
+            expanded: report.map_or(0, |r| r.counts.expanded),
+            seconds: report.map_or(0.0, |r| r.seconds),
             threads,
-            lanes: solver.lanes(),
-            root_h: report.root_h,
-            iterations: report.iterations,
-            stopped: report.stopped.map(|s| s.as_str()),
+            lanes: self.solver.lanes(),
+            heuristic: self.solver.name().to_string(),
+            root_h: report.map(|r| r.root_h),
+            iterations: report.map(|r| r.iterations),
+            tables: self.tables.clone(),
+            expected: src.expected,
+            matched: length.zip(src.expected).map(|(l, e)| l == e),
+            error,
         }
     }
 }

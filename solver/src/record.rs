@@ -1,4 +1,5 @@
-//! Batch records: one line an instance, JSON lines or CSV with a header, written whole and read back.
+//! Result records: one an instance, the same for `solve --format json` and `batch` (JSON lines, or CSV with
+//! a header), written whole and read back.
 //!
 //! Each record is encoded into one buffer and written with one `write`, so a killed run leaves at worst an
 //! incomplete last line; [`read_records`] reports that tail instead of parsing it, and the batch runner cuts
@@ -9,7 +10,7 @@ use serde::{Deserialize, Serialize};
 use std::path::Path;
 
 /// How an instance ended. Every status is final: `--resume` skips instances that have a record.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Status {
     /// Solved optimally.
@@ -17,6 +18,7 @@ pub enum Status {
     /// Stopped by `--time-limit` or `--node-limit`.
     Limit,
     /// The line is not a valid instance; `error` says why.
+    #[default]
     Invalid,
 }
 
@@ -31,7 +33,7 @@ impl Status {
 }
 
 /// One instance's result. Field order is the CSV column order.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Record {
     /// The line's id, or its line number when it has none.
     pub id: String,
@@ -42,7 +44,8 @@ pub struct Record {
     pub status: Status,
     /// Optimal solution length (solved only).
     pub length: Option<u32>,
-    /// The tiles slid, space-separated, in the user's labels; empty unless solved.
+    /// The moves, in the user's labels: the tiles slid, space-separated, or the blank's directions (`UDLR`)
+    /// with `--moves dirs`; empty unless solved.
     pub moves: String,
     /// Generated nodes (children whose heuristic was evaluated).
     pub nodes: u64,
@@ -56,6 +59,13 @@ pub struct Record {
     #[serde(default = "one")]
     pub lanes: usize,
     pub heuristic: String,
+    /// The heuristic estimate of the start (absent for an invalid line and in files written before it
+    /// existed).
+    #[serde(default)]
+    pub root_h: Option<u32>,
+    /// IDA* iterations run (bounds tried).
+    #[serde(default)]
+    pub iterations: Option<u32>,
     /// Each table as `file_name:payload_hash` (hex), space-separated; empty without tables.
     pub tables: String,
     /// The optimal length the input line gave, if any.
@@ -72,32 +82,39 @@ fn one() -> usize {
 
 /// Record file format.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum Format {
+pub enum RecordFormat {
     /// One JSON object a line.
     Jsonl,
     /// Comma-separated values with a header line.
     Csv,
 }
 
-impl Format {
+impl RecordFormat {
     /// The format a file name suggests: `.csv` is CSV, anything else JSON lines.
-    pub fn for_path(path: &Path) -> Format {
+    pub fn for_path(path: &Path) -> RecordFormat {
         if path.extension().is_some_and(|e| e.eq_ignore_ascii_case("csv")) {
-            Format::Csv
+            RecordFormat::Csv
         } else {
-            Format::Jsonl
+            RecordFormat::Jsonl
         }
+    }
+
+    /// This version's CSV header line (without its newline).
+    pub fn csv_header() -> String {
+        let bytes = RecordFormat::Csv.encode(&Record::default(), true).expect("a record encodes");
+        let text = String::from_utf8(bytes).expect("CSV of UTF-8 strings is UTF-8");
+        text.lines().next().unwrap_or_default().to_string()
     }
 
     /// One record as one complete line (with the CSV header before it when `header`).
     pub fn encode(self, rec: &Record, header: bool) -> anyhow::Result<Vec<u8>> {
         match self {
-            Format::Jsonl => {
+            RecordFormat::Jsonl => {
                 let mut line = serde_json::to_vec(rec)?;
                 line.push(b'\n');
                 Ok(line)
             }
-            Format::Csv => {
+            RecordFormat::Csv => {
                 let mut w = csv::WriterBuilder::new()
                     .has_headers(header)
                     .terminator(csv::Terminator::Any(b'\n'))
@@ -114,7 +131,9 @@ impl Format {
 pub struct RecordFile {
     pub records: Vec<Record>,
     /// `None` for an empty file.
-    pub format: Option<Format>,
+    pub format: Option<RecordFormat>,
+    /// A CSV file's header line.
+    pub csv_header: Option<String>,
     /// Bytes up to the end of the last complete line: where appending resumes.
     pub complete_len: u64,
     /// Bytes after it: a record cut short by a kill or power loss, not counted.
@@ -135,26 +154,28 @@ fn parse_records(bytes: &[u8]) -> anyhow::Result<RecordFile> {
     let torn_tail = (bytes.len() - complete_len) as u64;
     let format = match complete.first() {
         None => None,
-        Some(b'{') => Some(Format::Jsonl),
-        Some(_) if complete.starts_with(b"id,") => Some(Format::Csv),
+        Some(b'{') => Some(RecordFormat::Jsonl),
+        Some(_) if complete.starts_with(b"id,") => Some(RecordFormat::Csv),
         Some(_) => bail!("line 1 is neither a JSON record nor the CSV header"),
     };
     let mut records = Vec::new();
     match format {
         None => {}
-        Some(Format::Jsonl) => {
+        Some(RecordFormat::Jsonl) => {
             for (n, line) in complete.split(|&b| b == b'\n').enumerate().filter(|(_, l)| !l.is_empty()) {
                 records.push(serde_json::from_slice(line).with_context(|| format!("line {}", n + 1))?);
             }
         }
-        Some(Format::Csv) => {
+        Some(RecordFormat::Csv) => {
             let mut r = csv::ReaderBuilder::new().has_headers(true).from_reader(complete);
             for rec in r.deserialize() {
                 records.push(rec.map_err(|e| anyhow::anyhow!("{}", csv_error(&e)))?);
             }
         }
     }
-    Ok(RecordFile { records, format, complete_len: complete_len as u64, torn_tail })
+    let csv_header = (format == Some(RecordFormat::Csv))
+        .then(|| String::from_utf8_lossy(complete.split(|&b| b == b'\n').next().unwrap_or_default()).into_owned());
+    Ok(RecordFile { records, format, csv_header, complete_len: complete_len as u64, torn_tail })
 }
 
 /// A CSV error as `line N: problem` (1-based line, the header being line 1).
@@ -193,6 +214,8 @@ mod tests {
             threads: 2,
             lanes: 3,
             heuristic: "pdb 2-3, + \"x\"".into(),
+            root_h: Some(2),
+            iterations: (status != Status::Invalid).then_some(1),
             tables: "a.pdb:00ff b.pdb:1234".into(),
             expected: Some(3),
             matched: (status == Status::Solved).then_some(true),
@@ -203,7 +226,7 @@ mod tests {
     #[test]
     fn both_formats_round_trip_and_ignore_a_torn_tail() {
         let recs = [sample("a", Status::Solved), sample("b", Status::Invalid), sample("c", Status::Limit)];
-        for format in [Format::Jsonl, Format::Csv] {
+        for format in [RecordFormat::Jsonl, RecordFormat::Csv] {
             let mut bytes = Vec::new();
             for (i, r) in recs.iter().enumerate() {
                 bytes.extend(format.encode(r, i == 0).unwrap());
@@ -220,14 +243,14 @@ mod tests {
 
     #[test]
     fn a_damaged_complete_line_is_an_error_naming_it() {
-        let mut bytes = Format::Jsonl.encode(&sample("a", Status::Solved), false).unwrap();
+        let mut bytes = RecordFormat::Jsonl.encode(&sample("a", Status::Solved), false).unwrap();
         bytes.extend(b"{\"id\": \"3\"}\n");
         let e = format!("{:#}", parse_records(&bytes).unwrap_err());
         assert!(e.starts_with("line 2: missing field"), "{e}");
-        let mut csv = Format::Csv.encode(&sample("a", Status::Solved), true).unwrap();
+        let mut csv = RecordFormat::Csv.encode(&sample("a", Status::Solved), true).unwrap();
         csv.extend(b"x,1\n");
         let e = format!("{:#}", parse_records(&csv).unwrap_err());
-        assert_eq!(e, "line 3: 2 fields where the header has 16");
+        assert_eq!(e, "line 3: 2 fields where the header has 18");
         assert!(parse_records(b"hello\n").is_err());
         assert_eq!(parse_records(b"").unwrap().format, None);
     }

@@ -188,7 +188,7 @@ pub fn run(args: &ReportArgs) -> anyhow::Result<ExitCode> {
     let mut all = Vec::new();
     let mut seen: HashMap<String, PathBuf> = HashMap::new();
     for path in &args.files {
-        let file = read_records(path).map_err(crate::args::usage)?;
+        let file = read_records(path).map_err(cli_common::usage)?;
         if file.torn_tail > 0 {
             eprintln!(
                 "solver: note: {} ends in an incomplete record ({} bytes), not counted",

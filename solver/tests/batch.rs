@@ -7,7 +7,7 @@ use std::path::Path;
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant, SystemTime};
 
-mod common;
+use harness as common;
 
 use common::TempDir as Dir;
 
@@ -255,6 +255,8 @@ fn csv_and_jsonl_parse_back_with_standard_readers_and_agree() {
         "threads",
         "lanes",
         "heuristic",
+        "root_h",
+        "iterations",
         "tables",
         "expected",
         "matched",
@@ -361,7 +363,7 @@ fn a_wrong_known_length_is_a_loud_mismatch_and_a_failure() {
     assert_eq!(o.status.code(), Some(1), "{err}");
     assert!(err.contains("MISMATCH: id 12 (line 2): the optimal length found is 45 but the input says 47"), "{err}");
     let row = csv::Reader::from_path(&out).unwrap().records().map(Result::unwrap).find(|r| &r[0] == "12").unwrap();
-    assert_eq!((&row[13], &row[14]), ("47", "false"));
+    assert_eq!((&row[15], &row[16]), ("47", "false"));
     let rep = Command::new(BIN).args(["report", out.to_str().unwrap(), "--format", "markdown"]).output().unwrap();
     assert_eq!(rep.status.code(), Some(1));
     assert!(String::from_utf8(rep.stdout).unwrap().contains("| mismatched | 1 (ids 12) |"));
@@ -408,7 +410,10 @@ fn a_failed_write_stops_the_batch_with_an_error_naming_the_file() {
     let o = run(&["batch", input.to_str().unwrap(), "-o", "/dev/full"]);
     let err = stderr(&o);
     assert_eq!(o.status.code(), Some(1), "{err}");
-    assert!(err.ends_with("solver: error: cannot write /dev/full: No space left on device (os error 28)\n"), "{err}");
+    // The error comes first, where it is seen, then the summary of what was written before it.
+    let error = err.find("solver: error: cannot write /dev/full: No space left on device (os error 28)\n");
+    let summary = err.find("summary of /dev/full");
+    assert!(error.is_some() && error < summary, "{err}");
 }
 
 #[test]

@@ -1,6 +1,6 @@
 //! The `solver solve` command as a user runs it: output formats, exit codes and error messages.
 
-mod common;
+use harness as common;
 
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
@@ -29,12 +29,14 @@ fn solves_korf_instance_with_json_output() {
     assert!(o.status.success(), "{}", stderr(&o));
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(v["length"], 46);
-    assert_eq!(v["moves"].as_array().unwrap().len(), 46);
+    // The same record as `batch` writes: moves as space-separated tiles.
+    assert_eq!(v["status"], "solved");
+    assert_eq!(v["moves"].as_str().unwrap().split(' ').count(), 46);
     assert!(v["nodes"].as_u64().unwrap() > 0 && v["seconds"].as_f64().is_some());
     assert_eq!(v["heuristic"], "linear-conflict");
     // The moves really solve it.
     let start = puzzle::parse_tiles(puzzle::Board::FOUR, puzzle::Goal::BlankFirst, KORF9).unwrap();
-    let moves: Vec<u8> = v["moves"].as_array().unwrap().iter().map(|m| m.as_u64().unwrap() as u8).collect();
+    let moves: Vec<u8> = v["moves"].as_str().unwrap().split(' ').map(|m| m.parse().unwrap()).collect();
     assert!(start.replay(&moves).is_ok());
 }
 

@@ -1,1 +1,98 @@
-//! End-to-end tests live in `tests/tests/`; this crate has no code of its own.
+//! The harness every crate's tests share: ground truth for small boards (exact distances of every solvable
+//! position by breadth-first search), Korf's instances, table-free solvers, scratch folders and running a
+//! binary. The end-to-end tests of the binaries are in `tests/`.
+
+use engine::{HeuristicChoice, Lookups, Settings, Solver, TableSpec};
+use puzzle::{Board, Goal, Instance, State};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+pub use puzzle::exhaustive::distances as bfs_distances;
+
+/// Every `step`-th position in a fixed order, with its distance: a deterministic sample.
+pub fn sample(board: Board, dist: &HashMap<u64, u8>, step: usize) -> Vec<(State, u8)> {
+    let mut all: Vec<(u64, u8)> = dist.iter().map(|(&k, &v)| (k, v)).collect();
+    all.sort_unstable();
+    all.iter().step_by(step).map(|&(k, v)| (State::unpack(board, k).unwrap(), v)).collect()
+}
+
+/// A solver whose heuristic needs no tables (Manhattan or linear conflict).
+pub fn table_free(board: Board, choice: HeuristicChoice) -> Solver {
+    table_free_with(board, choice, Settings::default())
+}
+
+/// A table-free solver running `lanes` depth-first searches a thread.
+pub fn table_free_lanes(board: Board, choice: HeuristicChoice, lanes: usize) -> Solver {
+    table_free_with(board, choice, Settings::default().with_lanes(lanes).unwrap())
+}
+
+fn table_free_with(board: Board, choice: HeuristicChoice, settings: Settings) -> Solver {
+    let spec = TableSpec { dir: "/nonexistent".into(), partition: None, lookups: Lookups::default() };
+    Solver::new(board, choice, &spec, settings, &mut |w| panic!("unexpected warning {w}")).unwrap()
+}
+
+/// The instances of `tests/data/korf100.txt` with these ids, in file order; every id must be there.
+pub fn korf(ids: &[&str]) -> Vec<Instance> {
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/data/korf100.txt")).unwrap();
+    let found: Vec<Instance> = text
+        .lines()
+        .filter_map(|line| puzzle::parse_line(Board::FOUR, Goal::BlankFirst, line).unwrap())
+        .filter(|inst| ids.contains(&inst.id.as_deref().unwrap()))
+        .collect();
+    assert_eq!(found.len(), ids.len(), "ids missing from korf100.txt");
+    found
+}
+
+/// Runs a binary with `args` and `stdin`, returning what it did.
+pub fn run(bin: &str, args: &[&str], stdin: &[u8]) -> std::process::Output {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(bin)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot start {bin}: {e}"));
+    let mut input = child.stdin.take().unwrap();
+    let _ = input.write_all(stdin);
+    drop(input);
+    child.wait_with_output().unwrap()
+}
+
+/// A scratch folder, fresh for this test process and `name`, removed when dropped.
+pub struct TempDir(PathBuf);
+
+impl TempDir {
+    pub fn new(name: &str) -> TempDir {
+        let d = std::env::temp_dir().join(format!("solver-test-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        std::fs::create_dir_all(&d).unwrap();
+        TempDir(d)
+    }
+
+    /// Writes `text` to the file `name` in the folder and returns its path.
+    pub fn file(&self, name: &str, text: &str) -> PathBuf {
+        let p = self.0.join(name);
+        std::fs::write(&p, text).unwrap();
+        p
+    }
+
+    pub fn path(&self, name: &str) -> PathBuf {
+        self.0.join(name)
+    }
+}
+
+impl std::ops::Deref for TempDir {
+    type Target = Path;
+
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}

@@ -1,13 +1,13 @@
 //! The PDB heuristic against exhaustive truth on small boards, with tables built by the real builder, and
 //! what the solver does with a bad table.
 
-mod common;
+use harness as common;
 
 use common::{bfs_distances, sample, table_free, TempDir};
+use engine::Limits;
+use engine::{HeuristicChoice, Lookups, Settings, Solver, TableSpec};
 use puzzle::partition::{file_name, Partition};
 use puzzle::{Board, State};
-use solver::ida::Limits;
-use solver::{HeuristicChoice, Lookups, Solver, TableSpec};
 use std::path::Path;
 
 /// Builds every table of `partition` into `dir` with the builder's library.
@@ -19,8 +19,9 @@ fn build(board: Board, partition: &str, dir: &Path) {
 }
 
 fn pdb_solver(board: Board, partition: &str, dir: &Path, lookups: Lookups) -> Solver {
-    let spec = TableSpec { dir: dir.to_path_buf(), partition: partition.to_string(), lookups };
-    Solver::new(board, HeuristicChoice::Pdb, &spec, &mut |w| panic!("unexpected warning {w}")).unwrap()
+    let spec = TableSpec { dir: dir.to_path_buf(), partition: Some(partition.to_string()), lookups };
+    Solver::new(board, HeuristicChoice::Pdb, &spec, Settings::default(), &mut |w| panic!("unexpected warning {w}"))
+        .unwrap()
 }
 
 /// For every lookup variant: admissible on every state, at least Manhattan, right parity; optimal IDA* on a
@@ -48,9 +49,9 @@ fn check_against_bfs(board: Board, partitions: &[&str], step: usize) {
         );
         for (s, d) in sample(board, &dist, step) {
             for threads in [1, 2] {
-                let r = sv.solve(&s, threads, &Limits::default()).unwrap();
+                let r = sv.solve_with(&s, threads, &Limits::default()).unwrap();
                 assert_eq!(
-                    r.moves.map(|m| m.len()),
+                    r.moves().map(|m| m.len()),
                     Some(d as usize),
                     "{partition} {lookups:?}: {s} threads {threads}"
                 );
@@ -80,9 +81,9 @@ fn korf_instances_with_5_5_5_tables_match_their_known_lengths() {
     let instances = common::korf(&easy);
     for inst in &instances {
         for sv in &svs {
-            let r = sv.solve(&inst.state, 2, &Limits::default()).unwrap();
+            let r = sv.solve_with(&inst.state, 2, &Limits::default()).unwrap();
             assert_eq!(
-                r.moves.map(|m| m.len() as u32),
+                r.moves().map(|m| m.len() as u32),
                 inst.optimal,
                 "Korf #{} {}",
                 inst.id.as_deref().unwrap(),
@@ -107,19 +108,25 @@ fn a_corrupt_or_mismatched_table_is_an_error_not_a_wrong_heuristic() {
     flipped[4096 + 17] ^= 0x10;
     std::fs::write(&table, &flipped).unwrap();
     let sv = pdb_solver(board, "4-4", &dir, Lookups::Reflected);
-    let err = sv.solve(&s, 1, &Limits::default()).unwrap_err().to_string();
+    let err = sv.solve_with(&s, 1, &Limits::default()).unwrap_err().to_string();
     assert!(err.contains("3x3-1-2-3-4.pdb") && err.contains("payload checksum mismatch"), "{err}");
 
     // Truncated by one byte: refused on open.
     std::fs::write(&table, &bytes[..bytes.len() - 1]).unwrap();
-    let spec = TableSpec { dir: dir.to_path_buf(), partition: "4-4".into(), lookups: Lookups::Reflected };
+    let spec = TableSpec { dir: dir.to_path_buf(), partition: Some("4-4".into()), lookups: Lookups::Reflected };
     for choice in [HeuristicChoice::Pdb, HeuristicChoice::Auto] {
-        let err = format!("{:#}", Solver::new(board, choice, &spec, &mut |_| {}).err().expect("must fail"));
+        let err = format!(
+            "{:#}",
+            Solver::new(board, choice, &spec, Settings::default(), &mut |_| {}).err().expect("must fail")
+        );
         assert!(err.contains("3x3-1-2-3-4.pdb") && err.contains("truncated"), "{err}");
     }
 
     // A table for another pattern under this pattern's name.
     std::fs::copy(dir.join("3x3-5-6-7-8.pdb"), &table).unwrap();
-    let err = format!("{:#}", Solver::new(board, HeuristicChoice::Pdb, &spec, &mut |_| {}).err().expect("must fail"));
+    let err = format!(
+        "{:#}",
+        Solver::new(board, HeuristicChoice::Pdb, &spec, Settings::default(), &mut |_| {}).err().expect("must fail")
+    );
     assert!(err.contains("expected board 3x3, tiles [1, 2, 3, 4]"), "{err}");
 }

@@ -13,8 +13,11 @@
 //! serial order matters in the last iteration: siblings are searched best-first, so the solution tends to
 //! lie there, and work past it is wasted.
 
+use crate::guard::{Guard, CHECK_EVERY};
 use crate::heuristic::Heuristic;
-use crate::ida::{after_move, Counts, Guard, Item, Moves, Queue, CHECK_EVERY, MAX_PATH};
+use crate::moves::{after_move, Moves, MAX_PATH};
+use crate::outcome::Counts;
+use crate::work::{Item, Queue, Source};
 use puzzle::MAX_CELLS;
 use std::sync::atomic::Ordering;
 
@@ -286,21 +289,21 @@ impl<'a, H: Heuristic> Worker<'a, H> {
         self.sh.counts
     }
 
-    /// Searches every node within `bound` below `first` (serial) or below the items of `queue` (parallel);
-    /// [`Worker::counts`] and [`Worker::next_bound`] then tell this search's nodes and next bound. Returns
-    /// the moves of a solution, or `None` when there is none within the bound or the search was stopped.
-    pub(crate) fn search(
-        &mut self,
-        bound: u32,
-        first: Option<Item<H::Node>>,
-        queue: Option<&Queue<H::Node>>,
-    ) -> Option<Vec<u8>> {
+    /// Searches every node within `bound` below the root (serial) or below the items of the queue
+    /// (parallel); [`Worker::counts`] and [`Worker::next_bound`] then tell this search's nodes and next bound.
+    /// Returns the moves of a solution, or `None` when there is none within the bound or the search was
+    /// stopped.
+    pub(crate) fn search(&mut self, bound: u32, source: Source<H::Node>) -> Option<Vec<u8>> {
         self.sh.bound = bound;
         self.sh.next_bound = u32::MAX;
         self.sh.counts = Counts::default();
-        if let Some(it) = first {
-            self.lanes[0].start(&mut self.sh, it);
-        }
+        let queue = match source {
+            Source::Root(it) => {
+                self.lanes[0].start(&mut self.sh, it);
+                None
+            }
+            Source::Queue(q) => Some(q),
+        };
         let mut checked = 0;
         let budget = if self.lanes.len() == 1 { SOLO_BUDGET } else { 1 };
         loop {

@@ -447,7 +447,7 @@ mod tests {
         for pattern in &Partition::parse(board, partition).unwrap().patterns {
             pdb_builder::build_table(board, pattern, &dir.join(file_name(board, pattern)), &mut |_| {}).unwrap();
         }
-        let spec = TableSpec { dir: dir.clone(), partition: partition.into(), lookups: Lookups::Reflected };
+        let spec = TableSpec { dir: dir.clone(), partition: Some(partition.into()), lookups: Lookups::Reflected };
         let files = open_tables(board, &spec).unwrap().1;
         std::fs::remove_dir_all(&dir).unwrap();
         Arc::new(files)

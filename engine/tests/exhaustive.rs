@@ -1,11 +1,11 @@
 //! Optimality and admissibility against exhaustive search on boards small enough to enumerate.
 
-mod common;
+use harness as common;
 
 use common::{bfs_distances, sample, table_free as solver};
+use engine::HeuristicChoice;
+use engine::Limits;
 use puzzle::Board;
-use solver::ida::Limits;
-use solver::HeuristicChoice;
 
 #[test]
 fn manhattan_and_linear_conflict_never_overestimate_on_any_3x3_state() {
@@ -29,22 +29,18 @@ fn manhattan_and_linear_conflict_never_overestimate_on_any_3x3_state() {
 fn ida_is_optimal_on_sampled_3x3_states_serial_and_parallel() {
     let board: Board = "3x3".parse().unwrap();
     let dist = bfs_distances(board);
-    let lcs = [1, 3, 8].map(|lanes| {
-        let mut sv = solver(board, HeuristicChoice::LinearConflict);
-        sv.set_lanes(lanes).unwrap();
-        (lanes, sv)
-    });
+    let lcs = [1, 3, 8].map(|lanes| (lanes, common::table_free_lanes(board, HeuristicChoice::LinearConflict, lanes)));
     let md = solver(board, HeuristicChoice::Manhattan);
     for (i, (s, d)) in sample(board, &dist, 600).into_iter().enumerate() {
         for (lanes, lc) in &lcs {
             for threads in [1, 2] {
-                let r = lc.solve(&s, threads, &Limits::default()).unwrap();
-                assert_eq!(r.moves.as_ref().map(Vec::len), Some(d as usize), "{s} threads {threads} lanes {lanes}");
+                let r = lc.solve_with(&s, threads, &Limits::default()).unwrap();
+                assert_eq!(r.moves().map(<[u8]>::len), Some(d as usize), "{s} threads {threads} lanes {lanes}");
             }
         }
         if i % 4 == 0 {
-            let r = md.solve(&s, 1, &Limits::default()).unwrap();
-            assert_eq!(r.moves.map(|m| m.len()), Some(d as usize), "{s} manhattan");
+            let r = md.solve_with(&s, 1, &Limits::default()).unwrap();
+            assert_eq!(r.moves().map(|m| m.len()), Some(d as usize), "{s} manhattan");
         }
     }
 }
@@ -55,15 +51,14 @@ fn every_2x3_state_end_to_end() {
     let dist = bfs_distances(board);
     assert_eq!(dist.len(), 360);
     for choice in [HeuristicChoice::Manhattan, HeuristicChoice::LinearConflict] {
-        let mut sv = solver(board, choice);
         for lanes in [1, 2, 3, 5] {
-            sv.set_lanes(lanes).unwrap();
+            let sv = common::table_free_lanes(board, choice, lanes);
             for (s, d) in sample(board, &dist, 1) {
                 assert!(sv.estimate(&s) <= d as u32);
                 for threads in [1, 2, 3] {
-                    let r = sv.solve(&s, threads, &Limits::default()).unwrap();
+                    let r = sv.solve_with(&s, threads, &Limits::default()).unwrap();
                     assert_eq!(
-                        r.moves.map(|m| m.len()),
+                        r.moves().map(|m| m.len()),
                         Some(d as usize),
                         "{s} {choice:?} threads {threads} lanes {lanes}"
                     );
@@ -86,12 +81,12 @@ fn short_solutions_are_found_below_the_parallel_split_depth() {
     {
         s.move_blank(dir);
         for threads in [1, 2, 4] {
-            let r = lc.solve(&s, threads, &Limits::default()).unwrap();
-            assert_eq!(r.moves.map(|m| m.len()), Some(k + 1), "{s} threads {threads}");
+            let r = lc.solve_with(&s, threads, &Limits::default()).unwrap();
+            assert_eq!(r.moves().map(|m| m.len()), Some(k + 1), "{s} threads {threads}");
         }
     }
-    let goal = lc.solve(&puzzle::State::goal(board), 2, &Limits::default()).unwrap();
-    assert_eq!(goal.moves, Some(vec![]));
+    let goal = lc.solve_with(&puzzle::State::goal(board), 2, &Limits::default()).unwrap();
+    assert_eq!(goal.moves(), Some(&[][..]));
 }
 
 #[test]
@@ -100,11 +95,11 @@ fn limits_stop_the_search_with_a_lower_bound() {
         puzzle::parse_tiles(Board::FOUR, puzzle::Goal::BlankFirst, "14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3").unwrap();
     let lc = solver(Board::FOUR, HeuristicChoice::LinearConflict);
     for threads in [1, 2] {
-        let r = lc.solve(&s, threads, &Limits { nodes: Some(100_000), ..Limits::default() }).unwrap();
-        assert_eq!((r.moves, r.stopped), (None, Some(solver::ida::Stop::NodeLimit)));
+        let r = lc.solve_with(&s, threads, &Limits { nodes: Some(100_000), ..Limits::default() }).unwrap();
+        assert_eq!((r.moves(), r.stopped()), (None, Some(engine::Stop::NodeLimit)));
         assert!(r.bound >= r.root_h && r.bound <= 57);
     }
     let cancel = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));
-    let r = lc.solve(&s, 1, &Limits { cancel: Some(cancel), ..Limits::default() }).unwrap();
-    assert_eq!(r.stopped, Some(solver::ida::Stop::Cancelled));
+    let r = lc.solve_with(&s, 1, &Limits { cancel: Some(cancel), ..Limits::default() }).unwrap();
+    assert_eq!(r.stopped(), Some(engine::Stop::Cancelled));
 }

@@ -8,18 +8,16 @@
 //! lanes change the order of the last iteration, which stops at the first solution); in parallel runs the
 //! last iteration stops as soon as any thread proves a solution, so its counts depend on timing.
 
-use crate::fsm::{MoveFsm, PRUNED};
+use crate::fsm::MoveFsm;
+use crate::guard::Guard;
 use crate::heuristic::Heuristic;
 use crate::lanes::Worker;
-use puzzle::{Board, State, MAX_CELLS};
-use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering};
+use crate::moves::{after_move, Moves, MAX_PATH};
+use crate::outcome::{Counts, Limits, Outcome, Report};
+use crate::work::{Item, Queue, Source};
+use puzzle::{State, MAX_CELLS};
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::Mutex;
-use std::time::{Duration, Instant};
-
-/// Longest solution the path buffer holds; far beyond any 4x4 optimum (80).
-pub(crate) const MAX_PATH: usize = 256;
-/// Expanded nodes between checks of the limits.
-pub(crate) const CHECK_EVERY: u64 = 1 << 14;
 /// An iteration predicted to generate fewer nodes than this runs on one thread: splitting it and waiting
 /// for the pool at its end would cost more than sharing it saves.
 const PARALLEL_FROM: u64 = 1 << 11;
@@ -28,215 +26,6 @@ const ITERATION_GROWTH: u64 = 4;
 /// The first `FRONT_ITEMS` work items are split again, `FRONT_ROUNDS` times (see `parallel_iteration`).
 const FRONT_ITEMS: usize = 8;
 const FRONT_ROUNDS: usize = 4;
-
-/// When to give up on an instance.
-#[derive(Clone, Debug, Default)]
-pub struct Limits {
-    pub nodes: Option<u64>,
-    pub time: Option<Duration>,
-    /// Set from outside (Ctrl-C, a batch shutting down) to abandon the search.
-    pub cancel: Option<std::sync::Arc<AtomicBool>>,
-}
-
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Counts {
-    pub generated: u64,
-    pub expanded: u64,
-}
-
-/// Why a search ended without a solution.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Stop {
-    NodeLimit,
-    TimeLimit,
-    Cancelled,
-}
-
-impl Stop {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Stop::NodeLimit => "node limit",
-            Stop::TimeLimit => "time limit",
-            Stop::Cancelled => "cancelled",
-        }
-    }
-}
-
-/// The outcome of one search.
-#[derive(Clone, Debug)]
-pub struct Report {
-    /// Tiles moved, in order; `None` if the search was stopped.
-    pub moves: Option<Vec<u8>>,
-    pub stopped: Option<Stop>,
-    pub counts: Counts,
-    /// Iterations run (bounds tried).
-    pub iterations: u32,
-    /// The heuristic estimate of the start.
-    pub root_h: u32,
-    /// The last bound searched (on a stop: a proven lower bound on the optimal length).
-    pub bound: u32,
-    pub seconds: f64,
-}
-
-/// The moves from each cell: the blank's neighbours, their direction, and the duplicate-path automaton.
-pub(crate) struct Moves<'a> {
-    cells: [[u8; 4]; MAX_CELLS],
-    dirs: [[u8; 4]; MAX_CELLS],
-    count: [u8; MAX_CELLS],
-    fsm: &'a MoveFsm,
-}
-
-impl<'a> Moves<'a> {
-    fn new(board: Board, fsm: &'a MoveFsm) -> Moves<'a> {
-        let mut m = Moves { cells: [[0; 4]; MAX_CELLS], dirs: [[0; 4]; MAX_CELLS], count: [0; MAX_CELLS], fsm };
-        for c in 0..board.cells() {
-            for (d, dir) in puzzle::Dir::ALL.into_iter().enumerate() {
-                if let Some(to) = board.step(c, dir) {
-                    let k = m.count[c] as usize;
-                    m.cells[c][k] = to as u8;
-                    m.dirs[c][k] = d as u8;
-                    m.count[c] += 1;
-                }
-            }
-        }
-        m
-    }
-
-    /// The allowed moves of the blank from `blank` in automaton state `state`: (cell the tile comes from,
-    /// next state).
-    #[inline(always)]
-    pub(crate) fn from(&self, blank: usize, state: u32) -> impl Iterator<Item = (usize, u32)> + '_ {
-        let k = self.count[blank] as usize;
-        self.cells[blank][..k]
-            .iter()
-            .zip(&self.dirs[blank][..k])
-            .map(move |(&c, &d)| (c as usize, self.fsm.step(state, d as usize)))
-            .filter(|&(_, next)| next != PRUNED)
-    }
-}
-
-/// Shared stop conditions for one solve, checked every `CHECK_EVERY` expansions.
-pub(crate) struct Guard<'a> {
-    limits: &'a Limits,
-    start: Instant,
-    /// Nodes of all threads, flushed at each check.
-    nodes: AtomicU64,
-    /// Set when a solution is found or a limit is hit: every thread unwinds.
-    pub(crate) stop: AtomicBool,
-    why: Mutex<Option<Stop>>,
-}
-
-impl<'a> Guard<'a> {
-    fn new(limits: &'a Limits) -> Self {
-        Guard {
-            limits,
-            start: Instant::now(),
-            nodes: AtomicU64::new(0),
-            stop: AtomicBool::new(false),
-            why: Mutex::new(None),
-        }
-    }
-
-    pub(crate) fn check(&self, add_nodes: u64) -> bool {
-        let total = self.nodes.fetch_add(add_nodes, Ordering::Relaxed) + add_nodes;
-        let why = if self.limits.cancel.as_ref().is_some_and(|c| c.load(Ordering::Relaxed)) {
-            Some(Stop::Cancelled)
-        } else if self.limits.nodes.is_some_and(|n| total >= n) {
-            Some(Stop::NodeLimit)
-        } else if self.limits.time.is_some_and(|t| self.start.elapsed() >= t) {
-            Some(Stop::TimeLimit)
-        } else {
-            None
-        };
-        if let Some(w) = why {
-            self.why.lock().unwrap().get_or_insert(w);
-            self.stop.store(true, Ordering::Relaxed);
-        }
-        self.stop.load(Ordering::Relaxed)
-    }
-}
-
-/// The work of a parallel iteration not yet taken, in serial order, and how many threads wait for it.
-pub(crate) struct Queue<N> {
-    items: Mutex<std::collections::VecDeque<Item<N>>>,
-    /// `items.len()`, readable without the lock.
-    queued: AtomicUsize,
-    /// Threads waiting for work.
-    pub(crate) idle: AtomicUsize,
-    threads: usize,
-}
-
-impl<N> Queue<N> {
-    fn new(items: Vec<Item<N>>, threads: usize) -> Self {
-        Queue {
-            queued: AtomicUsize::new(items.len()),
-            items: Mutex::new(items.into()),
-            idle: AtomicUsize::new(0),
-            threads,
-        }
-    }
-
-    pub(crate) fn len(&self) -> usize {
-        self.queued.load(Ordering::Relaxed)
-    }
-
-    pub(crate) fn pop(&self) -> Option<Item<N>> {
-        if self.len() == 0 {
-            return None;
-        }
-        let mut q = self.items.lock().unwrap();
-        let it = q.pop_front();
-        self.queued.store(q.len(), Ordering::Relaxed);
-        it
-    }
-
-    /// Puts work at the front: it is what the giving thread would have searched next.
-    pub(crate) fn push_front(&self, it: Item<N>) {
-        let mut q = self.items.lock().unwrap();
-        q.push_front(it);
-        self.queued.store(q.len(), Ordering::Relaxed);
-    }
-
-    /// Waits for work: true when some arrived, false when every thread is waiting (the iteration is done)
-    /// or the search stops.
-    pub(crate) fn wait(&self, guard: &Guard) -> bool {
-        self.idle.fetch_add(1, Ordering::SeqCst);
-        loop {
-            if guard.stop.load(Ordering::Relaxed) || self.idle.load(Ordering::SeqCst) == self.threads {
-                return false;
-            }
-            if self.len() > 0 {
-                self.idle.fetch_sub(1, Ordering::SeqCst);
-                return true;
-            }
-            std::thread::yield_now();
-        }
-    }
-}
-
-/// A node below the root handed to a worker: its position, heuristic node and the moves that led there.
-pub(crate) struct Item<N> {
-    pub(crate) tiles: [u8; MAX_CELLS],
-    pub(crate) node: N,
-    pub(crate) blank: usize,
-    pub(crate) state: u32,
-    pub(crate) path: Vec<u8>,
-}
-
-impl<N> Item<N> {
-    pub(crate) fn depth(&self) -> u32 {
-        self.path.len() as u32
-    }
-}
-
-/// The position after the tile on `from` slides into the blank on `blank`, and that tile.
-pub(crate) fn after_move(tiles: &[u8; MAX_CELLS], blank: usize, from: usize) -> ([u8; MAX_CELLS], u8) {
-    let mut t = *tiles;
-    let tile = t[from];
-    t[blank] = tile;
-    t[from] = 0;
-    (t, tile)
-}
 
 /// The children of `it` within `bound`, in the serial search's order; `Err` with the moves when one of
 /// them is the goal. Children over the bound lower `next`.
@@ -290,8 +79,7 @@ pub fn solve<H: Heuristic>(
     let guard = Guard::new(limits);
     let root_h = H::h(&root);
     let mut report = Report {
-        moves: None,
-        stopped: None,
+        outcome: Outcome::Stopped(crate::outcome::Stop::Cancelled),
         counts: Counts::default(),
         iterations: 0,
         root_h,
@@ -299,7 +87,7 @@ pub fn solve<H: Heuristic>(
         seconds: 0.0,
     };
     if root_h == 0 {
-        report.moves = Some(Vec::new());
+        report.outcome = Outcome::Solved(Vec::new());
         return report;
     }
     // No position on `board` is this far away; the search would never end past it.
@@ -316,7 +104,7 @@ pub fn solve<H: Heuristic>(
             None => {
                 let first =
                     Item { tiles, node: root, blank: start.blank(), state: fsm.start(start.blank()), path: vec![] };
-                let found = serial.search(bound, Some(first), None).filter(|_| !guard.stop.load(Ordering::Relaxed));
+                let found = serial.search(bound, Source::Root(first)).filter(|_| !guard.stop.load(Ordering::Relaxed));
                 (found, serial.next_bound(), serial.counts())
             }
             Some(pool) => pool.install(|| {
@@ -337,11 +125,11 @@ pub fn solve<H: Heuristic>(
         report.counts.generated += counts.generated;
         report.counts.expanded += counts.expanded;
         if let Some(moves) = found {
-            report.moves = Some(moves);
+            report.outcome = Outcome::Solved(moves);
             break;
         }
         if let Some(why) = *guard.why.lock().unwrap() {
-            report.stopped = Some(why);
+            report.outcome = Outcome::Stopped(why);
             break;
         }
         if next == u32::MAX || next > hopeless {
@@ -412,7 +200,7 @@ fn parallel_iteration<H: Heuristic>(
     let queue = Queue::new(items, threads);
     rayon::broadcast(|_| {
         let mut worker = Worker::new(heur, moves, guard, lanes);
-        let hit = worker.search(bound, None, Some(&queue));
+        let hit = worker.search(bound, Source::Queue(&queue));
         if let Some(moves) = hit.filter(|_| !guard.stop.load(Ordering::Relaxed)) {
             let mut f = found.lock().unwrap();
             if f.is_none() {
@@ -436,7 +224,9 @@ fn parallel_iteration<H: Heuristic>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::guard::Guard;
     use crate::heuristic::LinearConflictH;
+    use puzzle::Board;
 
     /// An iteration that finds no solution visits every node within its bound exactly once, however it is
     /// searched: the counts and the next bound must equal the plain depth-first search's exactly, with any
@@ -464,7 +254,7 @@ mod tests {
             let guard = Guard::new(&limits);
             let serial = |lanes| {
                 let mut w = Worker::new(&heur, &moves, &guard, lanes);
-                assert_eq!(w.search(bound, Some(item()), None), None, "{start}: a solution within {bound}");
+                assert_eq!(w.search(bound, Source::Root(item())), None, "{start}: a solution within {bound}");
                 (w.counts(), w.next_bound())
             };
             let plain = serial(1);

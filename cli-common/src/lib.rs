@@ -1,0 +1,106 @@
+//! What the project's command-line tools share, so that they behave alike: one mapping from errors to exit
+//! codes, a `main` that reports errors in one line, log output that can never stop the work, shell quoting
+//! and the progress-bar style.
+//!
+//! Exit codes, for every tool:
+//! - 0: done (for a solver: every instance solved and, where the input gave a length, matching it);
+//! - 1: anything else: an I/O error, a corrupt or mismatched table, a length mismatch, a bug;
+//! - 2: the user's input or options (a malformed position, a bad option value, a missing table);
+//! - 130: interrupted by Ctrl-C or SIGTERM (after writing everything finished).
+
+use std::fmt;
+use std::io::{ErrorKind, Write};
+use std::process::ExitCode;
+
+pub const EXIT_FAILURE: u8 = 1;
+pub const EXIT_USAGE: u8 = 2;
+pub const EXIT_INTERRUPTED: u8 = 130;
+
+/// An error caused by the user's input or options: exit code 2.
+#[derive(Debug)]
+pub struct Usage(pub anyhow::Error);
+
+impl fmt::Display for Usage {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:#}", self.0)
+    }
+}
+
+impl std::error::Error for Usage {}
+
+/// Marks an error as the user's (exit code 2).
+pub fn usage(e: impl Into<anyhow::Error>) -> anyhow::Error {
+    anyhow::Error::new(Usage(e.into()))
+}
+
+/// The exit code for an error: 2 if any cause in its chain is marked [`Usage`], else 1.
+pub fn exit_code(e: &anyhow::Error) -> u8 {
+    if e.chain().any(|c| c.is::<Usage>()) {
+        EXIT_USAGE
+    } else {
+        EXIT_FAILURE
+    }
+}
+
+/// Whether the error is a write to a closed pipe (stdout piped into `head`, say): not a failure to report.
+fn is_broken_pipe(e: &anyhow::Error) -> bool {
+    e.chain().any(|c| c.downcast_ref::<std::io::Error>().is_some_and(|io| io.kind() == ErrorKind::BrokenPipe))
+}
+
+/// Runs a tool's `run` and turns its result into the process's exit code: an error is printed as one line,
+/// `NAME: error: ...`, on stderr. A closed stdout ends the tool quietly with code 0, as `head` expects.
+pub fn main(name: &str, run: impl FnOnce() -> anyhow::Result<ExitCode>) -> ExitCode {
+    match run() {
+        Ok(code) => code,
+        Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
+        Err(e) => {
+            log(&format!("{name}: error: {e:#}"));
+            ExitCode::from(exit_code(&e))
+        }
+    }
+}
+
+/// Writes one line to stderr. Progress and logs must never stop the work: a closed, full or dead stderr
+/// loses the line and nothing else (`eprintln!` would panic).
+pub fn log(line: &str) {
+    let mut err = std::io::stderr().lock();
+    let _ = err.write_all(line.as_bytes()).and_then(|_| err.write_all(b"\n"));
+}
+
+/// A command-line word quoted for a POSIX shell when it needs it.
+pub fn shell_quote(w: &str) -> String {
+    if !w.is_empty() && w.chars().all(|c| c.is_ascii_alphanumeric() || "-_./=:,@%+".contains(c)) {
+        w.to_string()
+    } else {
+        format!("'{}'", w.replace('\'', r"'\''"))
+    }
+}
+
+/// The style of every progress bar: elapsed time, bar, position, ETA, message.
+pub fn bar_style() -> indicatif::ProgressStyle {
+    indicatif::ProgressStyle::with_template("{elapsed_precise} [{bar:30}] {pos}/{len} ETA {eta}  {msg}")
+        .expect("a valid template")
+        .progress_chars("=> ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shell_words_are_quoted_when_needed() {
+        assert_eq!(shell_quote("--shard=1/3"), "--shard=1/3");
+        assert_eq!(shell_quote("my file"), "'my file'");
+        assert_eq!(shell_quote("it's"), r"'it'\''s'");
+        assert_eq!(shell_quote(""), "''");
+    }
+
+    #[test]
+    fn usage_anywhere_in_the_chain_is_exit_code_2() {
+        let e = usage(anyhow::anyhow!("bad position")).context("line 3");
+        assert_eq!(exit_code(&e), EXIT_USAGE);
+        assert_eq!(exit_code(&anyhow::anyhow!("disk full")), EXIT_FAILURE);
+        let pipe = anyhow::Error::new(std::io::Error::from(ErrorKind::BrokenPipe)).context("writing stdout");
+        assert!(is_broken_pipe(&pipe));
+    }
+}

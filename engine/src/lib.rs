@@ -1,0 +1,217 @@
+//! The sliding-tile search engine: choosing and loading a heuristic, and solving positions optimally with
+//! IDA*. It has no command-line, output or signal handling: the `solver` command and anything else that
+//! embeds it (a server, a batch runner) build on [`Solver`].
+//!
+//! `Solver` owns the mapped tables and dispatches to the search monomorphised for its heuristic, so the
+//! inner loop has no dynamic calls.
+//!
+//! Module dependencies run one way: `lib` → `ida` (iterations) → `lanes` (depth-first search) → `work`,
+//! `moves`, `guard`, `outcome`, `fsm`, `heuristic`.
+
+mod error;
+pub mod fsm;
+mod guard;
+pub mod heuristic;
+mod ida;
+mod lanes;
+mod moves;
+pub mod outcome;
+mod settings;
+mod tables;
+mod work;
+
+pub use error::Error;
+pub use outcome::{Counts, Limits, Outcome, Report, Stop};
+pub use settings::{cores, max_threads, Settings, FSM_DEPTH, LANES, MAX_LANES};
+pub use tables::{default_partition, open_tables, HeuristicChoice, Lookups, TableSpec};
+
+use heuristic::{Heuristic, LinearConflictH, Manhattan, PdbHeuristic};
+use puzzle::pdb_file::PdbFile;
+use puzzle::{Board, State};
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex, OnceLock};
+use std::thread::JoinHandle;
+
+// One value a solver, built once: the size of the table-heavy variants costs nothing.
+#[allow(clippy::large_enum_variant)]
+enum Loaded {
+    Manhattan(Manhattan),
+    LinearConflict(LinearConflictH),
+    Pdb2(PdbHeuristic<2>),
+    Pdb3(PdbHeuristic<3>),
+    PdbMany(PdbHeuristic<{ puzzle::MAX_CELLS }>),
+}
+
+/// Runs `$body` with `$h` bound to the loaded heuristic, monomorphised per heuristic type.
+macro_rules! with_heuristic {
+    ($loaded:expr, $h:ident => $body:expr) => {
+        match $loaded {
+            Loaded::Manhattan($h) => $body,
+            Loaded::LinearConflict($h) => $body,
+            Loaded::Pdb2($h) => $body,
+            Loaded::Pdb3($h) => $body,
+            Loaded::PdbMany($h) => $body,
+        }
+    };
+}
+
+/// A ready solver for one board: tables mapped, heuristic chosen, settings fixed.
+pub struct Solver {
+    board: Board,
+    heuristic: Loaded,
+    name: String,
+    check: Option<PayloadCheck>,
+    settings: Settings,
+    /// Lanes in use: the setting, or the default for this heuristic.
+    lanes: usize,
+    /// Built on first use: a solver only asked for estimates never needs it.
+    fsm: OnceLock<fsm::MoveFsm>,
+    /// Worker pools by thread count, made on first use and kept: a solve of a few milliseconds must not pay
+    /// for starting threads.
+    pools: Mutex<Vec<Arc<rayon::ThreadPool>>>,
+}
+
+/// The payload checksums of the mapped tables, computed on a background thread so that loading stays
+/// instant; every result waits for it, so a corrupt table can delay an answer but never produce one.
+struct PayloadCheck {
+    thread: Mutex<Option<JoinHandle<Result<(), String>>>>,
+    result: OnceLock<Result<(), String>>,
+}
+
+impl PayloadCheck {
+    fn start(files: Arc<Vec<PdbFile>>) -> PayloadCheck {
+        let thread = std::thread::spawn(move || {
+            files.iter().try_for_each(|f| f.verify_checksum()).map_err(|e| format!("{e}; rebuild the table"))
+        });
+        PayloadCheck { thread: Mutex::new(Some(thread)), result: OnceLock::new() }
+    }
+
+    fn wait(&self) -> Result<(), Error> {
+        self.result
+            .get_or_init(|| match self.thread.lock().unwrap().take() {
+                Some(t) => t.join().unwrap_or_else(|_| Err("the table check thread failed".into())),
+                None => Ok(()),
+            })
+            .clone()
+            .map_err(Error::CorruptTable)
+    }
+}
+
+fn heuristic_of<H: Heuristic>(h: &H, s: &State) -> u32 {
+    H::h(&h.root(&s.tile_array()))
+}
+
+impl Solver {
+    /// Loads the chosen heuristic (see [`HeuristicChoice`] for what `Auto` looks for); warnings (a fallback
+    /// to linear conflict, the partition chosen) go to `warn`.
+    pub fn new(
+        board: Board,
+        choice: HeuristicChoice,
+        tables: &TableSpec,
+        settings: Settings,
+        warn: &mut dyn FnMut(&str),
+    ) -> Result<Solver, Error> {
+        let (heuristic, name, check) = match tables::load(board, choice, tables, warn)? {
+            tables::Chosen::Manhattan => (Loaded::Manhattan(Manhattan::new(board)), "manhattan".to_string(), None),
+            tables::Chosen::LinearConflict => {
+                (Loaded::LinearConflict(LinearConflictH::new(board)), "linear-conflict".to_string(), None)
+            }
+            tables::Chosen::Pdb { name, files, reflect } => {
+                let files = Arc::new(files);
+                let check = Some(PayloadCheck::start(Arc::clone(&files)));
+                let heuristic = match files.len() {
+                    2 => Loaded::Pdb2(PdbHeuristic::new(board, files, reflect)),
+                    3 => Loaded::Pdb3(PdbHeuristic::new(board, files, reflect)),
+                    _ => Loaded::PdbMany(PdbHeuristic::new(board, files, reflect)),
+                };
+                (heuristic, name, check)
+            }
+        };
+        let tables_used = !matches!(heuristic, Loaded::LinearConflict(_) | Loaded::Manhattan(_));
+        let lanes = settings.lanes_for(tables_used);
+        Ok(Solver {
+            board,
+            heuristic,
+            name,
+            check,
+            settings,
+            lanes,
+            fsm: OnceLock::new(),
+            pools: Mutex::new(Vec::new()),
+        })
+    }
+
+    fn pool(&self, threads: usize) -> Result<Arc<rayon::ThreadPool>, Error> {
+        let mut pools = self.pools.lock().unwrap();
+        if let Some(p) = pools.iter().find(|p| p.current_num_threads() == threads) {
+            return Ok(Arc::clone(p));
+        }
+        let p = Arc::new(rayon::ThreadPoolBuilder::new().num_threads(threads).build().map_err(Error::Threads)?);
+        pools.push(Arc::clone(&p));
+        Ok(p)
+    }
+
+    /// Lanes each thread interleaves: the setting, or the default for the heuristic loaded.
+    pub fn lanes(&self) -> usize {
+        self.lanes
+    }
+
+    /// The threads a search uses unless told otherwise.
+    pub fn threads(&self) -> usize {
+        self.settings.threads()
+    }
+
+    fn fsm(&self) -> &fsm::MoveFsm {
+        self.fsm.get_or_init(|| fsm::MoveFsm::build(self.board, self.settings.fsm_depth()))
+    }
+
+    pub fn board(&self) -> Board {
+        self.board
+    }
+
+    /// A short description, e.g. `pdb 7-8 + reflection`.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The tables in use: (path, payload hash), so a result can be traced to what produced it.
+    pub fn tables(&self) -> Vec<(PathBuf, u64)> {
+        let files = match &self.heuristic {
+            Loaded::Pdb2(h) => h.files(),
+            Loaded::Pdb3(h) => h.files(),
+            Loaded::PdbMany(h) => h.files(),
+            _ => &[],
+        };
+        files.iter().map(|f| (f.path.clone(), f.header.payload_hash)).collect()
+    }
+
+    /// The heuristic estimate of a position.
+    pub fn estimate(&self, state: &State) -> u32 {
+        with_heuristic!(&self.heuristic, h => heuristic_of(h, state))
+    }
+
+    /// Solves optimally with the settings' threads. See [`Solver::solve_with`].
+    pub fn solve(&self, state: &State, limits: &Limits) -> Result<Report, Error> {
+        self.solve_with(state, self.settings.threads(), limits)
+    }
+
+    /// Solves optimally on `threads` threads (at least 1). A returned solution has been replayed from
+    /// `state` and ends at the goal; if it does not, that is a bug and this says so rather than report it.
+    pub fn solve_with(&self, state: &State, threads: usize, limits: &Limits) -> Result<Report, Error> {
+        if state.board() != self.board {
+            return Err(Error::WrongBoard { position: state.board(), solver: self.board });
+        }
+        if !state.is_solvable() {
+            return Err(Error::Unsolvable);
+        }
+        let pool = (threads > 1).then(|| self.pool(threads)).transpose()?;
+        let report = with_heuristic!(&self.heuristic, h => ida::solve(h, self.fsm(), state, pool.as_deref(), self.lanes, limits));
+        if let Some(check) = &self.check {
+            check.wait()?;
+        }
+        if let Some(moves) = report.moves() {
+            state.replay(moves).map_err(Error::BadSolution)?;
+        }
+        Ok(report)
+    }
+}

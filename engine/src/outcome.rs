@@ -1,0 +1,82 @@
+//! What a search is given (limits) and what it gives back (an outcome with its counts).
+
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// When to give up on an instance.
+#[derive(Clone, Debug, Default)]
+pub struct Limits {
+    /// Expanded nodes (checked every few thousand).
+    pub nodes: Option<u64>,
+    pub time: Option<Duration>,
+    /// Set from outside (Ctrl-C, a batch shutting down) to abandon the search.
+    pub cancel: Option<Arc<AtomicBool>>,
+}
+
+/// Nodes a search visited.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Counts {
+    /// Children whose heuristic was evaluated.
+    pub generated: u64,
+    /// Nodes whose children were generated.
+    pub expanded: u64,
+}
+
+/// Why a search ended without a solution.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stop {
+    NodeLimit,
+    TimeLimit,
+    Cancelled,
+}
+
+impl Stop {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Stop::NodeLimit => "node limit",
+            Stop::TimeLimit => "time limit",
+            Stop::Cancelled => "cancelled",
+        }
+    }
+}
+
+/// How a search ended: with an optimal solution, or stopped before it had one.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// The tiles moved, in order: an optimal solution, replayed to the goal before it is returned.
+    Solved(Vec<u8>),
+    Stopped(Stop),
+}
+
+/// One search: its outcome and what it cost.
+#[derive(Clone, Debug)]
+pub struct Report {
+    pub outcome: Outcome,
+    pub counts: Counts,
+    /// Iterations run (bounds tried).
+    pub iterations: u32,
+    /// The heuristic estimate of the start.
+    pub root_h: u32,
+    /// The last bound searched (on a stop: a proven lower bound on the optimal length).
+    pub bound: u32,
+    pub seconds: f64,
+}
+
+impl Report {
+    /// The solution's moves, if solved.
+    pub fn moves(&self) -> Option<&[u8]> {
+        match &self.outcome {
+            Outcome::Solved(m) => Some(m),
+            Outcome::Stopped(_) => None,
+        }
+    }
+
+    /// Why the search stopped, if it did.
+    pub fn stopped(&self) -> Option<Stop> {
+        match self.outcome {
+            Outcome::Solved(_) => None,
+            Outcome::Stopped(s) => Some(s),
+        }
+    }
+}

@@ -1,0 +1,88 @@
+//! Search settings, validated once when they are made: threads, lanes and the automaton's depth.
+
+use crate::error::Error;
+use crate::fsm;
+
+/// How many moves deep the duplicate-path automaton learns by default (see `fsm` and BENCHMARKS.md).
+pub const FSM_DEPTH: usize = fsm::MAX_DEPTH;
+/// Depth-first searches interleaved on each thread by default with tables (see `lanes` and BENCHMARKS.md).
+/// Without tables there are no reads to wait for, and one lane is fastest.
+pub const LANES: usize = 3;
+/// The most lanes a thread may run.
+pub const MAX_LANES: usize = 16;
+/// The most threads one search may use, as a multiple of the cores: more only adds switching, and a
+/// mistyped `--threads 100000` must not spend minutes starting threads.
+pub const MAX_THREADS_PER_CORE: usize = 4;
+
+/// The cores this process may use.
+pub fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// The most threads a search may be given on this machine.
+pub fn max_threads() -> usize {
+    MAX_THREADS_PER_CORE * cores()
+}
+
+/// Settings of a [`crate::Solver`]. Every setter checks its range, so a `Settings` is always valid.
+#[derive(Clone, Copy, Debug)]
+pub struct Settings {
+    threads: usize,
+    lanes: Option<usize>,
+    fsm_depth: usize,
+}
+
+impl Default for Settings {
+    /// All cores, the heuristic's default lanes, the default automaton depth.
+    fn default() -> Settings {
+        Settings { threads: cores(), lanes: None, fsm_depth: FSM_DEPTH }
+    }
+}
+
+impl Settings {
+    /// Threads for one search: 1 to [`max_threads`].
+    pub fn threads(self) -> usize {
+        self.threads
+    }
+
+    pub fn fsm_depth(self) -> usize {
+        self.fsm_depth
+    }
+
+    pub fn with_threads(mut self, threads: usize) -> Result<Settings, Error> {
+        let max = max_threads();
+        if !(1..=max).contains(&threads) {
+            return Err(Error::Setting(format!(
+                "the number of threads must be from 1 to {max} ({MAX_THREADS_PER_CORE} a core), not {threads}"
+            )));
+        }
+        self.threads = threads;
+        Ok(self)
+    }
+
+    /// Depth-first searches each thread interleaves, 1 to [`MAX_LANES`] (1 is a plain depth-first search in
+    /// the serial order). Unset: [`LANES`] with tables, 1 without.
+    pub fn with_lanes(mut self, lanes: usize) -> Result<Settings, Error> {
+        if !(1..=MAX_LANES).contains(&lanes) {
+            return Err(Error::Setting(format!("the number of lanes must be from 1 to {MAX_LANES}, not {lanes}")));
+        }
+        self.lanes = Some(lanes);
+        Ok(self)
+    }
+
+    /// The duplicate-path automaton's depth in moves: 2 (parent pruning only) to [`fsm::MAX_DEPTH`].
+    pub fn with_fsm_depth(mut self, depth: usize) -> Result<Settings, Error> {
+        if !(2..=fsm::MAX_DEPTH).contains(&depth) {
+            return Err(Error::Setting(format!(
+                "the duplicate-pruning depth must be from 2 to {}, not {depth}",
+                fsm::MAX_DEPTH
+            )));
+        }
+        self.fsm_depth = depth;
+        Ok(self)
+    }
+
+    pub(crate) fn lanes_for(self, tables: bool) -> usize {
+        self.lanes.unwrap_or(if tables { LANES } else { 1 })
+    }
+}
