@@ -58,8 +58,10 @@ impl FromStr for Goal {
 /// What is wrong with an instance.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum InstanceError {
-    #[error("expected {expected} tiles (or an id, an optimal length and {expected} tiles), found {found} numbers")]
+    #[error("expected {expected} tiles (or an id, an optimal length and {expected} tiles), found {found} words")]
     WrongCount { expected: usize, found: usize },
+    #[error("expected {expected} tiles, found {found}")]
+    WrongTileCount { expected: usize, found: usize },
     #[error("'{0}' is not a number")]
     NotANumber(String),
     #[error("tile {tile} is out of range: a {board} board has tiles 0 to {max}", max = .board.cells() - 1)]
@@ -84,7 +86,8 @@ pub struct Instance {
 pub fn parse_tiles(board: Board, goal: Goal, text: &str) -> Result<State, InstanceError> {
     let tokens = tokens(text);
     if tokens.len() != board.cells() {
-        return Err(InstanceError::WrongCount { expected: board.cells(), found: tokens.len() });
+        first_non_number(&tokens)?;
+        return Err(InstanceError::WrongTileCount { expected: board.cells(), found: tokens.len() });
     }
     state_from_tokens(board, goal, &tokens)
 }
@@ -103,6 +106,8 @@ pub fn parse_line(board: Board, goal: Goal, line: &str) -> Result<Option<Instanc
     } else if tokens.len() == n {
         (None, None, &tokens[..])
     } else {
+        // A word that is not a number says more than the count does (the first may be an id).
+        first_non_number(&tokens[1..])?;
         return Err(InstanceError::WrongCount { expected: n, found: tokens.len() });
     };
     let state = state_from_tokens(board, goal, tiles)?;
@@ -116,6 +121,14 @@ pub fn words(line: &str) -> Vec<&str> {
 
 fn tokens(text: &str) -> Vec<&str> {
     text.split(|c: char| c.is_whitespace() || c == ',').filter(|t| !t.is_empty()).collect()
+}
+
+/// The first word that is not a number, as the error.
+fn first_non_number(tokens: &[&str]) -> Result<(), InstanceError> {
+    match tokens.iter().find(|t| t.parse::<u64>().is_err()) {
+        Some(t) => Err(InstanceError::NotANumber(t.to_string())),
+        None => Ok(()),
+    }
 }
 
 fn state_from_tokens(board: Board, goal: Goal, tokens: &[&str]) -> Result<State, InstanceError> {
@@ -161,7 +174,13 @@ mod tests {
     fn every_bad_input_names_its_problem() {
         let b = Board::FOUR;
         let err = |s: &str| parse_tiles(b, Goal::BlankFirst, s).unwrap_err().to_string();
-        assert_eq!(err("1 2 3"), "expected 16 tiles (or an id, an optimal length and 16 tiles), found 3 numbers");
+        let line = |s: &str| parse_line(b, Goal::BlankFirst, s).unwrap_err().to_string();
+        assert_eq!(line("1 2 3"), "expected 16 tiles (or an id, an optimal length and 16 tiles), found 3 words");
+        assert_eq!(line("hello world"), "'world' is not a number");
+        assert_eq!(line("x 1 2 y"), "'y' is not a number");
+        let tiles = |t: &str| parse_tiles(Board::FOUR, Goal::BlankFirst, t).unwrap_err().to_string();
+        assert_eq!(tiles("1 2 3"), "expected 16 tiles, found 3");
+        assert_eq!(tiles("hello world"), "'hello' is not a number");
         assert_eq!(err("14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 x"), "'x' is not a number");
         assert_eq!(
             err("14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 16"),

@@ -10,6 +10,11 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+/// A figure, or `-` when there is none.
+fn or_dash(x: Option<String>) -> String {
+    x.unwrap_or_else(|| "-".to_string())
+}
+
 /// How many of the slowest instances a summary lists.
 const SLOWEST: usize = 5;
 
@@ -27,11 +32,11 @@ pub struct Summary {
     /// Generated nodes over all records (limits included).
     pub nodes: u64,
     pub expanded: u64,
-    /// Generated nodes a solved instance (mean over solved records).
-    pub mean_nodes: f64,
+    /// Generated nodes a solved instance (mean over solved records; none when nothing was solved).
+    pub mean_nodes: Option<f64>,
     /// Search seconds over all records.
     pub seconds: f64,
-    pub mean_seconds: f64,
+    pub mean_seconds: Option<f64>,
     pub slowest: Vec<Slow>,
     /// Each distinct `heuristic [tables]` seen; more than one means the records are not comparable.
     pub heuristics: Vec<String>,
@@ -52,8 +57,10 @@ impl Summary {
         let count = |s: Status| records.iter().filter(|r| r.status == s).count();
         let solved = count(Status::Solved);
         let solved_nodes: u64 = records.iter().filter(|r| r.status == Status::Solved).map(|r| r.nodes).sum();
-        let solved_seconds: f64 = records.iter().filter(|r| r.status == Status::Solved).map(|r| r.seconds).sum();
-        let mean = |x: f64| if solved == 0 { 0.0 } else { x / solved as f64 };
+        // Summed from +0.0: `Sum for f64` starts at -0.0, which prints as `-0.000` for no records.
+        let total = |it: &mut dyn Iterator<Item = f64>| it.fold(0.0, |a, x| a + x);
+        let solved_seconds = total(&mut records.iter().filter(|r| r.status == Status::Solved).map(|r| r.seconds));
+        let mean = |x: f64| (solved > 0).then(|| x / solved as f64);
         let mut by_time: Vec<&&Record> = records.iter().filter(|r| r.status != Status::Invalid).collect();
         by_time.sort_by(|a, b| b.seconds.total_cmp(&a.seconds));
         let heuristics: BTreeSet<String> = records
@@ -71,7 +78,7 @@ impl Summary {
             nodes: records.iter().map(|r| r.nodes).sum(),
             expanded: records.iter().map(|r| r.expanded).sum(),
             mean_nodes: mean(solved_nodes as f64),
-            seconds: records.iter().map(|r| r.seconds).sum(),
+            seconds: total(&mut records.iter().map(|r| r.seconds)),
             mean_seconds: mean(solved_seconds),
             slowest: by_time
                 .iter()
@@ -104,10 +111,17 @@ impl Summary {
         );
         let _ = writeln!(
             s,
-            "nodes        {} generated, {} expanded; mean {:.0} generated a solved instance",
-            self.nodes, self.expanded, self.mean_nodes
+            "nodes        {} generated, {} expanded; mean {} generated a solved instance",
+            self.nodes,
+            self.expanded,
+            or_dash(self.mean_nodes.map(|m| format!("{m:.0}")))
         );
-        let _ = writeln!(s, "search time  {:.3} s; mean {:.3} s a solved instance", self.seconds, self.mean_seconds);
+        let _ = writeln!(
+            s,
+            "search time  {:.3} s; mean {} s a solved instance",
+            self.seconds,
+            or_dash(self.mean_seconds.map(|m| format!("{m:.3}")))
+        );
         let slow: Vec<String> =
             self.slowest.iter().map(|r| format!("{} ({:.3} s, {})", r.id, r.seconds, r.outcome())).collect();
         let _ = writeln!(s, "slowest      {}", if slow.is_empty() { "-".to_string() } else { slow.join(", ") });
@@ -129,9 +143,9 @@ impl Summary {
             ("mismatched", format!("{}{}", self.mismatched.len(), self.mismatch_ids())),
             ("generated nodes", self.nodes.to_string()),
             ("expanded nodes", self.expanded.to_string()),
-            ("mean generated nodes (solved)", format!("{:.0}", self.mean_nodes)),
+            ("mean generated nodes (solved)", or_dash(self.mean_nodes.map(|m| format!("{m:.0}")))),
             ("search time (s)", format!("{:.3}", self.seconds)),
-            ("mean search time (s, solved)", format!("{:.3}", self.mean_seconds)),
+            ("mean search time (s, solved)", or_dash(self.mean_seconds.map(|m| format!("{m:.3}")))),
         ];
         for (k, v) in rows {
             let _ = writeln!(s, "| {k} | {v} |");
@@ -190,11 +204,11 @@ pub fn run(args: &ReportArgs) -> anyhow::Result<ExitCode> {
     for path in &args.files {
         let file = read_records(path).map_err(cli_common::usage)?;
         if file.torn_tail > 0 {
-            eprintln!(
+            cli_common::log(&format!(
                 "solver: note: {} ends in an incomplete record ({} bytes), not counted",
                 path.display(),
                 file.torn_tail
-            );
+            ));
         }
         for r in file.records {
             if let Some(first) = seen.insert(r.id.clone(), path.clone()) {
@@ -215,7 +229,10 @@ pub fn run(args: &ReportArgs) -> anyhow::Result<ExitCode> {
         ReportFormat::Json => println!("{}", serde_json::to_string_pretty(&summary)?),
     }
     if summary.heuristics.len() > 1 {
-        eprintln!("solver: warning: the records come from {} different heuristics or tables", summary.heuristics.len());
+        cli_common::log(&format!(
+            "solver: warning: the records come from {} different heuristics or tables",
+            summary.heuristics.len()
+        ));
     }
     Ok(if summary.mismatched.is_empty() { ExitCode::SUCCESS } else { ExitCode::from(1) })
 }

@@ -18,8 +18,9 @@ use std::process::ExitCode;
   solver solve --board 3x3 --heuristic linear-conflict \"8 6 7 2 5 4 3 0 1\"
   solver solve --goal blank-last \"...\"             # input written for the goal 1 2 ... 15 0")]
 pub struct SolveArgs {
-    /// The position: the tiles row by row, 0 the blank, separated by spaces or commas (quote it), or `-` to
-    /// read one position a line from stdin (bare tiles or `id optimal_length tiles...`; `#` comments).
+    /// The position: the tiles row by row, 0 the blank, separated by spaces or commas (quote it), optionally
+    /// after an id and the known optimal length (`id length tiles...`, as in instance files); or `-` to read
+    /// one position a line from stdin (`#` comments).
     #[arg(value_name = "POSITION", help_heading = INPUT)]
     pub instance: String,
     #[command(flatten)]
@@ -45,12 +46,14 @@ pub enum Format {
 pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
     let s = &args.search;
     if args.instance != "-" {
-        let state = puzzle::parse_tiles(s.board, s.goal, &args.instance)
-            .map_err(|e| usage(anyhow::anyhow!("bad position: {e}")))?;
+        // The argument is read like a line of a file: bare tiles, or `id optimal_length tiles...`.
+        let inst = puzzle::parse_line(s.board, s.goal, &args.instance)
+            .map_err(|e| usage(anyhow::anyhow!("bad position: {e}")))?
+            .ok_or_else(|| usage(anyhow::anyhow!("bad position: no tiles given")))?;
         let solver = s.solver()?;
-        let inst = Instance { id: None, optimal: None, state };
-        print_one(&mut std::io::stdout().lock(), args, &Recorder::new(&solver, s.goal, args.moves), &inst, 1)?;
-        return Ok(ExitCode::SUCCESS);
+        let matched =
+            print_one(&mut std::io::stdout().lock(), args, &Recorder::new(&solver, s.goal, args.moves), &inst, 1)?;
+        return Ok(if matched { ExitCode::SUCCESS } else { ExitCode::from(cli_common::EXIT_FAILURE) });
     }
     let solver = s.solver()?;
     let recorder = Recorder::new(&solver, s.goal, args.moves);

@@ -223,7 +223,7 @@ fn invalid_lines_become_records_naming_line_and_problem() {
     assert_eq!(by_line.keys().copied().collect::<Vec<_>>(), [2, 3, 4, 5]);
     assert_eq!(by_line[&2]["status"], "invalid");
     assert_eq!(by_line[&2]["id"], "2");
-    assert_eq!(by_line[&2]["error"], "expected 16 tiles (or an id, an optimal length and 16 tiles), found 3 numbers");
+    assert_eq!(by_line[&2]["error"], "expected 16 tiles (or an id, an optimal length and 16 tiles), found 3 words");
     assert!(by_line[&3]["error"].as_str().unwrap().starts_with("unsolvable"));
     assert_eq!(by_line[&4]["status"], "solved");
     assert_eq!(by_line[&5]["error"], "tile 15 appears twice");
@@ -440,4 +440,58 @@ fn generate_is_reproducible_and_its_instances_are_solvable() {
         String::from_utf8(o.stdout).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
     assert_eq!(recs.len(), 30);
     assert!(recs.iter().all(|r| r["status"] == "solved" && r["length"].as_u64().unwrap() <= 31));
+}
+
+#[test]
+fn bad_options_are_refused_before_anything_is_written() {
+    let d = Dir::new("bad-options");
+    let input = d.file("in.txt", EASY_KORF);
+    let out = d.path("out.jsonl");
+    for (args, want) in [
+        (vec!["--threads", "0"], "--threads: the number of threads must be from 1 to"),
+        (vec!["--time-limit", "1e20"], "1e20 seconds is more than a year"),
+        (vec!["--time-limit=-1"], "'-1' is not a positive number of seconds"),
+        (vec!["--heuristic", "pdb", "--pdbs", "/nonexistent"], "missing table"),
+    ] {
+        let mut all = vec!["batch", input.to_str().unwrap(), "-o", out.to_str().unwrap()];
+        all.extend(&args);
+        let o = Command::new(BIN).args(&all).stdin(Stdio::null()).output().unwrap();
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains(want), "{args:?}: {}", stderr(&o));
+        assert!(!out.exists(), "{args:?} left {}", out.display());
+    }
+    let o = run(&["batch", d.path("missing.txt").to_str().unwrap(), "-o", out.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(!out.exists());
+}
+
+#[test]
+fn records_can_go_to_a_device_and_an_invalid_utf8_line_is_one_invalid_record() {
+    let d = Dir::new("devnull");
+    let input = d.file("in.txt", EASY_KORF);
+    let o = run(&["batch", input.to_str().unwrap(), "-o", "/dev/null"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+
+    let mut bytes = b"bad \xff line\n".to_vec();
+    bytes.extend(EASY_KORF.lines().next().unwrap().as_bytes());
+    let input = d.path("utf8.txt");
+    std::fs::write(&input, &bytes).unwrap();
+    let out = d.path("utf8.jsonl");
+    let o = run(&["batch", input.to_str().unwrap(), "-o", out.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let recs = jsonl(&out);
+    assert_eq!(recs.len(), 2);
+    assert_eq!((recs[0]["status"].as_str(), recs[0]["line"].as_u64()), (Some("invalid"), Some(1)));
+    assert_eq!(recs[0]["error"], "not UTF-8 text (byte 5 of the line)");
+    assert_eq!(recs[1]["status"], "solved");
+}
+
+#[test]
+fn a_summary_of_nothing_solved_has_no_means_and_no_negative_zero() {
+    let d = Dir::new("nothing");
+    let input = d.file("in.txt", "1 2 3\n");
+    let o = run(&["batch", input.to_str().unwrap(), "-o", d.path("out.jsonl").to_str().unwrap()]);
+    let err = stderr(&o);
+    assert!(err.contains("search time  0.000 s; mean - s a solved instance"), "{err}");
+    assert!(err.contains("mean - generated") && !err.contains("-0.000"), "{err}");
 }

@@ -52,7 +52,7 @@ fn stdin_lines_keep_their_ids_and_bad_lines_are_named() {
     assert_eq!(lines[0]["moves"].as_str().unwrap().len(), 46);
     let err = stderr(&o);
     assert!(
-        err.contains("stdin line 4: expected 16 tiles (or an id, an optimal length and 16 tiles), found 3 numbers"),
+        err.contains("stdin line 4: expected 16 tiles (or an id, an optimal length and 16 tiles), found 3 words"),
         "{err}"
     );
     assert!(err.contains("stdin line 5: '1S' is not a number"), "{err}");
@@ -112,6 +112,8 @@ fn bad_positions_exit_2_with_one_clear_line() {
     for (option, value, want) in [
         ("--lanes", "0", "the number of lanes must be from 1 to 16, not 0"),
         ("--fsm-depth", "15", "the duplicate-pruning depth must be from 2 to 14, not 15"),
+        ("--threads", "0", "--threads: the number of threads must be from 1 to"),
+        ("--threads", "100000", "(4 a core), not 100000"),
     ] {
         let o = solver(&["solve", option, value, "--heuristic", "manhattan", KORF9], "");
         assert_eq!((o.status.code(), stderr(&o).lines().count()), (Some(2), 1), "{}", stderr(&o));
@@ -136,4 +138,77 @@ fn missing_tables_fail_pdb_and_warn_under_auto() {
     assert!(o.status.success());
     assert!(stderr(&o).contains("falling back to linear conflict"));
     assert!(String::from_utf8_lossy(&o.stdout).contains("heuristic linear-conflict"));
+}
+
+#[test]
+fn a_position_argument_may_carry_its_id_and_length_and_a_wrong_length_is_a_mismatch() {
+    let o = solver(&["solve", "--heuristic", "linear-conflict", &format!("9 46 {KORF9}")], "");
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(String::from_utf8_lossy(&o.stdout).starts_with("9: length 46"));
+    let o = solver(&["solve", "--heuristic", "linear-conflict", &format!("9 47 {KORF9}")], "");
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("MISMATCH: 9 (line 1): the optimal length found is 46 but the line says 47"));
+    // The same on stdin: the result is printed, the disagreement said, the exit code 1.
+    let o = solver(&["solve", "-", "--heuristic", "linear-conflict"], &format!("9 47 {KORF9}\n"));
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("MISMATCH"), "{}", stderr(&o));
+    assert!(String::from_utf8_lossy(&o.stdout).starts_with("9: length 46"));
+}
+
+#[test]
+fn words_that_are_not_numbers_are_named() {
+    let o = solver(&["solve", "hello world"], "");
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(stderr(&o), "solver: error: bad position: 'world' is not a number\n");
+}
+
+#[test]
+fn an_invalid_utf8_line_on_stdin_is_one_error_and_the_rest_is_solved() {
+    let mut input = b"\xff\xfe 1 2\n".to_vec();
+    input.extend(format!("9 46 {KORF9}\n").as_bytes());
+    let mut child = Command::new(env!("CARGO_BIN_EXE_solver"))
+        .args(["solve", "-", "--heuristic", "linear-conflict"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(&input).unwrap();
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(stderr(&o), "solver: error: stdin line 1: not UTF-8 text (byte 1 of the line)\n");
+    assert!(String::from_utf8_lossy(&o.stdout).starts_with("9: length 46"));
+}
+
+/// Output cut short by a reader that goes away (`| head -1`) ends the command quietly, and a log that
+/// cannot be written never stops the work.
+#[test]
+fn a_closed_stdout_ends_quietly_and_a_closed_stderr_stops_nothing() {
+    let lines = format!("9 46 {KORF9}\n").repeat(200);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_solver"))
+        .args(["solve", "-", "--heuristic", "linear-conflict", "--threads", "1"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let _ = child.stdin.take().unwrap().write_all(lines.as_bytes());
+    let o = child.wait_with_output().unwrap();
+    assert_eq!((o.status.code(), stderr(&o)), (Some(0), String::new()));
+
+    // Warnings (tables missing: a fallback) and the batch's summary go to a closed stderr.
+    let dir = common::TempDir::new("cli-closed-stderr");
+    let out = dir.path("out.jsonl");
+    let input = dir.file("in.txt", &format!("9 46 {KORF9}\n"));
+    let mut child = Command::new(env!("CARGO_BIN_EXE_solver"))
+        .args(["batch", input.to_str().unwrap(), "-o", out.to_str().unwrap(), "--pdbs", dir.to_str().unwrap()])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stderr.take());
+    assert_eq!(child.wait().unwrap().code(), Some(0));
+    assert_eq!(std::fs::read_to_string(&out).unwrap().lines().count(), 1);
 }
