@@ -130,3 +130,46 @@ fn a_corrupt_or_mismatched_table_is_an_error_not_a_wrong_heuristic() {
     );
     assert!(err.contains("expected board 3x3, tiles [1, 2, 3, 4]"), "{err}");
 }
+
+/// One rule for `auto`: a table that is there but corrupt is an error even when another is missing (an
+/// overnight batch must not silently run a hundred times slower); only a folder without a complete set
+/// falls back, with a warning naming what it found; with no partition named, the strongest complete set in
+/// the folder is used, and the choice is said.
+#[test]
+fn auto_uses_the_strongest_complete_set_and_never_skips_a_corrupt_table() {
+    let board = Board::FOUR;
+    let dir = TempDir::new("auto-rule");
+    build(board, "5-5-5", &dir);
+    let spec = |partition: Option<&str>| TableSpec {
+        dir: dir.to_path_buf(),
+        partition: partition.map(String::from),
+        lookups: Lookups::Reflected,
+    };
+    let load = |partition: Option<&str>| {
+        let mut said = Vec::new();
+        let sv = Solver::new(board, HeuristicChoice::Auto, &spec(partition), Settings::default(), &mut |w| {
+            said.push(w.to_string())
+        });
+        (sv, said)
+    };
+    let (sv, said) = load(None);
+    assert_eq!(sv.unwrap().name(), "pdb 5-5-5 + reflection");
+    assert_eq!(said.len(), 1, "{said:?}");
+    assert!(said[0].contains("using the 5-5-5 tables") && said[0].contains("no complete 7-8, 6-6-3 set"), "{said:?}");
+
+    // 6-6-3 partly there: one of its tables corrupt, another missing. An error, not a fallback.
+    let p663 = Partition::parse(board, "6-6-3").unwrap();
+    let first = dir.join(file_name(board, &p663.patterns[0]));
+    std::fs::write(&first, b"not a table").unwrap();
+    for partition in [None, Some("6-6-3")] {
+        let err = load(partition).0.err().expect("a corrupt table must fail").to_string();
+        assert!(err.contains(first.file_name().unwrap().to_str().unwrap()), "{partition:?}: {err}");
+        assert!(!err.contains("falling back"), "{err}");
+    }
+
+    // Nothing complete, nothing corrupt: linear conflict, with a warning that says what is there.
+    std::fs::remove_file(&first).unwrap();
+    let (sv, said) = load(Some("6-6-3"));
+    assert_eq!(sv.unwrap().name(), "linear-conflict");
+    assert!(said[0].contains("no complete set") && said[0].contains("6-6-3: 0 of 3 tables"), "{said:?}");
+}
