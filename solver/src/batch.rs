@@ -345,7 +345,7 @@ fn sync_parent(path: &Path) {
 /// What a worker reports to the writer (the main thread).
 enum Msg {
     Started(String),
-    Finished(Record),
+    Finished(Box<Record>),
     /// Over the `trial` node budget: queued for a search with every thread.
     Deferred(String),
     /// Cancelled by a signal or a failure: nothing is written.
@@ -397,7 +397,7 @@ impl<'a> Run<'a> {
     fn attempt(&self, job: &Job, threads: usize, trial: Option<u64>) -> Msg {
         let (state, expected) = match &job.parsed {
             Ok(p) => *p,
-            Err(problem) => return Msg::Finished(self.recorder.invalid(&job.source(None), problem.clone())),
+            Err(problem) => return Msg::Finished(Box::new(self.recorder.invalid(&job.source(None), problem.clone()))),
         };
         let mut limits = self.limits.clone();
         let trial = trial.filter(|&t| limits.nodes.is_none_or(|n| t < n));
@@ -411,7 +411,7 @@ impl<'a> Run<'a> {
         match report.stopped() {
             Some(Stop::Cancelled) => Msg::Abandoned(job.id.clone()),
             Some(Stop::NodeLimit) if trial.is_some() => Msg::Deferred(job.id.clone()),
-            _ => Msg::Finished(self.recorder.searched(&job.source(expected), &state, &report, threads)),
+            _ => Msg::Finished(Box::new(self.recorder.searched(&job.source(expected), &state, &report, threads))),
         }
     }
 }
@@ -646,7 +646,7 @@ fn run_into(
                             rec.expected.unwrap_or_default()
                         ));
                     }
-                    records.push(rec);
+                    records.push(*rec);
                 }
                 Ok(Msg::Failed(e)) => {
                     failure.get_or_insert(e);
