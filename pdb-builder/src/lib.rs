@@ -50,8 +50,8 @@ pub enum Error {
     NoMemInfo,
     #[error("cannot allocate the search arrays for {}: {source}", path.display())]
     Allocation { path: PathBuf, source: std::io::Error },
-    #[error("cannot start {threads} worker threads: {source}")]
-    Threads { threads: usize, source: rayon::ThreadPoolBuildError },
+    #[error("cannot start the worker threads: {0}")]
+    Threads(#[from] rayon::ThreadPoolBuildError),
 }
 
 /// Parses a byte count with an optional binary suffix: `2G`, `1500M`, `512MiB`, `64k`, `2147483648`; from one
@@ -245,7 +245,7 @@ fn in_use(pid: u32, path: &Path) -> bool {
 /// Checks that a table's file name is the one [`file_name`] gives its header's board and tiles: the solver
 /// finds tables by name, so a renamed table (another partition's, or another board's) would be loaded for the
 /// wrong pattern or never found.
-pub fn check_name(path: &Path, header: &Header) -> Result<(), Error> {
+fn check_name(path: &Path, header: &Header) -> Result<(), Error> {
     let expected = file_name(header.board, &header.pattern());
     let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     if name == expected {

@@ -119,6 +119,8 @@ enum Format {
     Json,
 }
 
+/// `--threads`: 0 is refused rather than read as "all cores", which is what leaving the option out means, so
+/// that each value has one meaning.
 fn parse_threads(text: &str) -> Result<usize, String> {
     match text.trim().parse::<usize>() {
         Ok(n) if (1..=MAX_THREADS).contains(&n) => Ok(n),
@@ -163,7 +165,7 @@ fn exit_code(e: &Error) -> u8 {
         | Error::Unwritable { .. }
         | Error::NoMemInfo
         | Error::Allocation { .. }
-        | Error::Threads { .. } => 1,
+        | Error::Threads(_) => 1,
     }
 }
 
@@ -272,10 +274,7 @@ fn build(
         return Err(Error::TooBig { what, need, limit, why });
     }
     pdb_builder::check_writable(out)?;
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads.unwrap_or(0))
-        .build()
-        .map_err(|source| Error::Threads { threads: threads.unwrap_or(0), source })?;
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads.unwrap_or(0)).build()?;
     for (pattern, path) in todo {
         note(&format!(
             "building {}: {} entries, {} threads",
