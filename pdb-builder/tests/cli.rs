@@ -373,3 +373,22 @@ fn stdout_closed_early_exits_quietly() {
     assert!(r.stderr.contains("cannot write to standard output"), "{}", r.stderr);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// SIGTERM stops a build at once, whether it arrives during start-up or in the middle of the search: no
+/// handler postpones it.
+#[test]
+fn sigterm_stops_a_build_at_any_stage() {
+    use std::os::unix::process::ExitStatusExt;
+    let dir = tempdir("sigterm");
+    for delay_ms in [0, 300] {
+        // One thread on the 4x4 5-5-5 tables: a couple of seconds of work, so the signal lands mid-build.
+        let args = ["build", "--partition", "5-5-5", "-j", "1", "-q", "-o", s(&dir), "--force"];
+        let child = spawn(&args, Stdio::null(), Stdio::null());
+        std::thread::sleep(std::time::Duration::from_millis(delay_ms));
+        let killed = Command::new("kill").args(["-TERM", &child.id().to_string()]).status().unwrap();
+        assert!(killed.success());
+        let status = child.wait_with_output().unwrap().status;
+        assert_eq!(status.signal(), Some(15), "after {delay_ms} ms: {status:?}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
