@@ -1,34 +1,63 @@
 //! Builds additive pattern databases and writes them in the shared PDB file format.
 //!
-//! [`bfs`] computes a table; this module turns it into a file and decides what a build has to do. The
-//! command-line front end (`main.rs`) only parses arguments and prints.
+//! [`bfs`] computes a table; this module turns it into a file, decides what a build has to do, and checks
+//! tables and their names. Nothing here prints: progress goes to a callback and failures are [`Error`]s, so
+//! the command-line front end (`main.rs`) decides what the user sees and which exit status it means.
 
 pub mod bfs;
 pub mod mem;
 
-use anyhow::Context;
-use puzzle::pdb_file::{self, Encoding, Expect, Header, PdbFile};
+use puzzle::partition::file_name;
+use puzzle::pdb_file::{self, Encoding, Expect, Header, PdbError, PdbFile};
 use puzzle::{Board, Pattern};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 /// Recorded in every header this builder writes.
 pub const BUILDER: &str = concat!("pdb-builder ", env!("CARGO_PKG_VERSION"));
 
-/// Bad input from the user (as opposed to a failure while working); the front end exits with status 2.
+/// The largest `--memory-limit` accepted: 128 TiB is all a 64-bit Linux process can address with 4-level page
+/// tables, so a bigger limit can only be a typo (the largest catalogue table needs 1.45 GiB).
+pub const MAX_MEMORY_LIMIT: u64 = 128 << 40;
+
+/// Everything that can go wrong. The first group is the user's input or options, the second the files and
+/// the machine; `main.rs` maps them to exit statuses.
 #[derive(Debug, thiserror::Error)]
-pub enum InputError {
+pub enum Error {
     #[error(transparent)]
     Partition(#[from] puzzle::PartitionError),
     #[error("'{0}' is not a memory size (examples: 2G, 1500M, 512MiB, 2147483648)")]
     MemorySize(String),
+    #[error("memory size '{text}' is more than {}, the most a process can address", human_bytes(MAX_MEMORY_LIMIT))]
+    MemorySizeTooLarge { text: String },
     #[error("building {what} needs {} of memory, more than the limit of {} ({why}); free memory, build a smaller partition, or raise --memory-limit", human_bytes(*.need), human_bytes(*.limit))]
     TooBig { what: String, need: u64, limit: u64, why: String },
+    #[error("{}: no such file or folder", .0.display())]
+    NotFound(PathBuf),
+    #[error("{}: no .pdb files in this folder", .0.display())]
+    NoTables(PathBuf),
+
+    /// A table that is corrupt, truncated, for another board or pattern than expected, or unreadable.
+    #[error(transparent)]
+    Table(#[from] PdbError),
+    #[error("{}: its file name says {name_says}, but its header says {header_says}", path.display())]
+    Misnamed { path: PathBuf, name_says: String, header_says: String },
+    #[error("cannot list {}: {source}", path.display())]
+    ListFolder { path: PathBuf, source: std::io::Error },
+    #[error("cannot write to output folder {}: {source}", dir.display())]
+    Unwritable { dir: PathBuf, source: std::io::Error },
+    #[error("cannot read MemAvailable from /proc/meminfo; give --memory-limit")]
+    NoMemInfo,
+    #[error("cannot allocate the search arrays for {}: {source}", path.display())]
+    Allocation { path: PathBuf, source: std::io::Error },
+    #[error("cannot start the worker threads: {0}")]
+    Threads(#[from] rayon::ThreadPoolBuildError),
 }
 
-/// Parses a byte count with an optional binary suffix: `2G`, `1500M`, `512MiB`, `64k`, `2147483648`.
-pub fn parse_size(text: &str) -> Result<u64, InputError> {
-    let bad = || InputError::MemorySize(text.to_string());
+/// Parses a byte count with an optional binary suffix: `2G`, `1500M`, `512MiB`, `64k`, `2147483648`; from one
+/// byte to [`MAX_MEMORY_LIMIT`].
+pub fn parse_size(text: &str) -> Result<u64, Error> {
+    let bad = || Error::MemorySize(text.to_string());
     let t = text.trim();
     let split = t.find(|c: char| !c.is_ascii_digit() && c != '.').unwrap_or(t.len());
     let (num, unit) = t.split_at(split);
@@ -42,18 +71,21 @@ pub fn parse_size(text: &str) -> Result<u64, InputError> {
     };
     let value: f64 = num.parse().map_err(|_| bad())?;
     let bytes = value * (1u64 << shift) as f64;
-    if !bytes.is_finite() || bytes < 1.0 || bytes > u64::MAX as f64 {
+    if !bytes.is_finite() || bytes < 1.0 {
         return Err(bad());
+    }
+    if bytes > MAX_MEMORY_LIMIT as f64 {
+        return Err(Error::MemorySizeTooLarge { text: text.to_string() });
     }
     Ok(bytes as u64)
 }
 
 /// `MemAvailable` from `/proc/meminfo`, in bytes.
-pub fn mem_available() -> Option<u64> {
-    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
-    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kb * 1024)
+pub fn mem_available() -> Result<u64, Error> {
+    let info = std::fs::read_to_string("/proc/meminfo").map_err(|_| Error::NoMemInfo)?;
+    let line = info.lines().find(|l| l.starts_with("MemAvailable:")).ok_or(Error::NoMemInfo)?;
+    let kb: u64 = line.split_whitespace().nth(1).and_then(|kb| kb.parse().ok()).ok_or(Error::NoMemInfo)?;
+    Ok(kb * 1024)
 }
 
 /// `1.45 GiB`, `260.0 MiB`, `3.3 KiB`, `12 B`.
@@ -90,8 +122,8 @@ pub enum Existing {
     Missing,
     /// A file that passes the open checks (for this board and pattern) and the payload checksum.
     Valid,
-    /// A file that does not; the reason names the file.
-    Invalid(String),
+    /// A file that does not; the error names the file.
+    Invalid(PdbError),
 }
 
 /// Checks the file a pattern's table would be written to: header, length, board, tiles and payload checksum
@@ -104,7 +136,7 @@ pub fn existing(path: &Path, board: Board, pattern: &Pattern) -> Existing {
         .and_then(|f| f.verify_checksum())
     {
         Ok(()) => Existing::Valid,
-        Err(e) => Existing::Invalid(e.to_string()),
+        Err(e) => Existing::Invalid(e),
     }
 }
 
@@ -124,9 +156,10 @@ pub fn build_table(
     pattern: &Pattern,
     path: &Path,
     progress: &mut dyn FnMut(&bfs::DepthReport),
-) -> anyhow::Result<Built> {
+) -> Result<Built, Error> {
     let start = Instant::now();
-    let table = bfs::build(board, pattern, progress).context("cannot allocate the search arrays")?;
+    let table = bfs::build(board, pattern, progress)
+        .map_err(|source| Error::Allocation { path: path.to_path_buf(), source })?;
     let encoding = Encoding::for_max_excess(table.max_excess);
     let payload = pdb_file::encode(encoding, &table.excess)
         .map_err(|kind| pdb_file::PdbError { path: path.to_path_buf(), kind })?;
@@ -144,13 +177,136 @@ pub fn build_table(
 }
 
 /// Checks that `dir` exists (creating it) and takes a new file, before minutes of work are spent on a table
-/// that could not be written.
-pub fn check_writable(dir: &Path) -> anyhow::Result<()> {
-    let fail = || format!("cannot write to output folder {}", dir.display());
-    std::fs::create_dir_all(dir).with_context(fail)?;
+/// that could not be written. The probe is named like a table's temporary file, so a probe left by a killed
+/// build is cleaned up like one.
+pub fn check_writable(dir: &Path) -> Result<(), Error> {
+    let fail = |source| Error::Unwritable { dir: dir.to_path_buf(), source };
+    std::fs::create_dir_all(dir).map_err(fail)?;
     let probe = dir.join(format!(".pdb-builder-probe.{}.tmp", std::process::id()));
-    std::fs::write(&probe, b"").with_context(fail)?;
-    std::fs::remove_file(&probe).with_context(fail)
+    std::fs::write(&probe, b"").map_err(fail)?;
+    std::fs::remove_file(&probe).map_err(fail)
+}
+
+/// A temporary file (`.NAME.PID.tmp`, as [`pdb_file::write_atomic`] and [`check_writable`] name them) that
+/// [`remove_stale_temporaries`] found abandoned.
+pub struct StaleTemporary {
+    pub path: PathBuf,
+    pub pid: u32,
+    /// The removal's outcome; a failure is worth a warning, not a failed build.
+    pub removed: std::io::Result<()>,
+}
+
+/// Removes the temporary files a killed build left in `dir`: a full-size table that no later build would ever
+/// overwrite (its name holds the dead builder's PID), up to 247 MB for the 7-8 tables.
+///
+/// A temporary is stale when its PID is not a running process, or when that process is neither a
+/// `pdb-builder` nor holding the file open (the PID was reused by something else). A running builder's
+/// temporary is never touched, nor one that another program using this library is writing. Without `/proc`
+/// nothing can be told, so nothing is removed. A folder that cannot be listed has nothing to clean here; the
+/// writability check reports it.
+pub fn remove_stale_temporaries(dir: &Path) -> Vec<StaleTemporary> {
+    let Ok(entries) = std::fs::read_dir(dir) else { return Vec::new() };
+    if !Path::new("/proc/self").exists() {
+        return Vec::new();
+    }
+    entries
+        .filter_map(|e| e.ok())
+        .filter_map(|e| Some((temporary_pid(&e.file_name().to_string_lossy())?, e.path())))
+        .filter(|(pid, path)| !in_use(*pid, path))
+        .map(|(pid, path)| {
+            let removed = std::fs::remove_file(&path);
+            StaleTemporary { path, pid, removed }
+        })
+        .collect()
+}
+
+/// The PID in a temporary file's name `.NAME.PID.tmp`.
+fn temporary_pid(name: &str) -> Option<u32> {
+    let (_, pid) = name.strip_prefix('.')?.strip_suffix(".tmp")?.rsplit_once('.')?;
+    pid.parse().ok()
+}
+
+/// Whether process `pid` may still be writing `path`. Anything that cannot be read (another user's process)
+/// counts as in use: removing a live build's file would break it.
+fn in_use(pid: u32, path: &Path) -> bool {
+    let proc = PathBuf::from(format!("/proc/{pid}"));
+    if !proc.exists() {
+        return false;
+    }
+    let Ok(comm) = std::fs::read_to_string(proc.join("comm")) else { return true };
+    if comm.trim_end() == "pdb-builder" {
+        return true;
+    }
+    let Ok(fds) = std::fs::read_dir(proc.join("fd")) else { return true };
+    let target = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+    fds.filter_map(|fd| std::fs::read_link(fd.ok()?.path()).ok()).any(|open| open == target)
+}
+
+/// Checks that a table's file name is the one [`file_name`] gives its header's board and tiles: the solver
+/// finds tables by name, so a renamed table (another partition's, or another board's) would be loaded for the
+/// wrong pattern or never found.
+fn check_name(path: &Path, header: &Header) -> Result<(), Error> {
+    let expected = file_name(header.board, &header.pattern());
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    if name == expected {
+        return Ok(());
+    }
+    let name_says = match parse_file_name(&name) {
+        Some((board, tiles)) => describe_table(&board, &tiles),
+        None => format!("nothing (not a BOARD-TILES.pdb name; this table's is {expected})"),
+    };
+    Err(Error::Misnamed {
+        path: path.to_path_buf(),
+        name_says,
+        header_says: describe_table(&header.board.to_string(), &header.tiles),
+    })
+}
+
+/// The board and tiles a name of [`file_name`]'s form `4x4-1-2-3.pdb` claims, as written (the board is not
+/// checked for being supported: the message should repeat the name, not judge it).
+fn parse_file_name(name: &str) -> Option<(String, Vec<u8>)> {
+    let mut parts = name.strip_suffix(".pdb")?.split('-');
+    let board = parts.next().filter(|b| b.split_once('x').is_some())?;
+    let tiles = parts.map(|t| t.parse().ok()).collect::<Option<Vec<u8>>>()?;
+    (!tiles.is_empty()).then(|| (board.to_string(), tiles))
+}
+
+fn describe_table(board: &str, tiles: &[u8]) -> String {
+    format!("board {board}, tiles {tiles:?}")
+}
+
+/// The table files `paths` name: files as given, folders replaced by their `*.pdb` files in name order. A path
+/// that does not exist, or a folder without tables, is the user's mistake and reported before any work.
+pub fn table_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, Error> {
+    let mut files = Vec::new();
+    for p in paths {
+        if p.is_dir() {
+            let list = std::fs::read_dir(p).map_err(|source| Error::ListFolder { path: p.clone(), source })?;
+            let mut found: Vec<PathBuf> = list
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|f| f.extension().is_some_and(|x| x == "pdb"))
+                .collect();
+            if found.is_empty() {
+                return Err(Error::NoTables(p.clone()));
+            }
+            found.sort();
+            files.extend(found);
+        } else if p.exists() {
+            files.push(p.clone());
+        } else {
+            return Err(Error::NotFound(p.clone()));
+        }
+    }
+    Ok(files)
+}
+
+/// Opens a table with every check `verify` promises: header, length, board if given, payload checksum,
+/// recomputed histogram, and last the file name (damage matters more than a name, so it is reported first).
+pub fn verify_table(path: &Path, board: Option<Board>) -> Result<PdbFile, Error> {
+    let f = PdbFile::open(path, &Expect { board, tiles: None })?;
+    f.verify()?;
+    check_name(path, &f.header)?;
+    Ok(f)
 }
 
 #[cfg(test)]
@@ -164,10 +320,32 @@ mod tests {
         assert_eq!(parse_size("512MiB").unwrap(), 512 << 20);
         assert_eq!(parse_size("1.5g").unwrap(), 3 << 29);
         assert_eq!(parse_size("123456").unwrap(), 123_456);
-        for bad in ["", "G", "2X", "-1G", "0"] {
-            assert!(parse_size(bad).is_err(), "{bad}");
+        assert_eq!(parse_size("128T").unwrap(), MAX_MEMORY_LIMIT);
+        for bad in ["", "G", "2X", "-1G", "0", "0.1", "nan", "inf", "1e9"] {
+            assert!(matches!(parse_size(bad), Err(Error::MemorySize(_))), "{bad}");
         }
+        for absurd in ["129T", "99999999999999999999999", "1e400"] {
+            assert!(parse_size(absurd).is_err(), "{absurd}");
+        }
+        assert!(matches!(parse_size("129T"), Err(Error::MemorySizeTooLarge { .. })));
         assert_eq!(human_bytes(1_557_000_000), "1.45 GiB");
         assert_eq!(thousands(518_918_400), "518,918,400");
+    }
+
+    #[test]
+    fn temporary_names_give_their_pid() {
+        assert_eq!(temporary_pid(".4x4-1-2-3.pdb.1234.tmp"), Some(1234));
+        assert_eq!(temporary_pid(".pdb-builder-probe.77.tmp"), Some(77));
+        for other in ["4x4-1-2.pdb", ".x.tmp", ".x.abc.tmp", ".x.12.tmp.bak", "x.12.tmp"] {
+            assert_eq!(temporary_pid(other), None, "{other}");
+        }
+    }
+
+    #[test]
+    fn file_names_are_read_back() {
+        assert_eq!(parse_file_name("3x3-1-2-3-4.pdb"), Some(("3x3".into(), vec![1, 2, 3, 4])));
+        for other in ["bad.pdb", "3x3.pdb", "3x3-1-x.pdb", "3x3-1-2", "tiles-1-2.pdb"] {
+            assert_eq!(parse_file_name(other), None, "{other}");
+        }
     }
 }

@@ -1,21 +1,47 @@
 //! `pdb-builder`: build, inspect and verify pattern database files.
+//!
+//! Exit status, one rule for every subcommand:
+//! - 0: done (also when whoever reads standard output closed it early, as `pdb-builder info ... | head -1`
+//!   does: it asked for no more).
+//! - 2: the user's input or options: a bad partition, board or option value, a file or folder that does not
+//!   exist, a folder without tables, or a build that needs more memory than the limit allows.
+//! - 1: anything else: a corrupt, truncated, misnamed or mismatched table (header or payload alike), and
+//!   I/O failures.
+//!
+//! No signal handler is installed, so Ctrl-C or SIGTERM stops the program at once at any stage, start-up
+//! included. A killed build leaves only a hidden temporary file, which the next build in that folder removes.
+//!
+//! Nothing here uses `eprintln!`/`println!`: they panic when the stream is closed or the device full. Log
+//! lines go through [`say`], which ignores a failed write (a log line is never worth stopping a build for),
+//! and results go through `writeln!` on standard output, whose failure stops the command.
 
-use anyhow::{bail, Context};
 use clap::{Parser, Subcommand, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
-use pdb_builder::{bfs, human_bytes, thousands, Existing, InputError};
+use pdb_builder::{bfs, human_bytes, thousands, Error, Existing};
 use puzzle::partition::file_name;
 use puzzle::pdb_file::{Expect, PdbFile};
 use puzzle::{Board, Partition};
-use std::io::IsTerminal;
+use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+
+/// Option groups in `--help`.
+const INPUT: &str = "Input";
+const TABLES: &str = "Tables";
+const TUNING: &str = "Tuning";
+const OUTPUT: &str = "Output";
+
+/// The most worker threads `--threads` accepts. Rayon starts every worker up front and the search is bound by
+/// memory latency, so workers beyond the cores only contend; 256 is far above any machine this runs on, and
+/// a fixed cap (not a multiple of this machine's cores) makes the same command valid everywhere.
+const MAX_THREADS: usize = 256;
 
 #[derive(Parser)]
 #[command(
     name = "pdb-builder",
     version,
-    about = "Builds, inspects and verifies additive pattern databases for sliding-tile puzzles"
+    about = "Builds, inspects and verifies additive pattern databases for sliding-tile puzzles",
+    after_long_help = "Examples:\n  pdb-builder build --partition 7-8     the 15-puzzle's 7-8 tables into pdbs/\n  pdb-builder verify                    check every table in pdbs/\n  pdb-builder build --help              all build options, with examples"
 )]
 struct Cli {
     #[command(subcommand)]
@@ -25,50 +51,127 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Build one table per pattern of a partition into the output folder.
+    #[command(after_long_help = "Examples:
+  pdb-builder build --partition 7-8
+      the 15-puzzle's 7-8 tables into pdbs/ (needs 1.5 GiB of memory, about 2 minutes on 2 cores)
+  pdb-builder build --partition 5-5-5 -o tables -j 2
+      the small 5-5-5 tables into tables/, with 2 worker threads
+  pdb-builder build --board 3x3 --partition 4-4 -o pdbs-3x3
+      the 8-puzzle's tables
+  pdb-builder build --partition 1,2,3,4,5/6,7,8,9,10/11,12,13,14,15 --memory-limit 1G
+      a custom partition, refused if it needs more than 1 GiB")]
     Build {
         /// A named partition (4x4: 7-8, 6-6-3, 5-5-5; 3x3: 4-4; 2x3: 2-3) or tiles like 1,2,3/4,5,6,7,8.
-        #[arg(long)]
+        #[arg(long, value_name = "PARTITION", help_heading = TABLES)]
         partition: String,
-        /// Board as ROWSxCOLS (at most 16 cells).
-        #[arg(long, default_value = "4x4")]
+        /// The board, rows x columns (at most 16 cells).
+        #[arg(long, value_name = "RxC", default_value = "4x4", help_heading = TABLES)]
         board: Board,
-        /// Folder the tables are written to, one file per pattern.
-        #[arg(long, default_value = "pdbs")]
-        out: PathBuf,
-        /// Worker threads (default: all cores).
-        #[arg(long)]
-        threads: Option<usize>,
-        /// Refuse to build if the search needs more memory than this, e.g. 2G (default: MemAvailable).
-        #[arg(long, value_parser = pdb_builder::parse_size)]
-        memory_limit: Option<u64>,
-        /// Print nothing but errors.
-        #[arg(long)]
-        quiet: bool,
         /// Rebuild tables whose valid file already exists.
-        #[arg(long)]
+        #[arg(long, help_heading = TABLES)]
         force: bool,
+        /// Worker threads, 1 to 256 [default: all cores].
+        #[arg(short = 'j', long, value_name = "N", value_parser = parse_threads, help_heading = TUNING)]
+        threads: Option<usize>,
+        /// Refuse to build if the search needs more memory than this, e.g. 2G [default: available memory].
+        #[arg(long, value_name = "SIZE", value_parser = pdb_builder::parse_size, help_heading = TUNING)]
+        memory_limit: Option<u64>,
+        /// Folder the tables are written to, one file per pattern.
+        #[arg(short, long, value_name = "DIR", default_value = "pdbs", help_heading = OUTPUT)]
+        out: PathBuf,
+        /// Print nothing but errors.
+        #[arg(short, long, help_heading = OUTPUT)]
+        quiet: bool,
     },
-    /// Print the header of each file in words, or as JSON (one object per line).
+    /// Print the header of each table in words, or as JSON (one object per line).
+    #[command(after_long_help = "Examples:
+  pdb-builder info pdbs/4x4-1-2-3-4-5-6-7.pdb
+  pdb-builder info pdbs --format json")]
     Info {
-        #[arg(required = true)]
-        files: Vec<PathBuf>,
-        #[arg(long, value_enum, default_value = "text")]
+        /// Table files, or folders meaning their *.pdb files. Each one's payload checksum is checked too.
+        #[arg(required = true, value_name = "PATH", help_heading = INPUT)]
+        paths: Vec<PathBuf>,
+        /// How to print each table's header.
+        #[arg(long, value_enum, default_value = "text", help_heading = OUTPUT)]
         format: Format,
     },
-    /// Fully check files (payload checksum, recomputed histogram); folders mean their *.pdb files.
+    /// Fully check tables: header, file name, payload checksum and recomputed histogram.
+    #[command(after_long_help = "Examples:
+  pdb-builder verify
+      every table in pdbs/
+  pdb-builder verify --board 4x4 pdbs/4x4-1-2-3-4-5-6-7.pdb pdbs/4x4-8-9-10-11-12-13-14-15.pdb
+      two tables, which must be for the 4x4 board")]
     Verify {
-        /// Files or folders (default: pdbs).
+        /// Table files, or folders meaning their *.pdb files.
+        #[arg(value_name = "PATH", default_value = "pdbs", help_heading = INPUT)]
         paths: Vec<PathBuf>,
         /// Also require every table to be for this board.
-        #[arg(long)]
+        #[arg(long, value_name = "RxC", help_heading = TABLES)]
         board: Option<Board>,
     },
 }
 
 #[derive(Clone, Copy, ValueEnum)]
 enum Format {
+    /// Several lines of words per table.
     Text,
+    /// One JSON object per line.
     Json,
+}
+
+/// `--threads`: 0 is refused rather than read as "all cores", which is what leaving the option out means, so
+/// that each value has one meaning.
+fn parse_threads(text: &str) -> Result<usize, String> {
+    match text.trim().parse::<usize>() {
+        Ok(n) if (1..=MAX_THREADS).contains(&n) => Ok(n),
+        _ => Err(format!(
+            "give a whole number of worker threads from 1 to {MAX_THREADS} (leave the option out for all cores)"
+        )),
+    }
+}
+
+/// Why a command stopped before the end.
+enum Stop {
+    Failed(Error),
+    /// Writing a result to standard output failed.
+    Output(std::io::Error),
+}
+
+impl From<Error> for Stop {
+    fn from(e: Error) -> Stop {
+        Stop::Failed(e)
+    }
+}
+
+impl From<std::io::Error> for Stop {
+    fn from(e: std::io::Error) -> Stop {
+        Stop::Output(e)
+    }
+}
+
+/// The exit status of an error, by the rule at the top of this file. No catch-all arm: a new error variant
+/// must be placed on one side of the rule.
+fn exit_code(e: &Error) -> u8 {
+    match e {
+        Error::Partition(_)
+        | Error::MemorySize(_)
+        | Error::MemorySizeTooLarge { .. }
+        | Error::TooBig { .. }
+        | Error::NotFound(_)
+        | Error::NoTables(_) => 2,
+        Error::Table(_)
+        | Error::Misnamed { .. }
+        | Error::ListFolder { .. }
+        | Error::Unwritable { .. }
+        | Error::NoMemInfo
+        | Error::Allocation { .. }
+        | Error::Threads(_) => 1,
+    }
+}
+
+/// Writes a line to standard error, ignoring failure: a closed or full stderr must not stop the work.
+fn say(line: &str) {
+    let _ = writeln!(std::io::stderr().lock(), "{line}");
 }
 
 fn main() -> ExitCode {
@@ -81,34 +184,37 @@ fn main() -> ExitCode {
     };
     match run(cli) {
         Ok(code) => code,
-        Err(e) => {
-            eprintln!("pdb-builder: error: {e:#}");
-            if e.chain().any(|c| c.is::<InputError>()) {
-                ExitCode::from(2)
-            } else {
-                ExitCode::from(1)
-            }
+        Err(Stop::Output(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(Stop::Output(e)) => {
+            say(&format!("pdb-builder: error: cannot write to standard output: {e}"));
+            ExitCode::from(1)
+        }
+        Err(Stop::Failed(e)) => {
+            say(&format!("pdb-builder: error: {e}"));
+            ExitCode::from(exit_code(&e))
         }
     }
 }
 
-fn run(cli: Cli) -> anyhow::Result<ExitCode> {
+fn run(cli: Cli) -> Result<ExitCode, Stop> {
     match cli.command {
-        Command::Build { partition, board, out, threads, memory_limit, quiet, force } => {
+        Command::Build { partition, board, force, threads, memory_limit, out, quiet } => {
             build(&partition, board, &out, threads, memory_limit, quiet, force)?;
             Ok(ExitCode::SUCCESS)
         }
-        Command::Info { files, format } => {
-            for path in files {
-                let f = PdbFile::open(&path, &Expect::default())?;
+        Command::Info { paths, format } => {
+            let mut stdout = std::io::stdout().lock();
+            for path in pdb_builder::table_files(&paths)? {
+                let f = PdbFile::open(&path, &Expect::default()).map_err(Error::from)?;
+                f.verify_checksum().map_err(Error::from)?;
                 match format {
-                    Format::Text => print!("{}", describe(&f)),
-                    Format::Json => println!("{}", info_json(&f)),
+                    Format::Text => write!(stdout, "{}", describe(&f))?,
+                    Format::Json => writeln!(stdout, "{}", info_json(&f))?,
                 }
             }
             Ok(ExitCode::SUCCESS)
         }
-        Command::Verify { paths, board } => verify(paths, board),
+        Command::Verify { paths, board } => verify(&paths, board),
     }
 }
 
@@ -120,22 +226,28 @@ fn build(
     memory_limit: Option<u64>,
     quiet: bool,
     force: bool,
-) -> anyhow::Result<()> {
-    let partition = Partition::parse(board, partition).map_err(InputError::from)?;
-    let say = |line: &str| {
+) -> Result<(), Error> {
+    let partition = Partition::parse(board, partition)?;
+    let note = |line: &str| {
         if !quiet {
-            eprintln!("{line}");
+            say(line);
         }
     };
+    for stale in pdb_builder::remove_stale_temporaries(out) {
+        note(&match stale.removed {
+            Ok(()) => format!("removed {}, left by process {} (a killed build)", stale.path.display(), stale.pid),
+            Err(e) => format!("cannot remove {}, left by process {}: {e}", stale.path.display(), stale.pid),
+        });
+    }
     let mut todo = Vec::new();
     for pattern in &partition.patterns {
         let path = out.join(file_name(board, pattern));
         match pdb_builder::existing(&path, board, pattern) {
             Existing::Valid if !force => {
-                say(&format!("{}: valid table already there, skipped (--force rebuilds it)", path.display()))
+                note(&format!("{}: valid table already there, skipped (--force rebuilds it)", path.display()))
             }
             Existing::Invalid(why) => {
-                say(&format!("{why}; rebuilding it"));
+                note(&format!("{why}; rebuilding it"));
                 todo.push((pattern, path));
             }
             _ => todo.push((pattern, path)),
@@ -147,12 +259,9 @@ fn build(
     let need = bfs::memory_needed(board, largest);
     let (limit, why) = match memory_limit {
         Some(l) => (l, "--memory-limit".to_string()),
-        None => (
-            pdb_builder::mem_available().context("cannot read MemAvailable from /proc/meminfo; give --memory-limit")?,
-            "available memory".to_string(),
-        ),
+        None => (pdb_builder::mem_available()?, "available memory".to_string()),
     };
-    say(&format!(
+    note(&format!(
         "partition {} on {board}: {} table(s) to build; memory needed {} (the {}-tile table, built one at a time), limit {} ({why})",
         partition.name,
         todo.len(),
@@ -162,15 +271,12 @@ fn build(
     ));
     if need > limit {
         let what = format!("the {}-tile table {}", largest.len(), file_name(board, largest));
-        return Err(InputError::TooBig { what, need, limit, why }.into());
+        return Err(Error::TooBig { what, need, limit, why });
     }
     pdb_builder::check_writable(out)?;
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads.unwrap_or(0))
-        .build()
-        .context("cannot start worker threads")?;
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads.unwrap_or(0)).build()?;
     for (pattern, path) in todo {
-        say(&format!(
+        note(&format!(
             "building {}: {} entries, {} threads",
             path.display(),
             thousands(pattern.size()),
@@ -200,22 +306,20 @@ fn build(
                     bar.set_position(r.reached);
                     bar.set_message(r.depth.to_string());
                 }
-                None => say(&line),
+                None => note(&line),
             }
         };
-        let built = pool
-            .install(|| pdb_builder::build_table(board, pattern, &path, &mut progress))
-            .with_context(|| format!("building {}", path.display()))?;
+        let built = pool.install(|| pdb_builder::build_table(board, pattern, &path, &mut progress))?;
         if let Some(bar) = bar {
             bar.finish_and_clear();
         }
         if built.unreachable > 0 {
-            say(&format!(
+            note(&format!(
                 "  {} placements cannot be reached from the goal; stored as their Manhattan distance",
                 thousands(built.unreachable)
             ));
         }
-        say(&format!(
+        note(&format!(
             "wrote {}: max value {}, max excess {} -> {} encoding, {}, {:.1} s",
             path.display(),
             built.max_value,
@@ -227,7 +331,6 @@ fn build(
     }
     Ok(())
 }
-
 fn describe(f: &PdbFile) -> String {
     let h = &f.header;
     let tiles: Vec<String> = h.tiles.iter().map(|t| t.to_string()).collect();
@@ -270,45 +373,30 @@ fn info_json(f: &PdbFile) -> serde_json::Value {
     })
 }
 
-fn verify(paths: Vec<PathBuf>, board: Option<Board>) -> anyhow::Result<ExitCode> {
-    let paths = if paths.is_empty() { vec![PathBuf::from("pdbs")] } else { paths };
-    let mut files = Vec::new();
-    for p in paths {
-        if p.is_dir() {
-            let mut found: Vec<PathBuf> = std::fs::read_dir(&p)
-                .with_context(|| format!("cannot list {}", p.display()))?
-                .filter_map(|e| e.ok().map(|e| e.path()))
-                .filter(|f| f.extension().is_some_and(|x| x == "pdb"))
-                .collect();
-            if found.is_empty() {
-                bail!("{}: no .pdb files in this folder", p.display());
-            }
-            found.sort();
-            files.extend(found);
-        } else {
-            files.push(p);
-        }
-    }
+/// Checks every table, printing one line each; a failed table does not stop the others.
+fn verify(paths: &[PathBuf], board: Option<Board>) -> Result<ExitCode, Stop> {
+    let files = pdb_builder::table_files(paths)?;
+    let mut stdout = std::io::stdout().lock();
     let mut failed = 0;
     for path in &files {
-        let checked = PdbFile::open(path, &Expect { board, tiles: None }).and_then(|f| f.verify().map(|()| f));
-        match checked {
-            Ok(f) => println!(
+        match pdb_builder::verify_table(path, board) {
+            Ok(f) => writeln!(
+                stdout,
                 "ok {}: {} tiles on {}, {} entries, max value {}",
                 path.display(),
                 f.header.tiles.len(),
                 f.header.board,
                 thousands(f.header.entries),
                 f.header.max_value
-            ),
+            )?,
             Err(e) => {
-                println!("FAILED {e}");
+                writeln!(stdout, "FAILED {e}")?;
                 failed += 1;
             }
         }
     }
     if failed > 0 {
-        eprintln!("pdb-builder: {failed} of {} file(s) failed verification", files.len());
+        say(&format!("pdb-builder: {failed} of {} file(s) failed verification", files.len()));
         return Ok(ExitCode::from(1));
     }
     Ok(ExitCode::SUCCESS)

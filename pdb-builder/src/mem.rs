@@ -3,96 +3,57 @@
 //! The BFS touches its arrays at random; with 4 KiB pages nearly every access also misses the TLB. An
 //! anonymous mapping advised `MADV_HUGEPAGE` gets 2 MiB pages where the kernel can provide them (THP is in
 //! `madvise` mode on the build machine), and it is zero-filled lazily, so allocating costs nothing up front.
+//! A `vec![0; n]` would give neither guarantee: the allocator may hand back small pages or touch them.
 
+use bytemuck::Zeroable;
+use memmap2::{MmapMut, MmapOptions};
 use std::marker::PhantomData;
 use std::ops::{Deref, DerefMut};
-use std::ptr::NonNull;
-use std::sync::atomic::AtomicU64;
-
-/// Types whose all-zero bit pattern is a valid value.
-///
-/// # Safety
-/// Implementors must be valid when every byte is zero.
-pub unsafe trait Zeroable {}
-// SAFETY: zero is a valid u8 and a valid (zero) AtomicU64.
-unsafe impl Zeroable for u8 {}
-// SAFETY: AtomicU64 has the same in-memory representation as u64.
-unsafe impl Zeroable for AtomicU64 {}
 
 /// A fixed-length, zero-initialised slice in its own anonymous mapping, unmapped on drop.
+///
+/// Only `Zeroable` element types are allowed: the kernel hands out zeroed pages, and zero must be a value.
 pub struct Zeroed<T: Zeroable> {
-    ptr: NonNull<T>,
+    map: MmapMut,
     len: usize,
-    _owns: PhantomData<T>,
+    _elements: PhantomData<T>,
 }
 
-// SAFETY: `Zeroed<T>` owns its elements exclusively, like a `Box<[T]>`.
-unsafe impl<T: Zeroable + Send> Send for Zeroed<T> {}
-// SAFETY: shared access only hands out `&[T]`, so it is as thread-safe as `T` is.
-unsafe impl<T: Zeroable + Sync> Sync for Zeroed<T> {}
-
 impl<T: Zeroable> Zeroed<T> {
-    /// `len` zeroed elements. Fails only if the kernel refuses the mapping.
+    /// `len` zeroed elements. Fails if the kernel refuses the mapping (or `len` elements overflow `usize`).
     pub fn new(len: usize) -> std::io::Result<Zeroed<T>> {
-        let bytes = Self::bytes(len);
-        if bytes == 0 {
-            return Ok(Zeroed { ptr: NonNull::dangling(), len, _owns: PhantomData });
-        }
-        // SAFETY: a fresh private anonymous mapping; no existing memory is affected.
-        let ptr = unsafe {
-            libc::mmap(
-                std::ptr::null_mut(),
-                bytes,
-                libc::PROT_READ | libc::PROT_WRITE,
-                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
-                -1,
-                0,
-            )
-        };
-        if ptr == libc::MAP_FAILED {
-            return Err(std::io::Error::last_os_error());
-        }
-        // SAFETY: `ptr..ptr+bytes` is the mapping just created. The advice is only a hint, so its result is
-        // ignored (a kernel without THP simply keeps small pages).
-        unsafe { libc::madvise(ptr, bytes, libc::MADV_HUGEPAGE) };
-        // The mapping is page-aligned, hence aligned for any T, and non-null because it did not fail.
-        Ok(Zeroed { ptr: NonNull::new(ptr.cast()).expect("mmap returned null"), len, _owns: PhantomData })
-    }
-
-    fn bytes(len: usize) -> usize {
-        len * std::mem::size_of::<T>()
+        let bytes = len.checked_mul(size_of::<T>()).ok_or(std::io::ErrorKind::OutOfMemory)?;
+        let map = MmapOptions::new().len(bytes).map_anon()?;
+        // Mappings start on a page boundary, which is aligned for any element type we store.
+        assert!(map.as_ptr().align_offset(align_of::<T>()) == 0, "anonymous mapping is not aligned");
+        // Only a hint: a kernel without THP (or a platform without the advice) keeps small pages.
+        #[cfg(target_os = "linux")]
+        let _ = map.advise(memmap2::Advice::HugePage);
+        Ok(Zeroed { map, len, _elements: PhantomData })
     }
 }
 
 impl<T: Zeroable> Deref for Zeroed<T> {
     type Target = [T];
     fn deref(&self) -> &[T] {
-        // SAFETY: the mapping holds `len` elements, all initialised (zero is valid for `T: Zeroable`), and
-        // lives as long as `self`.
-        unsafe { std::slice::from_raw_parts(self.ptr.as_ptr(), self.len) }
+        // SAFETY: the mapping is aligned for `T` (checked in `new`), holds `len * size_of::<T>()` bytes and
+        // lives as long as `self`. Its bytes started as zeros, a valid `T` (`T: Zeroable`), and have only ever
+        // been written through this `[T]` view, so every element is a valid `T`.
+        unsafe { std::slice::from_raw_parts(self.map.as_ptr().cast::<T>(), self.len) }
     }
 }
 
 impl<T: Zeroable> DerefMut for Zeroed<T> {
     fn deref_mut(&mut self) -> &mut [T] {
-        // SAFETY: as in `deref`, and `&mut self` makes the access exclusive.
-        unsafe { std::slice::from_raw_parts_mut(self.ptr.as_ptr(), self.len) }
-    }
-}
-
-impl<T: Zeroable> Drop for Zeroed<T> {
-    fn drop(&mut self) {
-        let bytes = Self::bytes(self.len);
-        if bytes != 0 {
-            // SAFETY: unmaps exactly the mapping created in `new`; no reference to it outlives `self`.
-            unsafe { libc::munmap(self.ptr.as_ptr().cast(), bytes) };
-        }
+        // SAFETY: as in `deref`; `&mut self` makes the access exclusive.
+        unsafe { std::slice::from_raw_parts_mut(self.map.as_mut_ptr().cast::<T>(), self.len) }
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::sync::atomic::AtomicU64;
     use std::sync::atomic::Ordering::Relaxed;
 
     #[test]
@@ -105,5 +66,6 @@ mod tests {
         words[2].fetch_or(5, Relaxed);
         assert_eq!(words[2].load(Relaxed), 5);
         assert!(Zeroed::<u8>::new(0).unwrap().is_empty());
+        assert!(Zeroed::<AtomicU64>::new(usize::MAX).is_err(), "an overflowing size is an error, not a panic");
     }
 }

@@ -3,7 +3,7 @@
 
 use puzzle::pdb_file::{write_atomic, Expect, Header, PdbFile, HEADER_LEN};
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Command, Stdio};
 
 struct Run {
     code: i32,
@@ -12,7 +12,10 @@ struct Run {
 }
 
 fn run(args: &[&str]) -> Run {
-    let out = Command::new(env!("CARGO_BIN_EXE_pdb-builder")).args(args).output().unwrap();
+    finish(Command::new(env!("CARGO_BIN_EXE_pdb-builder")).args(args).output().unwrap())
+}
+
+fn finish(out: std::process::Output) -> Run {
     let run = Run {
         code: out.status.code().unwrap_or(-1),
         stdout: String::from_utf8_lossy(&out.stdout).into(),
@@ -169,9 +172,13 @@ fn damaged_files_fail_verification() {
     rewrite(&Header { goal: 1, ..header.clone() });
     assert!(verify_fails(&["verify", s(&bad)]).contains("another goal"));
 
-    let info = run(&["info", s(&dir.join("missing.pdb"))]);
-    assert_eq!(info.code, 1);
-    assert!(info.stderr.contains("missing.pdb") && info.stderr.contains("No such file"), "{}", info.stderr);
+    // A file that is not there is the user's mistake (exit 2), reported before any work.
+    for cmd in ["info", "verify"] {
+        let r = run(&[cmd, s(&good), s(&dir.join("missing.pdb"))]);
+        assert_eq!(r.code, 2, "{cmd}: {}", r.stderr);
+        assert!(r.stderr.contains("missing.pdb: no such file or folder"), "{cmd}: {}", r.stderr);
+        assert_eq!(r.stdout, "", "{cmd}");
+    }
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -189,5 +196,199 @@ fn a_table_for_another_board_is_refused_and_rebuilt() {
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(r.stderr.contains("table is for board 2x3") && r.stderr.contains("rebuilding it"), "{}", r.stderr);
     assert_eq!(run(&["verify", "--board", "3x3", s(&wrong)]).code, 0);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A corrupt table is a failure of the file (exit 1), whichever part is damaged, for `info` and `verify` alike.
+#[test]
+fn corrupt_tables_exit_1_whatever_part_is_damaged() {
+    let dir = tempdir("corrupt");
+    let (good, _) = build_small(&dir);
+    let bytes = std::fs::read(&good).unwrap();
+    for (offset, message) in [(100, "header checksum mismatch"), (HEADER_LEN + 3, "payload checksum mismatch")] {
+        let mut damaged = bytes.clone();
+        damaged[offset] ^= 0x01;
+        // Its right name, so that only the damage is wrong with it.
+        let sub = dir.join(format!("at-{offset}"));
+        std::fs::create_dir_all(&sub).unwrap();
+        let path = sub.join("2x3-1-2.pdb");
+        std::fs::write(&path, &damaged).unwrap();
+        for cmd in ["info", "verify"] {
+            let r = run(&[cmd, s(&path)]);
+            assert_eq!(r.code, 1, "{cmd} byte {offset}: {} {}", r.stdout, r.stderr);
+            assert!(format!("{}{}", r.stdout, r.stderr).contains(message), "{cmd}: {} {}", r.stdout, r.stderr);
+        }
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The solver finds tables by name, so `verify` refuses a table whose name claims another pattern or board.
+#[test]
+fn misnamed_tables_fail_verification() {
+    let dir = tempdir("misnamed");
+    let (small, _) = build_small(&dir);
+    let renamed = tempdir("misnamed-renamed");
+    for (name, name_says) in [
+        ("2x3-3-4-5.pdb", "board 2x3, tiles [3, 4, 5]"),
+        ("4x4-1-2.pdb", "board 4x4, tiles [1, 2]"),
+        ("tables.pdb", "nothing (not a BOARD-TILES.pdb name; this table's is 2x3-1-2.pdb)"),
+    ] {
+        let path = renamed.join(name);
+        std::fs::copy(&small, &path).unwrap();
+        let line = verify_fails(&["verify", s(&path)]);
+        let expected =
+            format!("{}: its file name says {name_says}, but its header says board 2x3, tiles [1, 2]", path.display());
+        assert!(line.contains(&expected), "{line}");
+        std::fs::remove_file(&path).unwrap();
+    }
+    assert_eq!(run(&["verify", s(&dir)]).code, 0, "correctly named tables pass");
+    std::fs::remove_dir_all(&dir).unwrap();
+    std::fs::remove_dir_all(&renamed).unwrap();
+}
+
+/// A killed build's temporary file is removed by the next build; one a live process is writing is kept.
+#[test]
+fn stale_temporaries_are_removed_and_live_ones_kept() {
+    let dir = tempdir("stale");
+    let mut child = Command::new("true").spawn().unwrap();
+    let dead = child.id();
+    child.wait().unwrap();
+    let me = std::process::id();
+    let stale = dir.join(format!(".2x3-1-2.pdb.{dead}.tmp"));
+    std::fs::write(&stale, vec![0u8; 5000]).unwrap();
+    // A live writer: this process, holding its file open as a building process does.
+    let live = dir.join(format!(".2x3-3-4-5.pdb.{me}.tmp"));
+    let _writing = std::fs::File::create(&live).unwrap();
+    // This process's PID again, but no file open: the PID was reused by something that is not a builder.
+    let reused = dir.join(format!(".4x4-1-2.pdb.{me}.tmp"));
+    std::fs::write(&reused, b"").unwrap();
+    let unrelated = dir.join(".notes.tmp");
+    std::fs::write(&unrelated, b"").unwrap();
+
+    let r = run(&["build", "--board", "2x3", "--partition", "2-3", "--out", s(&dir)]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(!stale.exists() && !reused.exists());
+    assert!(live.exists() && unrelated.exists());
+    for (path, pid) in [(&stale, dead), (&reused, me)] {
+        let said = format!("removed {}, left by process {pid} (a killed build)", path.display());
+        assert!(r.stderr.contains(&said), "{}", r.stderr);
+    }
+    assert_eq!(r.stderr.matches("removed").count(), 2, "{}", r.stderr);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Every numeric option is checked before any work, with a usage error (exit 2) saying what is accepted.
+#[test]
+fn numeric_options_are_validated() {
+    let dir = tempdir("options");
+    let build = |extra: &[&str]| {
+        let mut args = vec!["build", "--board", "2x3", "--partition", "2-3", "-o", s(&dir)];
+        args.extend_from_slice(extra);
+        run(&args)
+    };
+    for threads in ["0", "257", "-1", "two", "1.5", ""] {
+        let r = build(&[&format!("--threads={threads}")]);
+        assert_eq!(r.code, 2, "-j {threads}: {}", r.stderr);
+        assert!(r.stderr.contains("from 1 to 256"), "-j {threads}: {}", r.stderr);
+    }
+    for (size, message) in [
+        ("0", "'0' is not a memory size"),
+        ("lots", "'lots' is not a memory size"),
+        ("-2G", "'-2G' is not a memory size"),
+        ("200T", "memory size '200T' is more than 128.00 TiB"),
+        ("99999999999999999999999", "more than 128.00 TiB"),
+    ] {
+        let r = build(&[&format!("--memory-limit={size}")]);
+        assert_eq!(r.code, 2, "--memory-limit {size}: {}", r.stderr);
+        assert!(r.stderr.contains(message), "--memory-limit {size}: {}", r.stderr);
+    }
+    assert!(std::fs::read_dir(&dir).unwrap().next().is_none(), "nothing was written");
+    assert_eq!(build(&["-j", "256", "-q"]).code, 0);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// What a new user sees first: grouped options, value names, defaults, and examples for every subcommand.
+#[test]
+fn help_is_grouped_described_and_has_examples() {
+    let build = run(&["build", "--help"]);
+    assert_eq!(build.code, 0);
+    for part in [
+        "Tables:",
+        "Tuning:",
+        "Output:",
+        "--partition <PARTITION>",
+        "--board <RxC>",
+        "-j, --threads <N>",
+        "--memory-limit <SIZE>",
+        "-o, --out <DIR>",
+        "-q, --quiet",
+        "[default: 4x4]",
+        "[default: pdbs]",
+        "[default: all cores]",
+    ] {
+        assert!(build.stdout.contains(part), "{part} in {}", build.stdout);
+    }
+    for cmd in ["build", "info", "verify"] {
+        let help = run(&[cmd, "--help"]).stdout;
+        assert!(help.contains("\nExamples:\n  pdb-builder "), "{cmd}: {help}");
+        assert!(help.contains("Input:") || cmd == "build", "{cmd}: {help}");
+    }
+    let info = run(&["info", "--help"]).stdout;
+    assert!(info.contains("<PATH>...\n          Table files"), "the argument is described: {info}");
+}
+
+fn spawn(args: &[&str], stdout: Stdio, stderr: Stdio) -> std::process::Child {
+    Command::new(env!("CARGO_BIN_EXE_pdb-builder")).args(args).stdout(stdout).stderr(stderr).spawn().unwrap()
+}
+
+/// A log line that cannot be written (stderr on a full device or a closed pipe) never stops a build.
+#[test]
+fn a_failing_stderr_does_not_stop_a_build() {
+    let dir = tempdir("stderr");
+    let args = ["build", "--board", "2x3", "--partition", "2-3", "-o", s(&dir), "--force"];
+    let full = spawn(&args, Stdio::null(), std::fs::File::create("/dev/full").unwrap().into());
+    assert_eq!(full.wait_with_output().unwrap().status.code(), Some(0));
+    let mut closed = spawn(&args, Stdio::null(), Stdio::piped());
+    drop(closed.stderr.take());
+    assert_eq!(closed.wait().unwrap().code(), Some(0));
+    assert_eq!(run(&["verify", s(&dir)]).code, 0, "both tables were written");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `info ... | head -1`: the reader leaving early ends the command quietly; a full device is an error.
+#[test]
+fn stdout_closed_early_exits_quietly() {
+    let dir = tempdir("stdout");
+    let (table, _) = build_small(&dir);
+    // Far more output than a pipe buffers, so the writer must notice the reader is gone.
+    let args: Vec<&str> = std::iter::once("info").chain(std::iter::repeat_n(s(&table), 2000)).collect();
+    let mut child = spawn(&args, Stdio::piped(), Stdio::piped());
+    drop(child.stdout.take());
+    let r = finish(child.wait_with_output().unwrap());
+    assert_eq!((r.code, r.stderr.as_str()), (0, ""));
+
+    let full = spawn(&args, std::fs::File::create("/dev/full").unwrap().into(), Stdio::piped());
+    let r = finish(full.wait_with_output().unwrap());
+    assert_eq!(r.code, 1);
+    assert!(r.stderr.contains("cannot write to standard output"), "{}", r.stderr);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// SIGTERM stops a build at once, whether it arrives during start-up or in the middle of the search: no
+/// handler postpones it.
+#[test]
+fn sigterm_stops_a_build_at_any_stage() {
+    use std::os::unix::process::ExitStatusExt;
+    let dir = tempdir("sigterm");
+    for delay_ms in [0, 300] {
+        // One thread on the 4x4 5-5-5 tables: a couple of seconds of work, so the signal lands mid-build.
+        let args = ["build", "--partition", "5-5-5", "-j", "1", "-q", "-o", s(&dir), "--force"];
+        let child = spawn(&args, Stdio::null(), Stdio::null());
+        std::thread::sleep(std::time::Duration::from_millis(delay_ms));
+        let killed = Command::new("kill").args(["-TERM", &child.id().to_string()]).status().unwrap();
+        assert!(killed.success());
+        let status = child.wait_with_output().unwrap().status;
+        assert_eq!(status.signal(), Some(15), "after {delay_ms} ms: {status:?}");
+    }
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -1,0 +1,41 @@
+//! The search arrays' memory: zero-filled lazily, and advised for transparent huge pages (the BFS's random
+//! accesses would otherwise miss the TLB nearly every time).
+
+use pdb_builder::mem::Zeroed;
+use std::sync::atomic::AtomicU64;
+
+/// The `VmFlags` line of the mapping starting at `addr` in `/proc/self/smaps`.
+fn vm_flags(addr: usize) -> String {
+    let smaps = std::fs::read_to_string("/proc/self/smaps").unwrap();
+    let start = format!("{addr:x}-");
+    let block = smaps.split_once(&start).unwrap_or_else(|| panic!("no mapping at {start}")).1;
+    block.lines().find(|l| l.starts_with("VmFlags:")).unwrap().to_string()
+}
+
+#[test]
+fn arrays_are_advised_for_huge_pages() {
+    if !std::path::Path::new("/sys/kernel/mm/transparent_hugepage").exists() {
+        return; // A kernel without THP takes no advice; nothing to check.
+    }
+    let bytes = Zeroed::<u8>::new(64 << 20).unwrap();
+    assert!(vm_flags(bytes.as_ptr() as usize).contains(" hg"), "{}", vm_flags(bytes.as_ptr() as usize));
+    let words = Zeroed::<AtomicU64>::new(1 << 20).unwrap();
+    assert!(vm_flags(words.as_ptr() as usize).contains(" hg"));
+}
+
+/// This process's resident memory, in bytes.
+fn resident() -> u64 {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap();
+    let line = status.lines().find(|l| l.starts_with("VmRSS:")).unwrap();
+    line.split_whitespace().nth(1).unwrap().parse::<u64>().unwrap() * 1024
+}
+
+/// Allocating is free: a table's arrays are sized for the whole index but filled depth by depth.
+#[test]
+fn arrays_cost_nothing_until_touched() {
+    let before = resident();
+    let big = Zeroed::<u8>::new(1 << 30).unwrap();
+    assert_eq!((big[0], big[(1 << 30) - 1]), (0, 0));
+    let grown = resident().saturating_sub(before);
+    assert!(grown < 64 << 20, "a 1 GiB array made {grown} bytes resident");
+}
