@@ -21,7 +21,7 @@ pub const BUILDER: &str = concat!("pdb-builder ", env!("CARGO_PKG_VERSION"));
 pub const MAX_MEMORY_LIMIT: u64 = 128 << 40;
 
 /// Everything that can go wrong. The first group is the user's input or options, the second the files and
-/// the machine; `main.rs` maps them to exit statuses.
+/// the machine; [`Error::is_usage`] tells them apart for exit statuses.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
     #[error(transparent)]
@@ -52,6 +52,28 @@ pub enum Error {
     Allocation { path: PathBuf, source: std::io::Error },
     #[error("cannot start the worker threads: {0}")]
     Threads(#[from] rayon::ThreadPoolBuildError),
+}
+
+impl Error {
+    /// Whether the user's input or options caused it (exit status 2), rather than a table or the machine.
+    /// No catch-all arm: a new variant must be placed on one side of the rule.
+    pub fn is_usage(&self) -> bool {
+        match self {
+            Error::Partition(_)
+            | Error::MemorySize(_)
+            | Error::MemorySizeTooLarge { .. }
+            | Error::TooBig { .. }
+            | Error::NotFound(_)
+            | Error::NoTables(_) => true,
+            Error::Table(_)
+            | Error::Misnamed { .. }
+            | Error::ListFolder { .. }
+            | Error::Unwritable { .. }
+            | Error::NoMemInfo
+            | Error::Allocation { .. }
+            | Error::Threads(_) => false,
+        }
+    }
 }
 
 /// Parses a byte count with an optional binary suffix: `2G`, `1500M`, `512MiB`, `64k`, `2147483648`; from one

@@ -12,7 +12,7 @@
 //! included. A killed build leaves only a hidden temporary file, which the next build in that folder removes.
 //!
 //! Nothing here uses `eprintln!`/`println!`: they panic when the stream is closed or the device full. Log
-//! lines go through [`say`], which ignores a failed write (a log line is never worth stopping a build for),
+//! lines go through `cli_common::log`, which ignores a failed write (a log line is never worth stopping a build for),
 //! and results go through `writeln!` on standard output, whose failure stops the command.
 
 use clap::{Parser, Subcommand, ValueEnum};
@@ -149,29 +149,15 @@ impl From<std::io::Error> for Stop {
     }
 }
 
-/// The exit status of an error, by the rule at the top of this file. No catch-all arm: a new error variant
-/// must be placed on one side of the rule.
-fn exit_code(e: &Error) -> u8 {
-    match e {
-        Error::Partition(_)
-        | Error::MemorySize(_)
-        | Error::MemorySizeTooLarge { .. }
-        | Error::TooBig { .. }
-        | Error::NotFound(_)
-        | Error::NoTables(_) => 2,
-        Error::Table(_)
-        | Error::Misnamed { .. }
-        | Error::ListFolder { .. }
-        | Error::Unwritable { .. }
-        | Error::NoMemInfo
-        | Error::Allocation { .. }
-        | Error::Threads(_) => 1,
+impl From<Stop> for anyhow::Error {
+    /// Into the error every tool reports the same way (`cli_common::main`): the user's mistakes exit 2.
+    fn from(stop: Stop) -> anyhow::Error {
+        match stop {
+            Stop::Failed(e) if e.is_usage() => cli_common::usage(e),
+            Stop::Failed(e) => e.into(),
+            Stop::Output(e) => anyhow::Error::new(e).context("cannot write to standard output"),
+        }
     }
-}
-
-/// Writes a line to standard error, ignoring failure: a closed or full stderr must not stop the work.
-fn say(line: &str) {
-    let _ = writeln!(std::io::stderr().lock(), "{line}");
 }
 
 fn main() -> ExitCode {
@@ -182,18 +168,7 @@ fn main() -> ExitCode {
             return ExitCode::from(e.exit_code() as u8);
         }
     };
-    match run(cli) {
-        Ok(code) => code,
-        Err(Stop::Output(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
-        Err(Stop::Output(e)) => {
-            say(&format!("pdb-builder: error: cannot write to standard output: {e}"));
-            ExitCode::from(1)
-        }
-        Err(Stop::Failed(e)) => {
-            say(&format!("pdb-builder: error: {e}"));
-            ExitCode::from(exit_code(&e))
-        }
-    }
+    cli_common::main("pdb-builder", || run(cli).map_err(anyhow::Error::from))
 }
 
 fn run(cli: Cli) -> Result<ExitCode, Stop> {
@@ -230,7 +205,7 @@ fn build(
     let partition = Partition::parse(board, partition)?;
     let note = |line: &str| {
         if !quiet {
-            say(line);
+            cli_common::log(line);
         }
     };
     for stale in pdb_builder::remove_stale_temporaries(out) {
@@ -396,7 +371,7 @@ fn verify(paths: &[PathBuf], board: Option<Board>) -> Result<ExitCode, Stop> {
         }
     }
     if failed > 0 {
-        say(&format!("pdb-builder: {failed} of {} file(s) failed verification", files.len()));
+        cli_common::log(&format!("pdb-builder: {failed} of {} file(s) failed verification", files.len()));
         return Ok(ExitCode::from(1));
     }
     Ok(ExitCode::SUCCESS)

@@ -1,6 +1,7 @@
 //! End-to-end tests of the `pdb-builder` binary on small boards: build, info, verify, and every bad input
 //! and damaged file the issue lists, each giving one clear error and never a panic.
 
+use harness::TempDir;
 use puzzle::pdb_file::{write_atomic, Expect, Header, PdbFile, HEADER_LEN};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -25,13 +26,6 @@ fn finish(out: std::process::Output) -> Run {
     run
 }
 
-fn tempdir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("pdb-builder-cli-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
 fn s(p: &Path) -> &str {
     p.to_str().unwrap()
 }
@@ -45,7 +39,7 @@ fn build_small(dir: &Path) -> (PathBuf, PathBuf) {
 
 #[test]
 fn build_info_verify_and_skip() {
-    let dir = tempdir("build");
+    let dir = TempDir::new("build");
     let r = run(&["build", "--board", "2x3", "--partition", "2-3", "--out", s(&dir), "--threads", "2"]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(r.stderr.contains("memory needed"), "{}", r.stderr);
@@ -84,7 +78,6 @@ fn build_info_verify_and_skip() {
     let verify = run(&["verify", s(&dir)]);
     assert_eq!(verify.code, 0, "{}", verify.stderr);
     assert_eq!(verify.stdout.matches("ok ").count(), 2, "{}", verify.stdout);
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
@@ -107,7 +100,7 @@ fn bad_partitions_are_usage_errors() {
 
 #[test]
 fn memory_limit_is_enforced_before_building() {
-    let dir = tempdir("memory");
+    let dir = TempDir::new("memory");
     let r = run(&["build", "--partition", "7-8", "--out", s(&dir), "--memory-limit", "1G"]);
     assert_eq!(r.code, 2, "{}", r.stderr);
     assert!(r.stderr.contains("the 8-tile table 4x4-8-9-10-11-12-13-14-15.pdb needs 1.45 GiB"), "{}", r.stderr);
@@ -116,19 +109,17 @@ fn memory_limit_is_enforced_before_building() {
     let bad = run(&["build", "--partition", "7-8", "--memory-limit", "lots"]);
     assert_eq!(bad.code, 2);
     assert!(bad.stderr.contains("'lots' is not a memory size"), "{}", bad.stderr);
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
 fn unwritable_output_folder_is_reported() {
-    let dir = tempdir("unwritable");
+    let dir = TempDir::new("unwritable");
     let file = dir.join("a-file");
     std::fs::write(&file, b"x").unwrap();
     let out = file.join("pdbs");
     let r = run(&["build", "--board", "2x3", "--partition", "2-3", "--out", s(&out)]);
     assert_eq!(r.code, 1, "{}", r.stderr);
     assert!(r.stderr.contains(&format!("cannot write to output folder {}", out.display())), "{}", r.stderr);
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// Verifies `path` and returns the failure line.
@@ -144,7 +135,7 @@ fn verify_fails(args: &[&str]) -> String {
 
 #[test]
 fn damaged_files_fail_verification() {
-    let dir = tempdir("damaged");
+    let dir = TempDir::new("damaged");
     let (_, good) = build_small(&dir);
     let bytes = std::fs::read(&good).unwrap();
     let bad = dir.join("bad.pdb");
@@ -179,12 +170,11 @@ fn damaged_files_fail_verification() {
         assert!(r.stderr.contains("missing.pdb: no such file or folder"), "{cmd}: {}", r.stderr);
         assert_eq!(r.stdout, "", "{cmd}");
     }
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
 fn a_table_for_another_board_is_refused_and_rebuilt() {
-    let dir = tempdir("board");
+    let dir = TempDir::new("board");
     let (small, _) = build_small(&dir);
     // A 2x3 table under the name a 3x3 table would have.
     let wrong = dir.join("3x3-1-2-3-4.pdb");
@@ -196,13 +186,12 @@ fn a_table_for_another_board_is_refused_and_rebuilt() {
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(r.stderr.contains("table is for board 2x3") && r.stderr.contains("rebuilding it"), "{}", r.stderr);
     assert_eq!(run(&["verify", "--board", "3x3", s(&wrong)]).code, 0);
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// A corrupt table is a failure of the file (exit 1), whichever part is damaged, for `info` and `verify` alike.
 #[test]
 fn corrupt_tables_exit_1_whatever_part_is_damaged() {
-    let dir = tempdir("corrupt");
+    let dir = TempDir::new("corrupt");
     let (good, _) = build_small(&dir);
     let bytes = std::fs::read(&good).unwrap();
     for (offset, message) in [(100, "header checksum mismatch"), (HEADER_LEN + 3, "payload checksum mismatch")] {
@@ -219,15 +208,14 @@ fn corrupt_tables_exit_1_whatever_part_is_damaged() {
             assert!(format!("{}{}", r.stdout, r.stderr).contains(message), "{cmd}: {} {}", r.stdout, r.stderr);
         }
     }
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// The solver finds tables by name, so `verify` refuses a table whose name claims another pattern or board.
 #[test]
 fn misnamed_tables_fail_verification() {
-    let dir = tempdir("misnamed");
+    let dir = TempDir::new("misnamed");
     let (small, _) = build_small(&dir);
-    let renamed = tempdir("misnamed-renamed");
+    let renamed = TempDir::new("misnamed-renamed");
     for (name, name_says) in [
         ("2x3-3-4-5.pdb", "board 2x3, tiles [3, 4, 5]"),
         ("4x4-1-2.pdb", "board 4x4, tiles [1, 2]"),
@@ -242,14 +230,13 @@ fn misnamed_tables_fail_verification() {
         std::fs::remove_file(&path).unwrap();
     }
     assert_eq!(run(&["verify", s(&dir)]).code, 0, "correctly named tables pass");
-    std::fs::remove_dir_all(&dir).unwrap();
     std::fs::remove_dir_all(&renamed).unwrap();
 }
 
 /// A killed build's temporary file is removed by the next build; one a live process is writing is kept.
 #[test]
 fn stale_temporaries_are_removed_and_live_ones_kept() {
-    let dir = tempdir("stale");
+    let dir = TempDir::new("stale");
     let mut child = Command::new("true").spawn().unwrap();
     let dead = child.id();
     child.wait().unwrap();
@@ -274,13 +261,12 @@ fn stale_temporaries_are_removed_and_live_ones_kept() {
         assert!(r.stderr.contains(&said), "{}", r.stderr);
     }
     assert_eq!(r.stderr.matches("removed").count(), 2, "{}", r.stderr);
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// Every numeric option is checked before any work, with a usage error (exit 2) saying what is accepted.
 #[test]
 fn numeric_options_are_validated() {
-    let dir = tempdir("options");
+    let dir = TempDir::new("options");
     let build = |extra: &[&str]| {
         let mut args = vec!["build", "--board", "2x3", "--partition", "2-3", "-o", s(&dir)];
         args.extend_from_slice(extra);
@@ -304,7 +290,6 @@ fn numeric_options_are_validated() {
     }
     assert!(std::fs::read_dir(&dir).unwrap().next().is_none(), "nothing was written");
     assert_eq!(build(&["-j", "256", "-q"]).code, 0);
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// What a new user sees first: grouped options, value names, defaults, and examples for every subcommand.
@@ -344,7 +329,7 @@ fn spawn(args: &[&str], stdout: Stdio, stderr: Stdio) -> std::process::Child {
 /// A log line that cannot be written (stderr on a full device or a closed pipe) never stops a build.
 #[test]
 fn a_failing_stderr_does_not_stop_a_build() {
-    let dir = tempdir("stderr");
+    let dir = TempDir::new("stderr");
     let args = ["build", "--board", "2x3", "--partition", "2-3", "-o", s(&dir), "--force"];
     let full = spawn(&args, Stdio::null(), std::fs::File::create("/dev/full").unwrap().into());
     assert_eq!(full.wait_with_output().unwrap().status.code(), Some(0));
@@ -352,13 +337,12 @@ fn a_failing_stderr_does_not_stop_a_build() {
     drop(closed.stderr.take());
     assert_eq!(closed.wait().unwrap().code(), Some(0));
     assert_eq!(run(&["verify", s(&dir)]).code, 0, "both tables were written");
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// `info ... | head -1`: the reader leaving early ends the command quietly; a full device is an error.
 #[test]
 fn stdout_closed_early_exits_quietly() {
-    let dir = tempdir("stdout");
+    let dir = TempDir::new("stdout");
     let (table, _) = build_small(&dir);
     // Far more output than a pipe buffers, so the writer must notice the reader is gone.
     let args: Vec<&str> = std::iter::once("info").chain(std::iter::repeat_n(s(&table), 2000)).collect();
@@ -371,7 +355,6 @@ fn stdout_closed_early_exits_quietly() {
     let r = finish(full.wait_with_output().unwrap());
     assert_eq!(r.code, 1);
     assert!(r.stderr.contains("cannot write to standard output"), "{}", r.stderr);
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// SIGTERM stops a build at once, whether it arrives during start-up or in the middle of the search: no
@@ -379,7 +362,7 @@ fn stdout_closed_early_exits_quietly() {
 #[test]
 fn sigterm_stops_a_build_at_any_stage() {
     use std::os::unix::process::ExitStatusExt;
-    let dir = tempdir("sigterm");
+    let dir = TempDir::new("sigterm");
     for delay_ms in [0, 300] {
         // One thread on the 4x4 5-5-5 tables: a couple of seconds of work, so the signal lands mid-build.
         let args = ["build", "--partition", "5-5-5", "-j", "1", "-q", "-o", s(&dir), "--force"];
@@ -390,5 +373,4 @@ fn sigterm_stops_a_build_at_any_stage() {
         let status = child.wait_with_output().unwrap().status;
         assert_eq!(status.signal(), Some(15), "after {delay_ms} ms: {status:?}");
     }
-    std::fs::remove_dir_all(&dir).unwrap();
 }

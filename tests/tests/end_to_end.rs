@@ -3,6 +3,7 @@
 //! The binaries are found next to this test executable (`cargo test --workspace` builds them); the tables
 //! are small 3x3 ones, so exhaustive search gives the truth.
 
+use harness::TempDir;
 use puzzle::{Board, State};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -35,13 +36,6 @@ fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
 }
 
-fn temp(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("e2e-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
 fn build(dir: &Path) {
     let o = run(
         "pdb-builder",
@@ -52,7 +46,7 @@ fn build(dir: &Path) {
 
 #[test]
 fn built_tables_verify_describe_themselves_and_solve_optimally() {
-    let dir = temp("solve");
+    let dir = TempDir::new("solve");
     build(&dir);
     let d = dir.to_str().unwrap();
     let o = run("pdb-builder", &["verify", d]);
@@ -99,12 +93,11 @@ fn built_tables_verify_describe_themselves_and_solve_optimally() {
         assert_eq!(r["length"].as_u64().unwrap(), dist[&s.pack()] as u64, "{line}");
         assert_eq!(r["heuristic"], "pdb 4-4 + reflection");
     }
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
 fn a_damaged_table_stops_both_tools_with_its_name() {
-    let dir = temp("damaged");
+    let dir = TempDir::new("damaged");
     build(&dir);
     let d = dir.to_str().unwrap();
     let table = dir.join("3x3-5-6-7-8.pdb");
@@ -126,5 +119,4 @@ fn a_damaged_table_stops_both_tools_with_its_name() {
     let err = text(&o.stderr);
     assert!(err.contains("3x3-5-6-7-8.pdb") && err.contains("payload checksum mismatch"), "{err}");
     assert_eq!(err.lines().count(), 1, "{err}");
-    std::fs::remove_dir_all(&dir).unwrap();
 }
