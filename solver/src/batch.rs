@@ -5,29 +5,31 @@
 //! record and appends. Ctrl-C / SIGTERM abandon the searches in flight (nothing partial is written) and
 //! print the command that resumes. A second signal ends the process at once, which is just as safe.
 //!
+//! Input: a file is read whole first (its instances are counted for the progress bar and `--parallel auto`);
+//! stdin is read one instance at a time as the workers take them, so an endless stream is worked on at once.
+//!
 //! Parallelism (`--parallel`, measured in BENCHMARKS.md): on the 2-core reference machine one
 //! single-threaded search a thread (`instances`) beat every thread on one instance (`search`) and the
 //! node-budget hybrid (`trial`) on Korf's 100 and on easy sets, and was the least hurt by other processes
 //! (it has no barriers); it loses only when there are few instances, so `auto` picks it unless there are
-//! fewer than twice as many instances as threads.
+//! fewer than twice as many instances as threads (or they come from stdin, and their number is unknown).
 
 use crate::args::{engine_error, SearchArgs, INPUT, LIMITS, OUTPUT, TUNING};
-use crate::output::{user_tiles, MoveStyle, Recorder, Source};
-use crate::record::{read_records, Record, RecordFile, RecordFormat, Status};
+use crate::jobs::{Job, JobReader, Shard};
+use crate::output::{MoveStyle, Recorder};
+use crate::record::{Record, RecordFormat, Status};
 use crate::report::Summary;
+use crate::sink::Sink;
 use anyhow::{anyhow, Context};
 use clap::Args;
 use cli_common::{log, shell_quote, usage};
 use engine::{Limits, Solver, Stop};
 use indicatif::{HumanDuration, ProgressBar};
-use puzzle::{Board, Goal, State};
-use std::collections::hash_map::Entry;
-use std::collections::{HashMap, HashSet};
-use std::fs::{File, OpenOptions};
-use std::io::{IsTerminal, Read, Write};
-use std::path::{Path, PathBuf};
+use std::collections::HashMap;
+use std::fs::File;
+use std::io::{BufRead, BufReader, IsTerminal};
+use std::path::PathBuf;
 use std::process::ExitCode;
-use std::str::FromStr;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError, Sender};
 use std::sync::{Arc, Mutex};
@@ -100,33 +102,13 @@ pub enum Parallel {
 }
 
 impl Parallel {
-    /// What `Auto` means for `todo` instances on `threads` threads.
-    pub fn resolve(self, todo: usize, threads: usize) -> Parallel {
+    /// What `Auto` means for `todo` instances (`None`: a stream of unknown length) on `threads` threads.
+    pub fn resolve(self, todo: Option<usize>, threads: usize) -> Parallel {
         match self {
-            Parallel::Auto if todo >= 2 * threads => Parallel::Instances,
+            Parallel::Auto if todo.is_none_or(|n| n >= 2 * threads) => Parallel::Instances,
             Parallel::Auto => Parallel::Search,
             p => p,
         }
-    }
-}
-
-/// `--shard I/N`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Shard {
-    pub index: usize,
-    pub count: usize,
-}
-
-impl FromStr for Shard {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Shard, String> {
-        let bad = || format!("shard '{s}' is not I/N with 0 <= I < N (e.g. 0/4)");
-        let (i, n) = s.split_once('/').ok_or_else(bad)?;
-        let (index, count) = (i.trim().parse().map_err(|_| bad())?, n.trim().parse().map_err(|_| bad())?);
-        if index >= count {
-            return Err(bad());
-        }
-        Ok(Shard { index, count })
     }
 }
 
@@ -139,206 +121,6 @@ pub fn parse_seconds(s: &str) -> Result<Duration, String> {
         Ok(x) if x > 0.0 && x <= MAX_SECONDS => Ok(Duration::from_secs_f64(x)),
         Ok(x) if x > MAX_SECONDS => Err(format!("{s} seconds is more than a year ({MAX_SECONDS} s)")),
         _ => Err(format!("'{s}' is not a positive number of seconds")),
-    }
-}
-
-/// One instance line of the input.
-#[derive(Debug)]
-pub struct Job {
-    pub line: u64,
-    pub id: String,
-    /// The tiles as written (an invalid line: its text).
-    pub tiles: String,
-    /// The position and the line's optimal length, or what is wrong with the line.
-    pub parsed: Result<(State, Option<u32>), String>,
-}
-
-impl Job {
-    fn source(&self, expected: Option<u32>) -> Source<'_> {
-        Source { id: &self.id, line: self.line, tiles: &self.tiles, expected }
-    }
-}
-
-/// The instances of an input text that belong to `shard`. Ids must be unique over the whole input (resume and
-/// merging go by id), so a repeated id makes the later line invalid, under the id `ID@LINE`.
-pub fn read_jobs(text: &[u8], board: Board, goal: Goal, shard: Option<Shard>) -> Vec<Job> {
-    let mut first_use: HashMap<String, u64> = HashMap::new();
-    let mut jobs = Vec::new();
-    let mut index = 0;
-    for (n, raw) in text.split(|&b| b == b'\n').enumerate() {
-        let line_no = n as u64 + 1;
-        let raw = raw.strip_suffix(b"\r").unwrap_or(raw);
-        let line = match std::str::from_utf8(raw) {
-            Ok(line) => line,
-            Err(e) => {
-                let (id, text) = (line_no.to_string(), String::from_utf8_lossy(raw).trim().to_string());
-                let problem = format!("not UTF-8 text (byte {} of the line)", e.valid_up_to() + 1);
-                if shard.is_none_or(|s| index % s.count == s.index) {
-                    jobs.push(Job { line: line_no, id, tiles: text, parsed: Err(problem) });
-                }
-                index += 1;
-                continue;
-            }
-        };
-        let (id, tiles, parsed) = match puzzle::parse_line(board, goal, line) {
-            Ok(None) => continue,
-            Ok(Some(inst)) => {
-                let tiles = user_tiles(&inst.state, goal);
-                (inst.id.unwrap_or_else(|| line_no.to_string()), tiles, Ok((inst.state, inst.optimal)))
-            }
-            Err(e) => {
-                let words = puzzle::instance::words(line);
-                let id = if words.len() == board.cells() + 2 { words[0].to_string() } else { line_no.to_string() };
-                (id, line.split('#').next().unwrap_or("").trim().to_string(), Err(e.to_string()))
-            }
-        };
-        let (id, parsed) = match first_use.entry(id) {
-            Entry::Vacant(v) => {
-                let id = v.key().clone();
-                v.insert(line_no);
-                (id, parsed)
-            }
-            // An invalid line keeps its own problem; only its id is made unique.
-            Entry::Occupied(o) => {
-                let problem = match parsed {
-                    Ok(_) => format!("id '{}' is already used on line {}; ids must be unique", o.key(), o.get()),
-                    Err(e) => e,
-                };
-                (format!("{}@{line_no}", o.key()), Err(problem))
-            }
-        };
-        let mine = shard.is_none_or(|s| index % s.count == s.index);
-        index += 1;
-        if mine {
-            jobs.push(Job { line: line_no, id, tiles, parsed });
-        }
-    }
-    jobs
-}
-
-/// Where records go: a file (synced per record when it is a regular file) or stdout (flushed per record).
-struct Sink {
-    file: Option<OutFile>,
-    format: RecordFormat,
-    /// A CSV file without its header yet.
-    header_pending: bool,
-}
-
-struct OutFile {
-    file: File,
-    path: PathBuf,
-    /// A regular file is synced after every record; a device (`/dev/null`, a pipe) cannot be.
-    sync: bool,
-    /// Created by this run: removed again if the run fails before writing a record.
-    created: bool,
-    written: bool,
-}
-
-impl Sink {
-    /// Opens the output; with `resume`, also returns the records already in it (a torn tail cut off). The
-    /// file stays locked while the batch runs, so two runs cannot interleave their records in it.
-    fn open(path: Option<&Path>, format: RecordFormat, resume: bool) -> anyhow::Result<(Sink, Vec<Record>)> {
-        let Some(path) = path else {
-            return Ok((Sink { file: None, format, header_pending: format == RecordFormat::Csv }, Vec::new()));
-        };
-        let show = path.display();
-        let existed = path.exists();
-        let verb = if existed { "open" } else { "create" };
-        let file =
-            OpenOptions::new().create(true).append(true).open(path).with_context(|| format!("cannot {verb} {show}"))?;
-        if !existed {
-            sync_parent(path);
-        }
-        let meta = file.metadata().with_context(|| format!("cannot open {show}"))?;
-        let regular = meta.file_type().is_file();
-        let out = OutFile { file, path: path.to_owned(), sync: regular, created: !existed, written: false };
-        // From here on, a failure removes the file this run created.
-        let fail = |out: OutFile, e: anyhow::Error| {
-            out.discard();
-            Err(e)
-        };
-        if regular {
-            match out.file.try_lock() {
-                Ok(()) => {}
-                Err(std::fs::TryLockError::WouldBlock) => {
-                    return fail(out, anyhow!("{show} is being written by another batch run"))
-                }
-                Err(std::fs::TryLockError::Error(e)) => {
-                    return fail(out, anyhow!(e).context(format!("cannot lock {show}")))
-                }
-            }
-        }
-        // Only a regular file with something in it is read (a device such as /dev/null reads as empty or endless).
-        let len = if regular { meta.len() } else { 0 };
-        if len > 0 && !resume {
-            anyhow::bail!("{show} already holds records; add --resume to continue it, or choose another file");
-        }
-        let old = if len > 0 {
-            read_records(path)?
-        } else {
-            RecordFile { records: Vec::new(), format: None, csv_header: None, complete_len: 0, torn_tail: 0 }
-        };
-        if let Some(f) = old.format.filter(|&f| f != format) {
-            anyhow::bail!("{show} is {f:?}, not {format:?} as asked: resume it in its own format (--format)");
-        }
-        if let Some(h) = old.csv_header.as_deref().filter(|&h| h != RecordFormat::csv_header()) {
-            anyhow::bail!(
-                "{show} has the CSV columns '{h}', not this version's; finish it with the version that started it, \
-                 or start a new file"
-            );
-        }
-        if old.torn_tail > 0 {
-            log(&format!("solver: note: {show} ends in an incomplete record ({} bytes, from an interrupted run); removing it, that instance is solved again", old.torn_tail));
-            out.file
-                .set_len(old.complete_len)
-                .and_then(|_| out.file.sync_all())
-                .with_context(|| format!("cannot truncate {show}"))?;
-        }
-        let header_pending = format == RecordFormat::Csv && old.complete_len == 0;
-        Ok((Sink { file: Some(out), format, header_pending }, old.records))
-    }
-
-    fn write(&mut self, rec: &Record) -> anyhow::Result<()> {
-        let bytes = self.format.encode(rec, self.header_pending)?;
-        match &mut self.file {
-            Some(out) => {
-                out.written = true;
-                out.file
-                    .write_all(&bytes)
-                    .and_then(|_| if out.sync { out.file.sync_data() } else { Ok(()) })
-                    .with_context(|| format!("cannot write {}", out.path.display()))?
-            }
-            None => {
-                let mut stdout = std::io::stdout().lock();
-                stdout.write_all(&bytes).and_then(|_| stdout.flush()).context("cannot write stdout")?;
-            }
-        }
-        self.header_pending = false;
-        Ok(())
-    }
-
-    /// Ends the output: a file this run created and never wrote to is removed, so a failed start leaves
-    /// nothing behind.
-    fn close(self) {
-        if let Some(out) = self.file.filter(|o| o.created && !o.written) {
-            out.discard();
-        }
-    }
-}
-
-impl OutFile {
-    fn discard(self) {
-        if self.created && !self.written {
-            let _ = std::fs::remove_file(&self.path);
-        }
-    }
-}
-
-/// Makes a new file's directory entry durable too (best effort: not every file system allows it).
-fn sync_parent(path: &Path) {
-    let parent = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    if let Ok(dir) = File::open(parent) {
-        let _ = dir.sync_all();
     }
 }
 
@@ -362,17 +144,18 @@ struct Run<'a> {
 }
 
 impl<'a> Run<'a> {
-    /// Solves `jobs` with `workers` threads pulling from one queue, `threads` search threads each. With a
-    /// `trial` budget, jobs that exceed it are not recorded but returned.
+    /// Solves the queue's jobs with `workers` threads pulling from it, `threads` search threads each. With
+    /// a `trial` budget, jobs that exceed it are not recorded but returned. A queue that fails (a read error,
+    /// an input that does not match the records being resumed) stops the batch.
     fn phase(
         &self,
-        jobs: Vec<&'a Job>,
+        jobs: &mut (dyn Iterator<Item = anyhow::Result<Job>> + Send),
         workers: usize,
         threads: usize,
         trial: Option<u64>,
         tx: &Sender<Msg>,
-    ) -> Vec<&'a Job> {
-        let queue = Mutex::new(jobs.into_iter());
+    ) -> Vec<Job> {
+        let queue = Mutex::new(jobs);
         let deferred = Mutex::new(Vec::new());
         std::thread::scope(|s| {
             for _ in 0..workers {
@@ -381,9 +164,16 @@ impl<'a> Run<'a> {
                     if self.cancel.load(Ordering::Relaxed) {
                         break;
                     }
-                    let Some(job) = queue.lock().unwrap().next() else { break };
+                    let Some(next) = queue.lock().unwrap().next() else { break };
+                    let job = match next {
+                        Ok(job) => job,
+                        Err(e) => {
+                            let _ = tx.send(Msg::Failed(e));
+                            break;
+                        }
+                    };
                     let _ = tx.send(Msg::Started(job.id.clone()));
-                    let msg = self.attempt(job, threads, trial);
+                    let msg = self.attempt(&job, threads, trial);
                     if let Msg::Deferred(_) = msg {
                         deferred.lock().unwrap().push(job);
                     }
@@ -415,7 +205,6 @@ impl<'a> Run<'a> {
         }
     }
 }
-
 static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 
 extern "C" fn on_signal(_: libc::c_int) {
@@ -435,12 +224,12 @@ fn catch_signals() {
         }
     }
 }
-
 /// Progress on stderr: a bar on a terminal, else a plain line every `PLAIN_PROGRESS_EVERY`.
 struct Progress {
     bar: Option<ProgressBar>,
     quiet: bool,
-    total: u64,
+    /// Instances to do; `None` for a stream.
+    total: Option<u64>,
     done: u64,
     by_status: [u64; 3],
     running: Vec<String>,
@@ -449,10 +238,10 @@ struct Progress {
 }
 
 impl Progress {
-    /// Progress for `total` instances; `quiet`: none at all.
-    fn new(total: u64, quiet: bool) -> Progress {
+    /// Progress for `total` instances (`None`: unknown); `quiet`: none at all.
+    fn new(total: Option<u64>, quiet: bool) -> Progress {
         let bar = (!quiet && std::io::stderr().is_terminal()).then(|| {
-            let bar = ProgressBar::new(total);
+            let bar = total.map_or_else(ProgressBar::no_length, ProgressBar::new);
             bar.set_style(cli_common::bar_style());
             bar.enable_steady_tick(Duration::from_millis(250));
             bar
@@ -500,15 +289,15 @@ impl Progress {
         }
         self.last_line = Instant::now();
         let elapsed = self.start.elapsed();
-        let eta = match self.done {
-            0 => "unknown".to_string(),
-            d => HumanDuration(elapsed.mul_f64((self.total - d) as f64 / d as f64)).to_string(),
+        let eta = match (self.done, self.total) {
+            (0, _) | (_, None) => "unknown".to_string(),
+            (d, Some(t)) => HumanDuration(elapsed.mul_f64(t.saturating_sub(d) as f64 / d as f64)).to_string(),
         };
+        let total = self.total.map_or("?".to_string(), |t| t.to_string());
         let [solved, limit, invalid] = self.by_status;
         log(&format!(
-            "batch: {}/{} done ({solved} solved, {limit} limit, {invalid} invalid), elapsed {}, ETA {eta}; running: {}",
+            "batch: {}/{total} done ({solved} solved, {limit} limit, {invalid} invalid), elapsed {}, ETA {eta}; running: {}",
             self.done,
-            self.total,
             HumanDuration(elapsed),
             self.running.join(", ")
         ));
@@ -521,18 +310,13 @@ impl Progress {
     }
 }
 
-/// The input's bytes: a file, or stdin for `-`. Lines are decoded one by one (see [`read_jobs`]), so a
-/// stray invalid byte spoils one line, not the file.
-fn read_input(input: &str) -> anyhow::Result<Vec<u8>> {
-    let mut bytes = Vec::new();
-    if input == "-" {
-        std::io::stdin().read_to_end(&mut bytes).context("cannot read stdin")?;
-    } else {
-        File::open(input)
-            .and_then(|mut f| f.read_to_end(&mut bytes))
-            .with_context(|| format!("cannot read {input}"))?;
-    }
-    Ok(bytes)
+/// The instances of a batch, in input order.
+enum Input {
+    /// A file, read whole first: the number of instances is known, and a mismatch with the records being
+    /// resumed is found before any work.
+    Listed(Vec<Job>),
+    /// Stdin, read as the workers take the instances.
+    Streamed(JobReader<Box<dyn BufRead + Send>>),
 }
 
 /// `solver batch`. Exit code 0, or 1 if a solved length differs from the input's (or on an error), 2 on a
@@ -544,10 +328,22 @@ pub fn run(args: &BatchArgs) -> anyhow::Result<ExitCode> {
     }
     // Everything the user can get wrong is checked before the output is touched.
     let solver = s.solver()?;
-    let input = read_input(&args.input).map_err(usage)?;
+    let reader: Box<dyn BufRead + Send> = if args.input == "-" {
+        Box::new(BufReader::new(std::io::stdin()))
+    } else {
+        let file = File::open(&args.input).with_context(|| format!("cannot read {}", args.input)).map_err(usage)?;
+        Box::new(BufReader::new(file))
+    };
+    let mut reader = JobReader::new(reader, s.board, s.goal, args.shard);
+    let input = if args.input == "-" {
+        Input::Streamed(reader)
+    } else {
+        let jobs = reader.by_ref().collect::<std::io::Result<Vec<Job>>>();
+        Input::Listed(jobs.with_context(|| format!("cannot read {}", args.input)).map_err(usage)?)
+    };
     let format = args.format.or(args.output.as_deref().map(RecordFormat::for_path)).unwrap_or(RecordFormat::Jsonl);
     let (mut sink, records) = Sink::open(args.output.as_deref(), format, args.resume).map_err(usage)?;
-    let result = run_into(args, &solver, &input, &mut sink, records);
+    let result = run_into(args, &solver, input, &mut sink, records);
     sink.close();
     result
 }
@@ -555,46 +351,57 @@ pub fn run(args: &BatchArgs) -> anyhow::Result<ExitCode> {
 fn run_into(
     args: &BatchArgs,
     solver: &Solver,
-    input: &[u8],
+    input: Input,
     sink: &mut Sink,
     mut records: Vec<Record>,
 ) -> anyhow::Result<ExitCode> {
     let s = &args.search;
     let threads = solver.threads();
-    let jobs = read_jobs(input, s.board, s.goal, args.shard);
     let out_name = args.output.as_ref().map_or("stdout".to_string(), |p| p.display().to_string());
-
-    let have: HashMap<&str, &Record> = records.iter().map(|r| (r.id.as_str(), r)).collect();
-    for job in &jobs {
-        if let Some(r) = have.get(job.id.as_str()).filter(|r| r.tiles != job.tiles) {
-            return Err(usage(anyhow!(
-                "{out_name} has id '{}' with tiles '{}', but line {} of {} has '{}': is it the output of another input?",
+    // The ids already recorded, with their tiles: an input line with a recorded id is skipped, unless its
+    // tiles differ, which means the records are of another input.
+    let have: HashMap<String, String> = records.iter().map(|r| (r.id.clone(), r.tiles.clone())).collect();
+    let recorded = |job: Job| -> anyhow::Result<Option<Job>> {
+        match have.get(&job.id) {
+            None => Ok(Some(job)),
+            Some(tiles) if *tiles == job.tiles => Ok(None),
+            Some(tiles) => Err(usage(anyhow!(
+                "{out_name} has id '{}' with tiles '{tiles}', but line {} of {} has '{}': is it the output of another input?",
                 job.id,
-                r.tiles,
                 job.line,
                 args.input,
                 job.tiles
-            )));
-        }
-    }
-    let todo: Vec<&Job> = jobs.iter().filter(|j| !have.contains_key(j.id.as_str())).collect();
-    drop(have);
-    let say = |line: &str| {
-        if !args.quiet {
-            log(line)
+            ))),
         }
     };
-    if args.resume && !records.is_empty() {
-        say(&format!(
-            "solver: resuming {out_name}: {} records there, {} of {} instances to go",
-            records.len(),
-            todo.len(),
-            jobs.len()
-        ));
-    }
-    if !jobs.is_empty() && jobs.iter().all(|j| j.parsed.is_err()) {
-        log(&format!("solver: warning: no line of {} is a valid {} instance (is --board right?)", args.input, s.board));
-    }
+    let (mut listed, mut streamed) = (None, None);
+    let (mut todo, total): (Box<dyn Iterator<Item = anyhow::Result<Job>> + Send + '_>, _) = match input {
+        Input::Listed(jobs) => {
+            let count = jobs.len();
+            let todo: Vec<Job> =
+                jobs.into_iter().filter_map(|j| recorded(j).transpose()).collect::<anyhow::Result<_>>()?;
+            let total = todo.len();
+            if args.resume && !records.is_empty() {
+                say(
+                    args,
+                    &format!(
+                        "solver: resuming {out_name}: {} records there, {total} of {count} instances to go",
+                        records.len()
+                    ),
+                );
+            }
+            listed = Some(count);
+            (Box::new(todo.into_iter().map(Ok)), Some(total))
+        }
+        Input::Streamed(reader) => {
+            let reader = streamed.insert(reader);
+            let todo = reader
+                .by_ref()
+                .map(|j| j.context("cannot read stdin"))
+                .filter_map(move |j| j.and_then(&recorded).transpose());
+            (Box::new(todo), None)
+        }
+    };
 
     catch_signals();
     let cancel = Arc::new(AtomicBool::new(false));
@@ -604,22 +411,23 @@ fn run_into(
         limits: Limits { nodes: args.node_limit, time: args.time_limit, cancel: Some(cancel.clone()) },
         cancel: cancel.clone(),
     };
-    let policy = args.parallel.resolve(todo.len(), threads);
+    let policy = args.parallel.resolve(total, threads);
     let (workers, threads_each, trial) = match policy {
         _ if threads == 1 => (1, 1, None),
         Parallel::Instances => (threads, 1, None),
         Parallel::Trial => (threads, 1, Some(TRIAL_NODES)),
         Parallel::Search | Parallel::Auto => (1, threads, None), // `resolve` has replaced Auto
     };
-    let mut progress = Progress::new(todo.len() as u64, args.quiet);
+    let mut progress = Progress::new(total.map(|t| t as u64), args.quiet);
     let mut failure = None;
     let started = Instant::now();
     let (tx, rx) = mpsc::channel();
     std::thread::scope(|sc| {
         let run = &run;
+        let todo = &mut todo;
         sc.spawn(move || {
             let hard = run.phase(todo, workers, threads_each, trial, &tx);
-            run.phase(hard, 1, threads, None, &tx);
+            run.phase(&mut hard.into_iter().map(Ok), 1, threads, None, &tx);
         });
         loop {
             match rx.recv_timeout(Duration::from_millis(200)) {
@@ -662,30 +470,44 @@ fn run_into(
         }
     });
     progress.finish();
+    drop(todo);
 
+    let (read, valid) = match (&streamed, listed) {
+        (Some(r), _) => (r.jobs, r.valid),
+        (None, _) => (records.len() as u64, records.iter().filter(|r| r.status != Status::Invalid).count() as u64),
+    };
+    if read > 0 && valid == 0 {
+        log(&format!("solver: warning: no line of {} is a valid {} instance (is --board right?)", args.input, s.board));
+    }
     // A failure is said first: the summary after it shows what was recorded before it.
     if let Some(e) = &failure {
         log(&format!("solver: error: {e:#}"));
     }
     let summary = Summary::new(&records);
-    if !args.quiet {
-        log(&format!("summary of {out_name}:\n{}", summary.text().trim_end()));
-        log(&format!(
+    say(args, &format!("summary of {out_name}:\n{}", summary.text().trim_end()));
+    say(
+        args,
+        &format!(
             "wall time    {:.3} s this run ({} instances, {threads} threads, --parallel {}{})",
             started.elapsed().as_secs_f64(),
             progress.done,
             clap::ValueEnum::to_possible_value(&policy).expect("no variant is skipped").get_name(),
             if args.parallel == Parallel::Auto { " by auto" } else { "" }
-        ));
-    }
-    if failure.is_some() {
-        // Said above, before the summary, where it is seen.
-        return Ok(ExitCode::from(cli_common::EXIT_FAILURE));
+        ),
+    );
+    if let Some(e) = failure {
+        // Said above, before the summary, where it is seen; a usage error (another input's records) keeps
+        // its exit code.
+        return Ok(ExitCode::from(cli_common::exit_code(&e)));
     }
     if INTERRUPTED.load(Ordering::SeqCst) {
-        let recorded: HashSet<&str> = records.iter().map(|r| r.id.as_str()).collect();
-        let left = jobs.iter().filter(|j| !recorded.contains(j.id.as_str())).count();
-        log(&format!("solver: interrupted; the searches in flight were abandoned and nothing partial was written ({left} instances left)"));
+        let left = match listed {
+            Some(count) => format!("{} instances left", count.saturating_sub(records.len())),
+            None => "the rest of stdin was not read".to_string(),
+        };
+        log(&format!(
+            "solver: interrupted; the searches in flight were abandoned and nothing partial was written ({left})"
+        ));
         if args.output.is_some() {
             let mut words: Vec<String> = std::env::args().map(|w| shell_quote(&w)).collect();
             if !args.resume {
@@ -708,50 +530,22 @@ fn run_into(
     Ok(ExitCode::SUCCESS)
 }
 
+/// A line of progress or summary on stderr, unless `--quiet`.
+fn say(args: &BatchArgs, line: &str) {
+    if !args.quiet {
+        log(line)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn shards_parse_and_partition_the_instance_lines() {
-        assert_eq!("1/3".parse(), Ok(Shard { index: 1, count: 3 }));
-        for bad in ["3/3", "1", "a/2", "1/0", "-1/2"] {
-            assert!(bad.parse::<Shard>().is_err(), "{bad}");
-        }
-        let text = "# c\n1 2 3 0\n\n0 1 2 3\n1 2 3\n2 0 1 3 # x\n";
-        let b = Board::new(2, 2).unwrap();
-        let lines =
-            |shard| read_jobs(text.as_bytes(), b, Goal::BlankFirst, shard).iter().map(|j| j.line).collect::<Vec<_>>();
-        assert_eq!(lines(None), [2, 4, 5, 6]);
-        assert_eq!(lines(Some(Shard { index: 0, count: 2 })), [2, 5]);
-        assert_eq!(lines(Some(Shard { index: 1, count: 2 })), [4, 6]);
-    }
-
-    #[test]
-    fn ids_come_from_the_line_or_its_number_and_repeats_are_invalid() {
-        let b = Board::new(2, 2).unwrap();
-        let text = "a 0 0 1 2 3\n3 1 2 0\nb 5 1 2 3\na 0 0 1 2 3\n2 x 0 1 2 3\n";
-        let jobs = read_jobs(text.as_bytes(), b, Goal::BlankFirst, None);
-        let ids: Vec<&str> = jobs.iter().map(|j| j.id.as_str()).collect();
-        assert_eq!(ids, ["a", "2", "3", "a@4", "2@5"]);
-        assert_eq!(jobs[0].parsed.as_ref().unwrap().1, Some(0));
-        assert_eq!(jobs[1].tiles, "3 1 2 0");
-        assert!(jobs[2].parsed.as_ref().unwrap_err().starts_with("expected 4 tiles"));
-        assert_eq!(jobs[3].parsed.as_ref().unwrap_err(), "id 'a' is already used on line 1; ids must be unique");
-        assert_eq!(jobs[4].parsed.as_ref().unwrap_err(), "the optimal length 'x' is not a number");
-    }
-
-    #[test]
-    fn tiles_are_recorded_in_the_users_labels() {
-        let b = Board::new(2, 2).unwrap();
-        let jobs = read_jobs(b"2 3 1 0\n", b, Goal::BlankLast, None);
-        assert_eq!(jobs[0].tiles, "2 3 1 0");
-    }
-
-    #[test]
     fn auto_runs_instances_side_by_side_unless_they_are_few() {
-        assert_eq!(Parallel::Auto.resolve(4, 2), Parallel::Instances);
-        assert_eq!(Parallel::Auto.resolve(3, 2), Parallel::Search);
-        assert_eq!(Parallel::Trial.resolve(1, 2), Parallel::Trial);
+        assert_eq!(Parallel::Auto.resolve(Some(4), 2), Parallel::Instances);
+        assert_eq!(Parallel::Auto.resolve(Some(3), 2), Parallel::Search);
+        assert_eq!(Parallel::Auto.resolve(None, 2), Parallel::Instances);
+        assert_eq!(Parallel::Trial.resolve(Some(1), 2), Parallel::Trial);
     }
 }

@@ -4,7 +4,9 @@
 pub mod args;
 pub mod batch;
 pub mod generate;
+pub mod jobs;
 pub mod output;
 pub mod record;
 pub mod report;
+pub mod sink;
 pub mod solve;

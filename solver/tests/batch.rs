@@ -495,3 +495,30 @@ fn a_summary_of_nothing_solved_has_no_means_and_no_negative_zero() {
     assert!(err.contains("search time  0.000 s; mean - s a solved instance"), "{err}");
     assert!(err.contains("mean - generated") && !err.contains("-0.000"), "{err}");
 }
+
+/// An endless stdin is worked on as it arrives: the first instance is recorded while stdin is still open.
+#[test]
+fn stdin_is_streamed_not_read_to_the_end_first() {
+    use std::io::Write;
+    let d = Dir::new("stream");
+    let out = d.path("out.jsonl");
+    let mut child = solver(&["batch", "-", "-o", out.to_str().unwrap()])
+        .stdin(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(EASY_KORF.lines().next().unwrap().as_bytes()).unwrap();
+    stdin.write_all(b"\n").unwrap();
+    stdin.flush().unwrap();
+    let start = Instant::now();
+    while std::fs::read_to_string(&out).map_or(true, |t| t.lines().count() < 1) {
+        assert!(start.elapsed() < Duration::from_secs(30), "no record while stdin is open");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    stdin.write_all(EASY_KORF.lines().nth(1).unwrap().as_bytes()).unwrap();
+    drop(stdin);
+    let o = child.wait_with_output().unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(ids(&jsonl(&out)), ["9", "12"]);
+}
