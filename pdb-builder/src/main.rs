@@ -93,7 +93,7 @@ enum Command {
         paths: Vec<PathBuf>,
         /// How to print each table's header.
         #[arg(long, value_enum, default_value = "text", help_heading = OUTPUT)]
-        format: Format,
+        format: InfoFormat,
     },
     /// Fully check tables: header, file name, payload checksum and recomputed histogram.
     #[command(after_long_help = "Examples:
@@ -112,7 +112,7 @@ enum Command {
 }
 
 #[derive(Clone, Copy, ValueEnum)]
-enum Format {
+enum InfoFormat {
     /// Several lines of words per table.
     Text,
     /// One JSON object per line.
@@ -183,8 +183,8 @@ fn run(cli: Cli) -> Result<ExitCode, Stop> {
                 let f = PdbFile::open(&path, &Expect::default()).map_err(Error::from)?;
                 f.verify_checksum().map_err(Error::from)?;
                 match format {
-                    Format::Text => write!(stdout, "{}", describe(&f))?,
-                    Format::Json => writeln!(stdout, "{}", info_json(&f))?,
+                    InfoFormat::Text => write!(stdout, "{}", describe(&f))?,
+                    InfoFormat::Json => writeln!(stdout, "{}", info_json(&f))?,
                 }
             }
             Ok(ExitCode::SUCCESS)

@@ -54,6 +54,10 @@ pub struct BatchArgs {
     /// `-` for stdin. A line without an id gets its line number as id.
     #[arg(value_name = "FILE")]
     pub input: String,
+    /// Take every N-th instance starting at the I-th (0-based), e.g. 0/3, 1/3, 2/3 on three machines; merge
+    /// the outputs with `solver report`.
+    #[arg(long, value_name = "I/N", help_heading = INPUT)]
+    pub shard: Option<Shard>,
     /// Record file (default: stdout). Refused if it already holds records, unless --resume.
     #[arg(long, short, value_name = "OUT", help_heading = OUTPUT)]
     pub output: Option<PathBuf>,
@@ -73,10 +77,6 @@ pub struct BatchArgs {
     /// Per instance: stop the search after this many expanded nodes (checked every 16384) and record `limit`.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..), help_heading = LIMITS)]
     pub node_limit: Option<u64>,
-    /// Take every N-th instance starting at the I-th (0-based), e.g. 0/3, 1/3, 2/3 on three machines; merge
-    /// the outputs with `solver report`.
-    #[arg(long, value_name = "I/N", help_heading = INPUT)]
-    pub shard: Option<Shard>,
     /// How --threads are used: instances (one thread an instance), search (every thread on one instance at
     /// a time), trial (instances side by side up to 2^20 expanded nodes, the harder ones again afterwards
     /// with every thread), auto (instances if there are at least twice as many as threads, else search).

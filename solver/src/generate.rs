@@ -65,19 +65,22 @@ pub fn random_walk(board: Board, steps: u32, rng: &mut SplitMix64) -> State {
 }
 
 #[derive(Args)]
+#[command(after_long_help = "Examples:
+  solver generate --count 1000 --seed 7 > random.txt            # uniformly random solvable 15-puzzles
+  solver generate --count 100 --seed 7 --walk 40 --board 3x3    # random walks of 40 moves from the goal")]
 pub struct GenerateArgs {
     /// How many instances.
-    #[arg(long)]
+    #[arg(long, short = 'n', value_name = "N")]
     pub count: u64,
-    /// Seed of the random generator: the same seed gives the same instances.
-    #[arg(long)]
+    /// Seed of the random generator: the same seed gives the same instances, on every machine and version.
+    #[arg(long, value_name = "N")]
     pub seed: u64,
     /// Random walks of this many moves from the goal (easy instances of bounded length) instead of
     /// uniformly random positions.
-    #[arg(long)]
+    #[arg(long, value_name = "MOVES")]
     pub walk: Option<u32>,
     /// Board size, rows x columns.
-    #[arg(long, default_value = "4x4")]
+    #[arg(long, value_name = "RxC", default_value = "4x4")]
     pub board: Board,
 }
 

@@ -180,6 +180,7 @@ impl Slow {
     }
 }
 
+/// How `report` prints a summary.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum ReportFormat {
     Text,
@@ -188,12 +189,15 @@ pub enum ReportFormat {
 }
 
 #[derive(Args)]
+#[command(after_long_help = "Examples:
+  solver report results/korf100.jsonl
+  solver report shard-*.jsonl --format markdown    # merge the shards of one run")]
 pub struct ReportArgs {
     /// Record files written by `solver batch` (JSON lines or CSV), e.g. the outputs of every shard.
-    #[arg(required = true)]
+    #[arg(required = true, value_name = "FILES")]
     pub files: Vec<PathBuf>,
     /// text (aligned lines), markdown (tables for a paper or an issue) or json.
-    #[arg(long, value_enum, default_value = "text")]
+    #[arg(long, value_enum, value_name = "FORMAT", default_value = "text")]
     pub format: ReportFormat,
 }
 

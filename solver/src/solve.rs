@@ -28,7 +28,7 @@ pub struct SolveArgs {
     /// text, or one JSON record a position (the fields of `batch` records: `length`, `moves`, `nodes` =
     /// generated nodes, `expanded`, `seconds` = search time without start-up, `heuristic`, ...).
     #[arg(long, value_enum, value_name = "FORMAT", default_value = "text", help_heading = OUTPUT)]
-    pub format: Format,
+    pub format: SolveFormat,
     /// How moves are printed: tiles (the tiles slid) or dirs (the blank's directions, U D L R).
     #[arg(long, value_enum, value_name = "STYLE", default_value = "tiles", help_heading = OUTPUT)]
     pub moves: MoveStyle,
@@ -36,7 +36,7 @@ pub struct SolveArgs {
 
 /// How `solve` prints a result.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum Format {
+pub enum SolveFormat {
     Text,
     Json,
 }
@@ -105,8 +105,8 @@ fn print_one(
     let src = Source { id: &id, line, tiles: &tiles, expected: inst.optimal };
     let rec = recorder.searched(&src, &inst.state, &report, solver.threads());
     match args.format {
-        Format::Json => writeln!(out, "{}", serde_json::to_string(&rec)?)?,
-        Format::Text => {
+        SolveFormat::Json => writeln!(out, "{}", serde_json::to_string(&rec)?)?,
+        SolveFormat::Text => {
             if let Some(id) = &inst.id {
                 write!(out, "{id}: ")?;
             }
