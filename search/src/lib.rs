@@ -2,6 +2,23 @@
 //! sequence (or a proof that there is none) with statistics. The library never prints: progress goes
 //! through a callback, and limits stop any algorithm cleanly.
 
+mod astar;
+mod best_first;
+mod bfs;
+mod bibfs;
+mod greedy;
+mod guard;
+mod hash;
+mod ida;
+mod path;
+mod store;
+
+pub use astar::{astar, AstarOptions};
+pub use bfs::bfs;
+pub use bibfs::bibfs;
+pub use greedy::greedy;
+pub use ida::ida;
+
 use std::fmt::Debug;
 use std::hash::Hash;
 
@@ -122,4 +139,36 @@ pub enum Progress {
     Depth { depth: u32, stored: u64, expanded: u64 },
     /// Periodic: counts so far.
     Tick { expanded: u64, stored: u64, seconds: f64 },
+}
+
+/// A search that could not run, or whose answer could not be trusted. Unlike [`Outcome`], these are
+/// mistakes in the request or in the puzzle's implementation, not facts about the position.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SearchError {
+    /// Bidirectional search was asked for a puzzle whose [`Puzzle::goal`] is `None`.
+    #[error("bidirectional search needs the puzzle's single goal, and this puzzle has none (Puzzle::goal)")]
+    NeedsGoal,
+    /// The solution found among representatives could not be replayed from the real start: at move `step`
+    /// no successor had the next representative, or the replay did not end at a goal. The puzzle's
+    /// `canonical` does not agree with its `successors` or `is_goal` (positions of one class must have
+    /// successors of the same classes, and be goals alike).
+    #[error("the solution does not replay from the start at move {step}: Puzzle::canonical disagrees with successors or is_goal")]
+    BrokenCanonical { step: usize },
+}
+
+/// Runs `algorithm` (A* with [`AstarOptions::default`]).
+pub fn run<P: Puzzle>(
+    algorithm: Algorithm,
+    puzzle: &P,
+    start: &P::State,
+    limits: &Limits,
+    progress: &mut dyn FnMut(&Progress),
+) -> Result<Report<P::Move>, SearchError> {
+    match algorithm {
+        Algorithm::Bfs => bfs(puzzle, start, limits, progress),
+        Algorithm::Bibfs => bibfs(puzzle, start, limits, progress),
+        Algorithm::Astar => astar(puzzle, start, limits, AstarOptions::default(), progress),
+        Algorithm::Ida => ida(puzzle, start, limits, progress),
+        Algorithm::Greedy => greedy(puzzle, start, limits, progress),
+    }
 }
