@@ -1,6 +1,16 @@
 //! Generic minimum-step search. A puzzle implements [`Puzzle`]; the algorithms return an optimal move
 //! sequence (or a proof that there is none) with statistics. The library never prints: progress goes
 //! through a callback, and limits stop any algorithm cleanly.
+//!
+//! The algorithms — [`bfs`], [`bibfs`], [`astar`], [`ida`], [`greedy`], or [`run`] to pick one by
+//! [`Algorithm`] — share one shape: `(puzzle, start, limits, progress) -> Result<Report, SearchError>`.
+//! The `Result` is for requests that cannot run ([`SearchError::NeedsGoal`]) and puzzles whose
+//! [`Puzzle::canonical`] breaks its own moves; everything about the position itself (solved, unsolvable,
+//! stopped by a limit) is in the [`Report`]'s [`Outcome`].
+//!
+//! All of them store and compare only representatives ([`Puzzle::canonical`]), each once, and turn the
+//! path they find back into moves from the real start by replaying it, which also checks that it ends at
+//! a goal: no algorithm returns a path that was not played out.
 
 mod astar;
 mod best_first;
@@ -135,7 +145,8 @@ pub enum Algorithm {
 /// What a search reports while it runs, at most a few times a second or once a depth.
 #[derive(Clone, Debug)]
 pub enum Progress {
-    /// A breadth-first layer (or an IDA* bound, or an A* f-value) was finished.
+    /// A new depth: breadth-first search finished layer `depth` (bidirectional: the two sides' depths
+    /// added); IDA* starts a round bounded by f = `depth`; A* expands its first state of f = `depth`.
     Depth { depth: u32, stored: u64, expanded: u64 },
     /// Periodic: counts so far.
     Tick { expanded: u64, stored: u64, seconds: f64 },
