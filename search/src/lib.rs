@@ -159,12 +159,13 @@ pub enum SearchError {
     /// Bidirectional search was asked for a puzzle whose [`Puzzle::goal`] is `None`.
     #[error("bidirectional search needs the puzzle's single goal, and this puzzle has none (Puzzle::goal)")]
     NeedsGoal,
-    /// The solution found among representatives could not be replayed from the real start: at move `step`
-    /// no successor had the next representative, or the replay did not end at a goal. The puzzle's
-    /// `canonical` does not agree with its `successors` or `is_goal` (positions of one class must have
-    /// successors of the same classes, and be goals alike).
-    #[error("the solution does not replay from the start at move {step}: Puzzle::canonical disagrees with successors or is_goal")]
-    BrokenCanonical { step: usize },
+    /// The path found among representatives could not be replayed from the real start: at move `step` no
+    /// successor had the next representative, or the replay did not end at a goal. The puzzle breaks its
+    /// contract: its `canonical` does not agree with its `successors` or `is_goal` (positions of one class
+    /// must have successors of the same classes, and be goals alike), or, for bidirectional search, its
+    /// moves cannot all be undone. Returned instead of a wrong answer.
+    #[error("the path found does not replay from the start at move {step}: the puzzle's canonical form disagrees with its moves or goal test, or (bidirectional search) its moves are not reversible")]
+    NotReplayable { step: usize },
 }
 
 /// Runs `algorithm` (A* with [`AstarOptions::default`]).

@@ -133,7 +133,7 @@ impl Puzzle for Lopsided {
 fn a_canonical_form_that_breaks_the_moves_is_an_error_not_a_wrong_answer() {
     for alg in [Algorithm::Bfs, Algorithm::Astar, Algorithm::Ida, Algorithm::Greedy] {
         let result = run(alg, &Lopsided, &-1, &Limits::default(), &mut quiet());
-        assert_eq!(result.unwrap_err(), SearchError::BrokenCanonical { step: 0 }, "{alg:?}");
+        assert_eq!(result.unwrap_err(), SearchError::NotReplayable { step: 0 }, "{alg:?}");
     }
 }
 
@@ -322,4 +322,41 @@ fn every_optimal_algorithm_agrees_on_a_line() {
             );
         }
     }
+}
+
+/// Counting up to 10 by ones and twos, one way only: the goal 3 cannot be reached from 5, but searching
+/// backward from 3 with the forward moves "reaches" 5.
+struct OneWay;
+
+impl Puzzle for OneWay {
+    type State = u32;
+    type Move = ();
+
+    fn successors(&self, &x: &u32, mut visit: impl FnMut((), u32)) {
+        for y in [x + 1, x + 2] {
+            if y <= 10 {
+                visit((), y);
+            }
+        }
+    }
+
+    fn is_goal(&self, &x: &u32) -> bool {
+        x == 3
+    }
+
+    fn goal(&self) -> Option<u32> {
+        Some(3)
+    }
+}
+
+#[test]
+fn bidirectional_search_on_irreversible_moves_is_an_error_not_a_wrong_answer() {
+    let result = run(Algorithm::Bibfs, &OneWay, &5, &Limits::default(), &mut quiet());
+    assert_eq!(result.unwrap_err(), SearchError::NotReplayable { step: 0 });
+    assert_eq!(
+        run(Algorithm::Bfs, &OneWay, &5, &Limits::default(), &mut quiet()).unwrap().outcome,
+        Outcome::Unsolvable
+    );
+    let forward = run(Algorithm::Bibfs, &OneWay, &0, &Limits::default(), &mut quiet()).unwrap();
+    assert_eq!(forward.outcome, Outcome::Solved(vec![(); 2]));
 }
