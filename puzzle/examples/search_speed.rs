@@ -17,9 +17,14 @@ fn main() {
         println!("start {start:09x} ({d} moves)");
         for (name, report) in algorithms
             .iter()
-            .map(|&alg| (format!("{alg:?} manhattan"), run(alg, &manhattan(board), &start, &Limits::default(), &mut |_| {})))
+            .map(|&alg| {
+                (format!("{alg:?} manhattan"), run(alg, &manhattan(board), &start, &Limits::default(), &mut |_| {}))
+            })
             .chain([Algorithm::Astar, Algorithm::Ida].iter().map(|&alg| {
-                (format!("{alg:?} linear conflict"), run(alg, &linear_conflict(board), &start, &Limits::default(), &mut |_| {}))
+                (
+                    format!("{alg:?} linear conflict"),
+                    run(alg, &linear_conflict(board), &start, &Limits::default(), &mut |_| {}),
+                )
             }))
         {
             let report = report.expect("tiles are reversible and have no canonical form");
