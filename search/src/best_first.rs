@@ -132,12 +132,12 @@ fn run<P: Puzzle>(
             continue; // stale
         }
         if let Priority::Astar { .. } = priority {
-            if puzzle.is_goal(open.store.state(id)) {
-                return Ok(Some(id));
-            }
             if reported.is_none_or(|f| entry.priority() > f) {
                 reported = Some(entry.priority());
                 guard.depth(entry.priority(), open.stored());
+            }
+            if puzzle.is_goal(open.store.state(id)) {
+                return Ok(Some(id));
             }
         }
         guard.expand(open.stored())?;

@@ -150,7 +150,7 @@ pub enum Algorithm {
 #[derive(Clone, Debug)]
 pub enum Progress {
     /// A new depth: breadth-first search finished layer `depth` (bidirectional: the two sides' depths
-    /// added); IDA* starts a round bounded by f = `depth`; A* expands its first state of f = `depth`.
+    /// added); IDA* starts a round bounded by f = `depth`; A* takes its first open state of f = `depth`.
     Depth { depth: u32, stored: u64, expanded: u64 },
     /// Periodic: counts so far.
     Tick { expanded: u64, stored: u64, seconds: f64 },

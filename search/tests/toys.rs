@@ -360,3 +360,21 @@ fn bidirectional_search_on_irreversible_moves_is_an_error_not_a_wrong_answer() {
     let forward = run(Algorithm::Bibfs, &OneWay, &0, &Limits::default(), &mut quiet()).unwrap();
     assert_eq!(forward.outcome, Outcome::Solved(vec![(); 2]));
 }
+
+#[test]
+fn progress_reports_each_new_depth_of_ida_and_astar() {
+    // h = 0 on a ring: IDA* raises its bound by one a round, and A* meets every f from 0 to the answer.
+    let p = Line { len: 40, goal: 9, ring: true };
+    for alg in [Algorithm::Ida, Algorithm::Astar, Algorithm::Bfs] {
+        let mut depths = Vec::new();
+        let report = run(alg, &p, &0, &Limits::default(), &mut |progress| {
+            if let Progress::Depth { depth, .. } = progress {
+                depths.push(*depth);
+            }
+        })
+        .unwrap();
+        assert_eq!(report.outcome, Outcome::Solved(vec![1; 9]), "{alg:?}");
+        let expected: Vec<u32> = if alg == Algorithm::Bfs { (1..9).collect() } else { (0..=9).collect() };
+        assert_eq!(depths, expected, "{alg:?}");
+    }
+}
