@@ -187,7 +187,11 @@ fn matches(word: u64, code: u64) -> u64 {
 fn close(words: &[AtomicU64], code: u64) {
     for w in words {
         let v = w.load(Relaxed);
-        w.store(v | (matches(v, code) * (CLOSED ^ code)), Relaxed);
+        let frontier = matches(v, code);
+        // Most words hold no entry of a given layer: leaving them unwritten spares the memory bandwidth.
+        if frontier != 0 {
+            w.store(v | (frontier * (CLOSED ^ code)), Relaxed);
+        }
     }
 }
 
@@ -241,21 +245,24 @@ impl Space {
         }
     }
 
-    /// Appends the ranks of the successors of `rank` to `out`.
+    /// Appends the ranks of the successors of `rank` to `out`. A move changes the rank by
+    /// [`Pattern::delta`], which needs only the tiles between the two cells: much cheaper than ranking
+    /// each successor afresh.
     #[inline]
     fn successors(&self, rank: u64, out: &mut Vec<u64>) {
         let n = self.board.cells();
-        let mut pos = self.positions(rank);
+        let pos = self.positions(rank);
         let blank = pos[0] as usize;
         let mut tile_at = [0u8; 16];
         for (t, &c) in pos.iter().enumerate().take(n) {
             tile_at[c as usize] = t as u8;
         }
         for cell in self.board.neighbors(blank) {
-            let t = tile_at[cell] as usize;
-            pos[t] = blank as u8;
-            out.push(self.rank_of(&pos));
-            pos[t] = cell as u8;
+            let tile = tile_at[cell] as usize;
+            let (lo, hi) = (cell.min(blank), cell.max(blank));
+            // Pattern index of tile t is t - 1; the blank is at an end, never between.
+            let between = tile_at[lo + 1..hi].iter().map(|&t| t as usize - 1);
+            out.push(rank.wrapping_add_signed(self.pattern.delta(tile - 1, cell, blank, between)));
         }
     }
 }
