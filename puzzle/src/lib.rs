@@ -4,12 +4,14 @@
 
 pub mod board;
 pub mod exhaustive;
+pub mod explore;
 pub mod heuristic;
 pub mod instance;
 pub mod partition;
 pub mod pdb_file;
 pub mod rank;
 pub mod state;
+pub mod tiles_search;
 
 pub use board::{Board, Dir, MAX_CELLS};
 pub use instance::{parse_line, parse_tiles, Goal, Instance, InstanceError};
