@@ -8,6 +8,8 @@
 //! - 2: the user's input or options (a malformed position, a bad option value, a missing table);
 //! - 130: interrupted by Ctrl-C or SIGTERM (after writing everything finished).
 
+pub mod units;
+
 use std::fmt;
 use std::io::{ErrorKind, Write};
 use std::process::ExitCode;

@@ -16,21 +16,15 @@ use std::time::{Duration, Instant};
 /// Recorded in every header this builder writes.
 pub const BUILDER: &str = concat!("pdb-builder ", env!("CARGO_PKG_VERSION"));
 
-/// The largest `--memory-limit` accepted: 128 TiB is all a 64-bit Linux process can address with 4-level page
-/// tables, so a bigger limit can only be a typo (the largest catalogue table needs 1.45 GiB).
-pub const MAX_MEMORY_LIMIT: u64 = 128 << 40;
-
 /// Everything that can go wrong. The first group is the user's input or options, the second the files and
 /// the machine; [`Error::is_usage`] tells them apart for exit statuses.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
     #[error(transparent)]
     Partition(#[from] puzzle::PartitionError),
-    #[error("'{0}' is not a memory size (examples: 2G, 1500M, 512MiB, 2147483648)")]
-    MemorySize(String),
-    #[error("memory size '{text}' is more than {}, the most a process can address", human_bytes(MAX_MEMORY_LIMIT))]
-    MemorySizeTooLarge { text: String },
-    #[error("building {what} needs {} of memory, more than the limit of {} ({why}); free memory, build a smaller partition, or raise --memory-limit", human_bytes(*.need), human_bytes(*.limit))]
+    #[error(transparent)]
+    MemorySize(#[from] cli_common::units::SizeError),
+    #[error("building {what} needs {} of memory, more than the limit of {} ({why}); free memory, build a smaller partition, or raise --memory-limit", cli_common::units::human_bytes(*.need), cli_common::units::human_bytes(*.limit))]
     TooBig { what: String, need: u64, limit: u64, why: String },
     #[error("{}: no such file or folder", .0.display())]
     NotFound(PathBuf),
@@ -61,7 +55,6 @@ impl Error {
         match self {
             Error::Partition(_)
             | Error::MemorySize(_)
-            | Error::MemorySizeTooLarge { .. }
             | Error::TooBig { .. }
             | Error::NotFound(_)
             | Error::NoTables(_) => true,
@@ -76,67 +69,12 @@ impl Error {
     }
 }
 
-/// Parses a byte count with an optional binary suffix: `2G`, `1500M`, `512MiB`, `64k`, `2147483648`; from one
-/// byte to [`MAX_MEMORY_LIMIT`].
-pub fn parse_size(text: &str) -> Result<u64, Error> {
-    let bad = || Error::MemorySize(text.to_string());
-    let t = text.trim();
-    let split = t.find(|c: char| !c.is_ascii_digit() && c != '.').unwrap_or(t.len());
-    let (num, unit) = t.split_at(split);
-    let shift = match unit.trim().to_ascii_lowercase().trim_end_matches("ib").trim_end_matches('b') {
-        "" => 0,
-        "k" => 10,
-        "m" => 20,
-        "g" => 30,
-        "t" => 40,
-        _ => return Err(bad()),
-    };
-    let value: f64 = num.parse().map_err(|_| bad())?;
-    let bytes = value * (1u64 << shift) as f64;
-    if !bytes.is_finite() || bytes < 1.0 {
-        return Err(bad());
-    }
-    if bytes > MAX_MEMORY_LIMIT as f64 {
-        return Err(Error::MemorySizeTooLarge { text: text.to_string() });
-    }
-    Ok(bytes as u64)
-}
-
 /// `MemAvailable` from `/proc/meminfo`, in bytes.
 pub fn mem_available() -> Result<u64, Error> {
     let info = std::fs::read_to_string("/proc/meminfo").map_err(|_| Error::NoMemInfo)?;
     let line = info.lines().find(|l| l.starts_with("MemAvailable:")).ok_or(Error::NoMemInfo)?;
     let kb: u64 = line.split_whitespace().nth(1).and_then(|kb| kb.parse().ok()).ok_or(Error::NoMemInfo)?;
     Ok(kb * 1024)
-}
-
-/// `1.45 GiB`, `260.0 MiB`, `3.3 KiB`, `12 B`.
-pub fn human_bytes(n: u64) -> String {
-    const UNITS: [&str; 5] = ["B", "KiB", "MiB", "GiB", "TiB"];
-    let mut v = n as f64;
-    let mut u = 0;
-    while v >= 1024.0 && u + 1 < UNITS.len() {
-        v /= 1024.0;
-        u += 1;
-    }
-    if u == 0 {
-        format!("{n} B")
-    } else {
-        format!("{v:.2} {}", UNITS[u])
-    }
-}
-
-/// `518,918,400`.
-pub fn thousands(n: u64) -> String {
-    let s = n.to_string();
-    let mut out = String::new();
-    for (i, ch) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(ch);
-    }
-    out
 }
 
 /// What is at a table's path before a build.
@@ -334,25 +272,6 @@ pub fn verify_table(path: &Path, board: Option<Board>) -> Result<PdbFile, Error>
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn sizes_parse_with_binary_suffixes() {
-        assert_eq!(parse_size("2G").unwrap(), 2 << 30);
-        assert_eq!(parse_size("1500M").unwrap(), 1500 << 20);
-        assert_eq!(parse_size("512MiB").unwrap(), 512 << 20);
-        assert_eq!(parse_size("1.5g").unwrap(), 3 << 29);
-        assert_eq!(parse_size("123456").unwrap(), 123_456);
-        assert_eq!(parse_size("128T").unwrap(), MAX_MEMORY_LIMIT);
-        for bad in ["", "G", "2X", "-1G", "0", "0.1", "nan", "inf", "1e9"] {
-            assert!(matches!(parse_size(bad), Err(Error::MemorySize(_))), "{bad}");
-        }
-        for absurd in ["129T", "99999999999999999999999", "1e400"] {
-            assert!(parse_size(absurd).is_err(), "{absurd}");
-        }
-        assert!(matches!(parse_size("129T"), Err(Error::MemorySizeTooLarge { .. })));
-        assert_eq!(human_bytes(1_557_000_000), "1.45 GiB");
-        assert_eq!(thousands(518_918_400), "518,918,400");
-    }
 
     #[test]
     fn temporary_names_give_their_pid() {

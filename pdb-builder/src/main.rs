@@ -16,8 +16,9 @@
 //! and results go through `writeln!` on standard output, whose failure stops the command.
 
 use clap::{Parser, Subcommand, ValueEnum};
+use cli_common::units::{human_bytes, thousands};
 use indicatif::{ProgressBar, ProgressStyle};
-use pdb_builder::{bfs, human_bytes, thousands, Error, Existing};
+use pdb_builder::{bfs, Error, Existing};
 use puzzle::partition::file_name;
 use puzzle::pdb_file::{Expect, PdbFile};
 use puzzle::{Board, Partition};
@@ -74,7 +75,7 @@ enum Command {
         #[arg(short = 'j', long, value_name = "N", value_parser = parse_threads, help_heading = TUNING)]
         threads: Option<usize>,
         /// Refuse to build if the search needs more memory than this, e.g. 2G [default: available memory].
-        #[arg(long, value_name = "SIZE", value_parser = pdb_builder::parse_size, help_heading = TUNING)]
+        #[arg(long, value_name = "SIZE", value_parser = parse_memory_limit, help_heading = TUNING)]
         memory_limit: Option<u64>,
         /// Folder the tables are written to, one file per pattern.
         #[arg(short, long, value_name = "DIR", default_value = "pdbs", help_heading = OUTPUT)]
@@ -128,6 +129,11 @@ fn parse_threads(text: &str) -> Result<usize, String> {
             "give a whole number of worker threads from 1 to {MAX_THREADS} (leave the option out for all cores)"
         )),
     }
+}
+
+/// `--memory-limit`: a size such as `2G`.
+fn parse_memory_limit(text: &str) -> Result<u64, Error> {
+    Ok(cli_common::units::parse_size(text)?)
 }
 
 /// Why a command stopped before the end.

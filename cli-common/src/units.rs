@@ -1,0 +1,94 @@
+//! Sizes and counts as people write and read them: `2G` in an option, `1.45 GiB` and `518,918,400` in a
+//! message.
+
+/// The largest memory size accepted: 128 TiB is all a 64-bit Linux process can address with 4-level page
+/// tables, so a bigger limit can only be a typo.
+pub const MAX_SIZE: u64 = 128 << 40;
+
+/// A memory size that cannot be read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SizeError {
+    #[error("'{0}' is not a memory size (examples: 2G, 1500M, 512MiB, 2147483648)")]
+    Bad(String),
+    #[error("memory size '{0}' is more than {max}, the most a process can address", max = human_bytes(MAX_SIZE))]
+    TooLarge(String),
+}
+
+/// Parses a byte count with an optional binary suffix: `2G`, `1500M`, `512MiB`, `64k`, `2147483648`; from one
+/// byte to [`MAX_SIZE`].
+pub fn parse_size(text: &str) -> Result<u64, SizeError> {
+    let bad = || SizeError::Bad(text.to_string());
+    let t = text.trim();
+    let split = t.find(|c: char| !c.is_ascii_digit() && c != '.').unwrap_or(t.len());
+    let (num, unit) = t.split_at(split);
+    let shift = match unit.trim().to_ascii_lowercase().trim_end_matches("ib").trim_end_matches('b') {
+        "" => 0,
+        "k" => 10,
+        "m" => 20,
+        "g" => 30,
+        "t" => 40,
+        _ => return Err(bad()),
+    };
+    let value: f64 = num.parse().map_err(|_| bad())?;
+    let bytes = value * (1u64 << shift) as f64;
+    if !bytes.is_finite() || bytes < 1.0 {
+        return Err(bad());
+    }
+    if bytes > MAX_SIZE as f64 {
+        return Err(SizeError::TooLarge(text.to_string()));
+    }
+    Ok(bytes as u64)
+}
+
+/// Bytes in binary units, e.g. `1.45 GiB`.
+pub fn human_bytes(n: u64) -> String {
+    const UNITS: [&str; 5] = ["B", "KiB", "MiB", "GiB", "TiB"];
+    let mut v = n as f64;
+    let mut u = 0;
+    while v >= 1024.0 && u + 1 < UNITS.len() {
+        v /= 1024.0;
+        u += 1;
+    }
+    if u == 0 {
+        format!("{n} B")
+    } else {
+        format!("{v:.2} {}", UNITS[u])
+    }
+}
+
+/// A count with thousands separators, e.g. `518,918,400`.
+pub fn thousands(n: u64) -> String {
+    let s = n.to_string();
+    let mut out = String::new();
+    for (i, ch) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(ch);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_parse_with_binary_suffixes() {
+        assert_eq!(parse_size("2G").unwrap(), 2 << 30);
+        assert_eq!(parse_size("1500M").unwrap(), 1500 << 20);
+        assert_eq!(parse_size("512MiB").unwrap(), 512 << 20);
+        assert_eq!(parse_size("1.5g").unwrap(), 3 << 29);
+        assert_eq!(parse_size("123456").unwrap(), 123_456);
+        assert_eq!(parse_size("128T").unwrap(), MAX_SIZE);
+        for bad in ["", "G", "2X", "-1G", "0", "0.1", "nan", "inf", "1e9"] {
+            assert!(matches!(parse_size(bad), Err(SizeError::Bad(_))), "{bad}");
+        }
+        for absurd in ["129T", "99999999999999999999999", "1e400"] {
+            assert!(parse_size(absurd).is_err(), "{absurd}");
+        }
+        assert!(matches!(parse_size("129T"), Err(SizeError::TooLarge(_))));
+        assert_eq!(human_bytes(1_557_000_000), "1.45 GiB");
+        assert_eq!(thousands(518_918_400), "518,918,400");
+    }
+}
