@@ -6,6 +6,7 @@
 //! - 0: done (for a solver: every instance solved and, where the input gave a length, matching it);
 //! - 1: anything else: an I/O error, a corrupt or mismatched table, a length mismatch, a bug;
 //! - 2: the user's input or options (a malformed position, a bad option value, a missing table);
+//! - 3: `solve` only: a search stopped by a limit (time, nodes, memory) before it had an answer;
 //! - 130: interrupted by Ctrl-C or SIGTERM (after writing everything finished).
 
 pub mod units;
@@ -16,6 +17,7 @@ use std::process::ExitCode;
 
 pub const EXIT_FAILURE: u8 = 1;
 pub const EXIT_USAGE: u8 = 2;
+pub const EXIT_LIMIT: u8 = 3;
 pub const EXIT_INTERRUPTED: u8 = 130;
 
 /// An error caused by the user's input or options: exit code 2.

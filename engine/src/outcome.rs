@@ -28,6 +28,8 @@ pub struct Counts {
 pub enum Stop {
     NodeLimit,
     TimeLimit,
+    /// The stored states outgrew their limit (the algorithms that store states; never IDA*).
+    MemoryLimit,
     Cancelled,
 }
 
@@ -36,6 +38,7 @@ impl Stop {
         match self {
             Stop::NodeLimit => "node limit",
             Stop::TimeLimit => "time limit",
+            Stop::MemoryLimit => "memory limit",
             Stop::Cancelled => "cancelled",
         }
     }

@@ -14,7 +14,8 @@
 //! (it has no barriers); it loses only when there are few instances, so `auto` picks it unless there are
 //! fewer than twice as many instances as threads (or they come from stdin, and their number is unknown).
 
-use crate::args::{engine_error, SearchArgs, INPUT, LIMITS, OUTPUT, TUNING};
+use crate::algorithm::{self, Algorithm};
+use crate::args::{LimitArgs, SearchArgs, INPUT, OUTPUT, TUNING};
 use crate::jobs::{Job, JobReader, Shard};
 use crate::output::{MoveStyle, Recorder};
 use crate::record::{Record, RecordFormat, Status};
@@ -71,12 +72,8 @@ pub struct BatchArgs {
     /// No progress or summary on stderr; errors only.
     #[arg(long, short, help_heading = OUTPUT)]
     pub quiet: bool,
-    /// Per instance: stop the search after this many seconds and record status `limit`.
-    #[arg(long, value_name = "SECS", value_parser = parse_seconds, help_heading = LIMITS)]
-    pub time_limit: Option<Duration>,
-    /// Per instance: stop the search after this many expanded nodes (checked every 16384) and record `limit`.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..), help_heading = LIMITS)]
-    pub node_limit: Option<u64>,
+    #[command(flatten)]
+    pub limits: LimitArgs,
     /// How --threads are used: instances (one thread an instance), search (every thread on one instance at
     /// a time), trial (instances side by side up to 2^20 expanded nodes, the harder ones again afterwards
     /// with every thread), auto (instances if there are at least twice as many as threads, else search).
@@ -112,18 +109,6 @@ impl Parallel {
     }
 }
 
-/// The longest time limit taken: a year. Longer ones are surely typos, and `Duration` has an end.
-const MAX_SECONDS: f64 = 365.0 * 24.0 * 3600.0;
-
-/// A positive number of seconds, at most a year.
-pub fn parse_seconds(s: &str) -> Result<Duration, String> {
-    match s.parse::<f64>() {
-        Ok(x) if x > 0.0 && x <= MAX_SECONDS => Ok(Duration::from_secs_f64(x)),
-        Ok(x) if x > MAX_SECONDS => Err(format!("{s} seconds is more than a year ({MAX_SECONDS} s)")),
-        _ => Err(format!("'{s}' is not a positive number of seconds")),
-    }
-}
-
 /// What a worker reports to the writer (the main thread).
 enum Msg {
     Started(String),
@@ -139,7 +124,10 @@ enum Msg {
 struct Run<'a> {
     solver: &'a Solver,
     recorder: Recorder<'a>,
+    algorithm: Algorithm,
     limits: Limits,
+    /// `--memory-limit`, for the algorithms that store states.
+    memory: Option<u64>,
     cancel: Arc<AtomicBool>,
 }
 
@@ -194,14 +182,14 @@ impl<'a> Run<'a> {
         if let Some(t) = trial {
             limits.nodes = Some(t);
         }
-        let report = match self.solver.solve_with(&state, threads, &limits) {
+        let searched = match algorithm::solve(self.solver, self.algorithm, &state, threads, &limits, self.memory) {
             Ok(r) => r,
-            Err(e) => return Msg::Failed(engine_error(e).context(format!("id {} (line {})", job.id, job.line))),
+            Err(e) => return Msg::Failed(e.context(format!("id {} (line {})", job.id, job.line))),
         };
-        match report.stopped() {
+        match searched.stopped() {
             Some(Stop::Cancelled) => Msg::Abandoned(job.id.clone()),
             Some(Stop::NodeLimit) if trial.is_some() => Msg::Deferred(job.id.clone()),
-            _ => Msg::Finished(Box::new(self.recorder.searched(&job.source(expected), &state, &report, threads))),
+            _ => Msg::Finished(Box::new(self.recorder.searched(&job.source(expected), &state, &searched, threads))),
         }
     }
 }
@@ -408,7 +396,9 @@ fn run_into(
     let run = Run {
         solver,
         recorder: Recorder::new(solver, s.goal, MoveStyle::Tiles),
-        limits: Limits { nodes: args.node_limit, time: args.time_limit, cancel: Some(cancel.clone()) },
+        algorithm: s.algorithm,
+        limits: args.limits.limits(Some(cancel.clone())),
+        memory: args.limits.memory_limit,
         cancel: cancel.clone(),
     };
     let policy = args.parallel.resolve(total, threads);

@@ -28,6 +28,8 @@ enum Command {
     Report(solver::report::ReportArgs),
     /// Write reproducible random solvable instances, one a line.
     Generate(solver::generate::GenerateArgs),
+    /// Enumerate every position of a small board: how many at each distance from the goal, and the farthest.
+    Explore(solver::explore::ExploreArgs),
 }
 
 fn main() -> ExitCode {
@@ -37,5 +39,6 @@ fn main() -> ExitCode {
         Command::Batch(args) => solver::batch::run(&args),
         Command::Report(args) => solver::report::run(&args),
         Command::Generate(args) => solver::generate::run(&args).map(|()| ExitCode::SUCCESS),
+        Command::Explore(args) => solver::explore::run(&args),
     })
 }

@@ -1,7 +1,8 @@
 //! Turning a search into what the user reads: moves in the user's own labels, and records.
 
+use crate::algorithm::Searched;
 use crate::record::{Record, Status};
-use engine::{Report, Solver, Stop};
+use engine::{Solver, Stop};
 use puzzle::{Goal, State};
 
 /// How moves are written.
@@ -33,16 +34,18 @@ pub fn user_tiles(state: &State, goal: Goal) -> String {
     words.join(" ")
 }
 
-/// What a record says of how a limit stopped a search.
-fn stop_text(stop: Stop, report: &Report) -> String {
+/// What a record says of how a limit stopped a search (with IDA*'s proven lower bound when there is one).
+fn stop_text(stop: Stop, searched: &Searched) -> String {
+    let at_least = searched.bound.map(|b| format!("; the optimal length is at least {b}")).unwrap_or_default();
     match stop {
-        Stop::TimeLimit => format!(
-            "time limit: stopped after {:.3} s; the optimal length is at least {}",
-            report.seconds, report.bound
-        ),
-        Stop::NodeLimit => format!(
-            "node limit: stopped after {} expanded nodes; the optimal length is at least {}",
-            report.counts.expanded, report.bound
+        Stop::TimeLimit => format!("time limit: stopped after {:.3} s{at_least}", searched.seconds),
+        Stop::NodeLimit => {
+            format!("node limit: stopped after {} expanded nodes{at_least}", searched.counts.expanded)
+        }
+        Stop::MemoryLimit => format!(
+            "memory limit: stopped at {} stored states after {} expanded nodes{at_least}",
+            searched.peak_stored.unwrap_or_default(),
+            searched.counts.expanded
         ),
         Stop::Cancelled => "cancelled".to_string(),
     }
@@ -85,12 +88,18 @@ impl<'a> Recorder<'a> {
     }
 
     /// The record of a search of `state` on `threads` threads.
-    pub fn searched(&self, src: &Source, state: &State, report: &Report, threads: usize) -> Record {
-        let error = report.stopped().map(|s| stop_text(s, report));
-        self.record(src, Some((state, report)), threads, error)
+    pub fn searched(&self, src: &Source, state: &State, searched: &Searched, threads: usize) -> Record {
+        let error = searched.stopped().map(|s| stop_text(s, searched));
+        self.record(src, Some((state, searched)), threads, error)
     }
 
-    fn record(&self, src: &Source, search: Option<(&State, &Report)>, threads: usize, error: Option<String>) -> Record {
+    fn record(
+        &self,
+        src: &Source,
+        search: Option<(&State, &Searched)>,
+        threads: usize,
+        error: Option<String>,
+    ) -> Record {
         let moves = search.and_then(|(s, r)| Some((s, r.moves()?)));
         let length = moves.map(|(_, m)| m.len() as u32);
         let status = match (search, length) {
@@ -111,12 +120,18 @@ impl<'a> Recorder<'a> {
             seconds: report.map_or(0.0, |r| r.seconds),
             threads,
             lanes: self.solver.lanes(),
+            algorithm: report.map_or(String::new(), |r| r.algorithm.name().to_string()),
             heuristic: self.solver.name().to_string(),
             root_h: report.map(|r| r.root_h),
-            iterations: report.map(|r| r.iterations),
+            iterations: report.and_then(|r| r.iterations),
+            peak_stored: report.and_then(|r| r.peak_stored),
             tables: self.tables.clone(),
             expected: src.expected,
-            matched: length.zip(src.expected).map(|(l, e)| l == e),
+            // Only a shortest solution can be checked against the known optimum.
+            matched: length
+                .zip(src.expected)
+                .filter(|_| report.is_some_and(|r| r.algorithm.optimal()))
+                .map(|(l, e)| l == e),
             error,
         }
     }

@@ -58,6 +58,10 @@ pub struct Record {
     /// node count of the last iteration. Absent in files written before it existed: read as 1.
     #[serde(default = "one")]
     pub lanes: usize,
+    /// The algorithm that searched (`ida`, `astar`, `bfs`, `bibfs`, `greedy`); empty for an invalid line. Files
+    /// written before it existed were all `ida`.
+    #[serde(default = "ida")]
+    pub algorithm: String,
     pub heuristic: String,
     /// The heuristic estimate of the start (absent for an invalid line and in files written before it
     /// existed).
@@ -66,11 +70,15 @@ pub struct Record {
     /// IDA* iterations run (bounds tried).
     #[serde(default)]
     pub iterations: Option<u32>,
+    /// The most states stored at once (astar, bfs, bibfs, greedy; IDA* stores none).
+    #[serde(default)]
+    pub peak_stored: Option<u64>,
     /// Each table as `file_name:payload_hash` (hex), space-separated; empty without tables.
     pub tables: String,
     /// The optimal length the input line gave, if any.
     pub expected: Option<u32>,
-    /// Whether `length` equals `expected`; empty when either is missing.
+    /// Whether `length` equals `expected`; empty when either is missing, or the algorithm does not promise the
+    /// shortest.
     pub matched: Option<bool>,
     /// What is wrong with an invalid line, or which limit stopped the search.
     pub error: Option<String>,
@@ -78,6 +86,10 @@ pub struct Record {
 
 fn one() -> usize {
     1
+}
+
+fn ida() -> String {
+    "ida".to_string()
 }
 
 /// Record file format.
@@ -214,8 +226,10 @@ mod tests {
             threads: 2,
             lanes: 3,
             heuristic: "pdb 2-3, + \"x\"".into(),
+            algorithm: "ida".into(),
             root_h: Some(2),
             iterations: (status != Status::Invalid).then_some(1),
+            peak_stored: None,
             tables: "a.pdb:00ff b.pdb:1234".into(),
             expected: Some(3),
             matched: (status == Status::Solved).then_some(true),
@@ -250,7 +264,7 @@ mod tests {
         let mut csv = RecordFormat::Csv.encode(&sample("a", Status::Solved), true).unwrap();
         csv.extend(b"x,1\n");
         let e = format!("{:#}", parse_records(&csv).unwrap_err());
-        assert_eq!(e, "line 3: 2 fields where the header has 18");
+        assert_eq!(e, "line 3: 2 fields where the header has 20");
         assert!(parse_records(b"hello\n").is_err());
         assert_eq!(parse_records(b"").unwrap().format, None);
     }

@@ -1,11 +1,13 @@
 //! `solver solve`: one position from the command line, or one a line from stdin, each result printed as
 //! soon as it is found.
 
-use crate::args::{engine_error, SearchArgs, INPUT, OUTPUT};
+use crate::algorithm;
+use crate::args::{LimitArgs, SearchArgs, INPUT, OUTPUT};
 use crate::output::{user_tiles, MoveStyle, Recorder, Source};
+use crate::record::Status;
 use anyhow::Context;
 use cli_common::{log, usage};
-use engine::{Limits, Solver};
+use engine::Solver;
 use puzzle::Instance;
 use std::io::{BufRead, Write};
 use std::process::ExitCode;
@@ -25,6 +27,8 @@ pub struct SolveArgs {
     pub instance: String,
     #[command(flatten)]
     pub search: SearchArgs,
+    #[command(flatten)]
+    pub limits: LimitArgs,
     /// text, or one JSON record a position (the fields of `batch` records: `length`, `moves`, `nodes` =
     /// generated nodes, `expanded`, `seconds` = search time without start-up, `heuristic`, ...).
     #[arg(long, value_enum, value_name = "FORMAT", default_value = "text", help_heading = OUTPUT)]
@@ -41,8 +45,18 @@ pub enum SolveFormat {
     Json,
 }
 
-/// `solver solve`: exit code 0, or 2 if a line of stdin was not a valid position (the others are solved),
-/// or 1 if a solved length differs from the one a line gave.
+/// How one position ended, for the exit code.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Verdict {
+    Solved,
+    /// Stopped by a limit (exit code 3).
+    Limit,
+    /// Solved, but not in the length its line gave (exit code 1).
+    Mismatch,
+}
+
+/// `solver solve`: exit code 0; 2 if a line of stdin was not a valid position (the others are solved); 1 if
+/// a solved length differs from the one a line gave; 3 if a limit stopped a search (the worst of these).
 pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
     let s = &args.search;
     if args.instance != "-" {
@@ -51,13 +65,13 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
             .map_err(|e| usage(anyhow::anyhow!("bad position: {e}")))?
             .ok_or_else(|| usage(anyhow::anyhow!("bad position: no tiles given")))?;
         let solver = s.solver()?;
-        let matched =
-            print_one(&mut std::io::stdout().lock(), args, &Recorder::new(&solver, s.goal, args.moves), &inst, 1)?;
-        return Ok(if matched { ExitCode::SUCCESS } else { ExitCode::from(cli_common::EXIT_FAILURE) });
+        let recorder = Recorder::new(&solver, s.goal, args.moves);
+        let verdict = print_one(&mut std::io::stdout().lock(), args, &recorder, &inst, 1)?;
+        return Ok(exit_code(verdict, false));
     }
     let solver = s.solver()?;
     let recorder = Recorder::new(&solver, s.goal, args.moves);
-    let (mut bad, mut mismatched) = (0, 0);
+    let (mut bad, mut worst) = (false, Verdict::Solved);
     let mut stdin = std::io::stdin().lock();
     let mut out = std::io::stdout().lock();
     let mut raw = Vec::new();
@@ -71,57 +85,67 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
             .and_then(|line| puzzle::parse_line(s.board, s.goal, line).map_err(|e| e.to_string()));
         match parsed {
             Ok(None) => {}
-            Ok(Some(inst)) => {
-                if !print_one(&mut out, args, &recorder, &inst, n)? {
-                    mismatched += 1;
-                }
-            }
+            Ok(Some(inst)) => worst = worst.max(print_one(&mut out, args, &recorder, &inst, n)?),
             Err(e) => {
-                bad += 1;
+                bad = true;
                 log(&format!("solver: error: stdin line {n}: {e}"));
             }
         }
     }
-    Ok(match (bad, mismatched) {
-        (0, 0) => ExitCode::SUCCESS,
-        (0, _) => ExitCode::from(cli_common::EXIT_FAILURE),
-        _ => ExitCode::from(cli_common::EXIT_USAGE),
-    })
+    Ok(exit_code(worst, bad))
 }
 
-/// Solves and prints one instance; false when its length differs from the one its line gave (which is
-/// also said on stderr).
+/// A bad line is the user's mistake and outranks the rest; then a mismatch (a bug or a wrong reference),
+/// then a limit.
+fn exit_code(worst: Verdict, bad_line: bool) -> ExitCode {
+    match (bad_line, worst) {
+        (true, _) => ExitCode::from(cli_common::EXIT_USAGE),
+        (false, Verdict::Mismatch) => ExitCode::from(cli_common::EXIT_FAILURE),
+        (false, Verdict::Limit) => ExitCode::from(cli_common::EXIT_LIMIT),
+        (false, Verdict::Solved) => ExitCode::SUCCESS,
+    }
+}
+
+/// Solves and prints one instance. A length that differs from the one its line gave is also said on stderr.
 fn print_one(
     out: &mut impl Write,
     args: &SolveArgs,
     recorder: &Recorder,
     inst: &Instance,
     line: u64,
-) -> anyhow::Result<bool> {
+) -> anyhow::Result<Verdict> {
     let solver: &Solver = recorder.solver;
-    let report = solver.solve(&inst.state, &Limits::default()).map_err(engine_error)?;
+    let (limits, memory) = (args.limits.limits(None), args.limits.memory_limit);
+    let searched = algorithm::solve(solver, args.search.algorithm, &inst.state, solver.threads(), &limits, memory)?;
     let id = inst.id.clone().unwrap_or_else(|| line.to_string());
     let tiles = user_tiles(&inst.state, args.search.goal);
     let src = Source { id: &id, line, tiles: &tiles, expected: inst.optimal };
-    let rec = recorder.searched(&src, &inst.state, &report, solver.threads());
+    let rec = recorder.searched(&src, &inst.state, &searched, solver.threads());
     match args.format {
         SolveFormat::Json => writeln!(out, "{}", serde_json::to_string(&rec)?)?,
         SolveFormat::Text => {
             if let Some(id) = &inst.id {
                 write!(out, "{id}: ")?;
             }
+            let result = match rec.length {
+                Some(length) => format!("length {length}"),
+                None => format!("{}: {}", rec.status.as_str(), rec.error.as_deref().unwrap_or_default()),
+            };
+            let stored = rec.peak_stored.map(|p| format!("  stored {p}")).unwrap_or_default();
             writeln!(
                 out,
-                "length {}  nodes {} generated, {} expanded  search {:.6} s  threads {}  lanes {}  heuristic {}",
-                rec.length.expect("a search without limits ends solved"),
+                "{result}  nodes {} generated, {} expanded{stored}  search {:.6} s  threads {}  lanes {}  algorithm {}  heuristic {}",
                 rec.nodes,
                 rec.expanded,
                 rec.seconds,
                 rec.threads,
                 rec.lanes,
+                rec.algorithm,
                 rec.heuristic
             )?;
-            writeln!(out, "moves: {}", rec.moves)?;
+            if rec.status == Status::Solved {
+                writeln!(out, "moves: {}", rec.moves)?;
+            }
         }
     }
     out.flush()?;
@@ -133,5 +157,9 @@ fn print_one(
             rec.expected.unwrap_or_default()
         ));
     }
-    Ok(rec.matched != Some(false))
+    Ok(match (rec.status, rec.matched) {
+        (_, Some(false)) => Verdict::Mismatch,
+        (Status::Solved, _) => Verdict::Solved,
+        _ => Verdict::Limit,
+    })
 }

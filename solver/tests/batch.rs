@@ -254,9 +254,11 @@ fn csv_and_jsonl_parse_back_with_standard_readers_and_agree() {
         "seconds",
         "threads",
         "lanes",
+        "algorithm",
         "heuristic",
         "root_h",
         "iterations",
+        "peak_stored",
         "tables",
         "expected",
         "matched",
@@ -363,7 +365,7 @@ fn a_wrong_known_length_is_a_loud_mismatch_and_a_failure() {
     assert_eq!(o.status.code(), Some(1), "{err}");
     assert!(err.contains("MISMATCH: id 12 (line 2): the optimal length found is 45 but the input says 47"), "{err}");
     let row = csv::Reader::from_path(&out).unwrap().records().map(Result::unwrap).find(|r| &r[0] == "12").unwrap();
-    assert_eq!((&row[15], &row[16]), ("47", "false"));
+    assert_eq!((&row[17], &row[18]), ("47", "false"));
     let rep = Command::new(BIN).args(["report", out.to_str().unwrap(), "--format", "markdown"]).output().unwrap();
     assert_eq!(rep.status.code(), Some(1));
     assert!(String::from_utf8(rep.stdout).unwrap().contains("| mismatched | 1 (ids 12) |"));

@@ -1,0 +1,140 @@
+//! Which algorithm solves a position: the engine's IDA* (the fast one, and the default), or one of the
+//! generic library's (A*, breadth-first, bidirectional breadth-first, greedy) over the same heuristic, for
+//! teaching and for comparing them.
+
+use crate::args::engine_error;
+use anyhow::{anyhow, bail};
+use engine::{Counts, Limits, Outcome, Solver, Stop};
+use puzzle::tiles_search::TilePuzzle;
+use puzzle::State;
+
+/// An algorithm, as `--algorithm` names it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum Algorithm {
+    /// IDA* with the engine's lanes, threads and duplicate-path automaton: the fast one.
+    #[default]
+    Ida,
+    /// A* (memory grows with the states it stores: give --memory-limit).
+    Astar,
+    /// Breadth-first search: no heuristic; every state up to the solution's depth is stored.
+    Bfs,
+    /// Bidirectional breadth-first search from the position and from the goal.
+    Bibfs,
+    /// Greedy best-first by the heuristic: some solution fast, usually not the shortest.
+    Greedy,
+}
+
+impl Algorithm {
+    pub fn name(self) -> &'static str {
+        match self {
+            Algorithm::Ida => "ida",
+            Algorithm::Astar => "astar",
+            Algorithm::Bfs => "bfs",
+            Algorithm::Bibfs => "bibfs",
+            Algorithm::Greedy => "greedy",
+        }
+    }
+
+    /// Whether its solutions are the shortest (and so can be checked against a known optimum).
+    pub fn optimal(self) -> bool {
+        self != Algorithm::Greedy
+    }
+}
+
+/// What a search did, whichever algorithm ran.
+#[derive(Clone, Debug)]
+pub struct Searched {
+    pub algorithm: Algorithm,
+    pub outcome: Outcome,
+    pub counts: Counts,
+    pub seconds: f64,
+    /// The heuristic estimate of the start.
+    pub root_h: u32,
+    /// IDA* only: iterations run, and the last bound searched (a proven lower bound when stopped).
+    pub iterations: Option<u32>,
+    pub bound: Option<u32>,
+    /// The algorithms that store states: the most stored at once.
+    pub peak_stored: Option<u64>,
+}
+
+impl Searched {
+    pub fn moves(&self) -> Option<&[u8]> {
+        match &self.outcome {
+            Outcome::Solved(m) => Some(m),
+            Outcome::Stopped(_) => None,
+        }
+    }
+
+    pub fn stopped(&self) -> Option<Stop> {
+        match self.outcome {
+            Outcome::Solved(_) => None,
+            Outcome::Stopped(s) => Some(s),
+        }
+    }
+}
+
+/// Solves `state` with `algorithm` on `threads` threads (IDA* only; the others run on one), within `limits`
+/// and, for the algorithms that store states, `memory` bytes of them. A solution is replayed to the goal
+/// before it is returned.
+pub fn solve(
+    solver: &Solver,
+    algorithm: Algorithm,
+    state: &State,
+    threads: usize,
+    limits: &Limits,
+    memory: Option<u64>,
+) -> anyhow::Result<Searched> {
+    let library = match algorithm {
+        Algorithm::Ida => {
+            let r = solver.solve_with(state, threads, limits).map_err(engine_error)?;
+            return Ok(Searched {
+                algorithm,
+                outcome: r.outcome,
+                counts: r.counts,
+                seconds: r.seconds,
+                root_h: r.root_h,
+                iterations: Some(r.iterations),
+                bound: Some(r.bound),
+                peak_stored: None,
+            });
+        }
+        Algorithm::Astar => search::Algorithm::Astar,
+        Algorithm::Bfs => search::Algorithm::Bfs,
+        Algorithm::Bibfs => search::Algorithm::Bibfs,
+        Algorithm::Greedy => search::Algorithm::Greedy,
+    };
+    if state.board() != solver.board() {
+        return Err(engine_error(engine::Error::WrongBoard { position: state.board(), solver: solver.board() }));
+    }
+    let puzzle = TilePuzzle::new(state.board(), |s: &State| solver.estimate(s));
+    let limits = search::Limits { nodes: limits.nodes, time: limits.time, memory, cancel: limits.cancel.clone() };
+    let r = search::run(library, &puzzle, &state.pack(), &limits, &mut |_| {})
+        .map_err(|e| anyhow!("internal error in {}: {e}; please report this", algorithm.name()))?;
+    let outcome = match r.outcome {
+        search::Outcome::Solved(moves) => {
+            if let Err(e) = state.replay(&moves) {
+                bail!("internal error: the {} solution does not replay ({e}); please report this", algorithm.name());
+            }
+            Outcome::Solved(moves)
+        }
+        search::Outcome::Unsolvable => {
+            bail!("internal error: {} found no solution of a solvable position; please report this", algorithm.name())
+        }
+        search::Outcome::Stopped(stop) => Outcome::Stopped(match stop {
+            search::Stop::NodeLimit => Stop::NodeLimit,
+            search::Stop::TimeLimit => Stop::TimeLimit,
+            search::Stop::MemoryLimit => Stop::MemoryLimit,
+            search::Stop::Cancelled => Stop::Cancelled,
+        }),
+    };
+    Ok(Searched {
+        algorithm,
+        outcome,
+        counts: Counts { generated: r.stats.generated, expanded: r.stats.expanded },
+        seconds: r.stats.seconds,
+        root_h: solver.estimate(state),
+        iterations: None,
+        bound: None,
+        peak_stored: Some(r.stats.peak_stored),
+    })
+}

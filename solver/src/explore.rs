@@ -1,0 +1,128 @@
+//! `solver explore`: every position of a small board, by breadth-first search from the goal over a compact
+//! visited array (two bits a permutation rank; see `puzzle::explore`): how many positions lie at each
+//! distance, the largest distance, and the positions at it.
+
+use crate::args::OUTPUT;
+use cli_common::{log, usage};
+use puzzle::explore::{explore, ExploreError};
+use puzzle::Board;
+use serde::Serialize;
+use std::io::{IsTerminal, Write};
+use std::process::ExitCode;
+use std::time::Instant;
+
+#[derive(clap::Args)]
+#[command(after_long_help = "Examples:
+  solver explore --board 3x3                      # 181,440 positions, the farthest 31 moves away
+  solver explore --board 3x4 --format markdown    # 239,500,800 positions: about a minute on 2 cores")]
+pub struct ExploreArgs {
+    /// The board, rows x columns; boards of up to 12 cells fit in a few hundred MB.
+    #[arg(long, value_name = "RxC", default_value = "3x3")]
+    pub board: Board,
+    /// Refuse boards whose visited array (2 bits a permutation) needs more memory than this.
+    #[arg(long, value_name = "SIZE", default_value = "4G", value_parser = parse_size)]
+    pub memory_limit: u64,
+    /// text, json (one object) or markdown (a table of the distribution).
+    #[arg(long, value_enum, value_name = "FORMAT", default_value = "text", help_heading = OUTPUT)]
+    pub format: ExploreFormat,
+    /// No per-distance progress on stderr.
+    #[arg(long, short, help_heading = OUTPUT)]
+    pub quiet: bool,
+}
+
+/// How `explore` prints.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum ExploreFormat {
+    Text,
+    Json,
+    Markdown,
+}
+
+fn parse_size(s: &str) -> Result<u64, String> {
+    cli_common::units::parse_size(s).map_err(|e| e.to_string())
+}
+
+/// What `explore` reports, as JSON.
+#[derive(Serialize)]
+struct Summary {
+    board: String,
+    reachable: u64,
+    max_distance: u32,
+    /// `counts[d]`: positions exactly `d` moves from the goal.
+    counts: Vec<u64>,
+    /// Positions at the largest distance (all of them, or the first 1,000), tiles row by row.
+    farthest: Vec<String>,
+    farthest_total: u64,
+    seconds: f64,
+}
+
+pub fn run(args: &ExploreArgs) -> anyhow::Result<ExitCode> {
+    let show = !args.quiet && std::io::stderr().is_terminal();
+    let start = Instant::now();
+    let ex = explore(args.board, args.memory_limit, &mut |layer| {
+        if show {
+            log(&format!(
+                "explore: distance {:>3}: {:>12} positions ({} reached, {:.1} s)",
+                layer.distance, layer.count, layer.reached, layer.seconds
+            ));
+        }
+    })
+    .map_err(|e| match e {
+        ExploreError::TooBig { .. } => usage(e),
+        e => e.into(),
+    })?;
+    let s = Summary {
+        board: args.board.to_string(),
+        reachable: ex.reachable(),
+        max_distance: ex.max_distance(),
+        counts: ex.counts.clone(),
+        farthest: ex.farthest.iter().map(|p| p.to_string()).collect(),
+        farthest_total: ex.farthest_total(),
+        seconds: start.elapsed().as_secs_f64(),
+    };
+    let mut out = std::io::stdout().lock();
+    match args.format {
+        ExploreFormat::Json => writeln!(out, "{}", serde_json::to_string(&s)?)?,
+        ExploreFormat::Text => {
+            writeln!(
+                out,
+                "board {}: {} positions reachable from the goal; the farthest are {} moves away ({} of them); {:.3} s",
+                s.board, s.reachable, s.max_distance, s.farthest_total, s.seconds
+            )?;
+            writeln!(out, "distance  positions")?;
+            for (d, n) in s.counts.iter().enumerate() {
+                writeln!(out, "{d:>8}  {n}")?;
+            }
+            writeln!(out, "farthest ({} moves{}):", s.max_distance, listed_note(&s))?;
+            for p in &s.farthest {
+                writeln!(out, "{p}")?;
+            }
+        }
+        ExploreFormat::Markdown => {
+            writeln!(
+                out,
+                "{} positions of {} reachable from the goal; the farthest are {} moves away ({} of them).\n",
+                s.reachable, s.board, s.max_distance, s.farthest_total
+            )?;
+            writeln!(out, "| distance | positions |\n|---:|---:|")?;
+            for (d, n) in s.counts.iter().enumerate() {
+                writeln!(out, "| {d} | {n} |")?;
+            }
+            writeln!(out, "\nThe farthest ({}{}):\n", s.max_distance, listed_note(&s))?;
+            for p in &s.farthest {
+                writeln!(out, "- `{p}`")?;
+            }
+        }
+    }
+    out.flush()?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Says when only some of the farthest positions are listed.
+fn listed_note(s: &Summary) -> String {
+    if (s.farthest.len() as u64) < s.farthest_total {
+        format!("; the first {} of {}", s.farthest.len(), s.farthest_total)
+    } else {
+        String::new()
+    }
+}

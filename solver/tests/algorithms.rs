@@ -1,0 +1,98 @@
+//! The minimum-step toolkit from the command line: `solve --algorithm` for every algorithm, memory limits,
+//! and `explore` against the known figures of small boards.
+
+use harness::{run, TempDir};
+use std::process::Output;
+
+const BIN: &str = env!("CARGO_BIN_EXE_solver");
+
+fn solver(args: &[&str]) -> Output {
+    run(BIN, args, b"")
+}
+
+fn json(o: &Output) -> serde_json::Value {
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    serde_json::from_slice(&o.stdout).unwrap()
+}
+
+#[test]
+fn explore_gives_the_known_figures_and_its_farthest_positions_are_that_far() {
+    let v = json(&solver(&["explore", "--board", "3x3", "--format", "json"]));
+    assert_eq!((v["reachable"].as_u64(), v["max_distance"].as_u64()), (Some(181_440), Some(31)));
+    let counts: Vec<u64> = v["counts"].as_array().unwrap().iter().map(|c| c.as_u64().unwrap()).collect();
+    assert_eq!(counts.iter().sum::<u64>(), 181_440);
+    let farthest: Vec<&str> = v["farthest"].as_array().unwrap().iter().map(|p| p.as_str().unwrap()).collect();
+    assert_eq!((farthest.len(), v["farthest_total"].as_u64()), (2, Some(2)));
+    for p in farthest {
+        let s = json(&solver(&["solve", "--board", "3x3", "--heuristic", "linear-conflict", "--format", "json", p]));
+        assert_eq!(s["length"], 31, "{p}");
+    }
+    let v = json(&solver(&["explore", "--board", "2x4", "--format", "json"]));
+    assert_eq!(v["reachable"], 20_160);
+    // Too big for the memory it may use: a usage error before anything is allocated.
+    let o = solver(&["explore", "--board", "4x4"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("over the 4294967296-byte limit"));
+}
+
+#[test]
+fn every_algorithm_finds_the_same_length_and_says_which_ran() {
+    // Positions of 3x3 at several distances, among them one of the two farthest (31 moves).
+    let cases =
+        [("8 7 6 0 4 1 2 5 3", 31), ("1 2 0 3 4 5 6 7 8", 2), ("3 1 2 6 4 5 0 7 8", 2), ("3 1 2 4 0 5 6 7 8", 2)];
+    for (tiles, length) in cases {
+        for alg in ["ida", "astar", "bfs", "bibfs"] {
+            let v = json(&solver(&[
+                "solve",
+                "--board",
+                "3x3",
+                "--algorithm",
+                alg,
+                "--heuristic",
+                "manhattan",
+                "--format",
+                "json",
+                tiles,
+            ]));
+            assert_eq!((v["length"].as_u64(), v["algorithm"].as_str()), (Some(length), Some(alg)), "{alg} {tiles}");
+            assert_eq!(v["peak_stored"].is_null(), alg == "ida", "{alg}");
+        }
+        // Greedy: some solution, not promised shortest; a known length is not checked against it.
+        let line = format!("g {length} {tiles}");
+        let v = json(&solver(&["solve", "--board", "3x3", "--algorithm", "greedy", "--format", "json", &line]));
+        assert!(v["length"].as_u64().unwrap() >= length);
+        assert!(v["matched"].is_null());
+    }
+}
+
+#[test]
+fn a_star_out_of_memory_stops_with_a_limit_not_a_crash() {
+    // Korf #1 (57 moves) with Manhattan distance alone: A* would store tens of millions of states.
+    let korf1 = "14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3";
+    let o = solver(&["solve", "--algorithm", "astar", "--heuristic", "manhattan", "--memory-limit", "50M", korf1]);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(o.status.code(), Some(3), "{out}{}", String::from_utf8_lossy(&o.stderr));
+    assert!(out.starts_with("limit: memory limit: stopped at ") && out.contains("stored states"), "{out}");
+    let o = solver(&["solve", "--algorithm", "bfs", "--memory-limit", "lots", korf1]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("'lots' is not a memory size"));
+}
+
+#[test]
+fn batch_runs_any_algorithm_and_records_it() {
+    let d = TempDir::new("alg-batch");
+    let input = d.file("in.txt", "a 2 1 2 0 3 4 5 6 7 8\nb 31 8 7 6 0 4 1 2 5 3\n");
+    let out = d.path("out.jsonl");
+    let o = run(
+        BIN,
+        &["batch", input.to_str().unwrap(), "--board", "3x3", "--algorithm", "bibfs", "-o", out.to_str().unwrap()],
+        b"",
+    );
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = std::fs::read_to_string(&out).unwrap();
+    let recs: Vec<serde_json::Value> = text.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(recs.len(), 2);
+    for r in &recs {
+        assert_eq!((r["algorithm"].as_str(), r["matched"].as_bool()), (Some("bibfs"), Some(true)), "{r}");
+    }
+}
