@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Reproduces the figures in BENCHMARKS.md. Release build, tables in $PDBS (default pdbs/, `make pdbs`).
-# Usage: scripts/bench.sh [korf|lc|threads|lanes|hard|all]   (default: korf lc threads; `hard` takes minutes)
+# Usage: scripts/bench.sh [korf|lc|threads|lanes|hard|textbook|all]   (default: korf lc threads; `hard` and
+# `textbook` take minutes)
 # Times are medians of $RUNS runs; node counts are exact (one thread).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -67,6 +68,36 @@ hard() {
   done
 }
 
+# The textbook comparison: every algorithm and heuristic on the two hardest 8-puzzle positions and Korf's
+# four easiest 15-puzzle instances, one run each (node counts and stored states are exact; time and peak
+# memory of the whole process from /usr/bin/time). Limits: 60 s and 8 GiB of stored states a search.
+textbook() {
+  echo "== textbook comparison (one run each; limits 60 s, 8G)"
+  local d3=/tmp/bench-pdbs-3x3
+  $BIN/pdb-builder build --board 3x3 --partition 4-4 --out $d3 --quiet
+  local out=/tmp/bench-textbook.tsv
+  : > $out
+  one() {  # board tiles id algorithm heuristic pdbs
+    local rss
+    rss=$( { /usr/bin/time -f '%M' $BIN/solver solve --board "$1" --algorithm "$4" --heuristic "$5" --pdbs "$6" \
+      --threads 1 --format json --time-limit 60 --memory-limit 8G "$2" > /tmp/bench-tb.json; } 2>&1 | tail -1)
+    printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$3" "$4" "$5" "$rss" "$1" "$(cat /tmp/bench-tb.json)" >> $out
+  }
+  for p in "8 7 6 0 4 1 2 5 3" "8 0 6 5 4 7 2 3 1"; do
+    for ah in bfs:manhattan bibfs:manhattan astar:manhattan astar:linear-conflict astar:pdb ida:manhattan ida:linear-conflict ida:pdb greedy:manhattan; do
+      one 3x3 "$p" "8-puzzle ${p// /}" "${ah%%:*}" "${ah##*:}" $d3
+    done
+  done
+  for id in 55 16 42 79; do
+    local tiles
+    tiles=$(grep "^$id " $KORF | cut -d' ' -f3-)
+    for ah in bfs:manhattan bibfs:manhattan astar:manhattan astar:linear-conflict astar:pdb ida:manhattan ida:linear-conflict ida:pdb greedy:manhattan; do
+      one 4x4 "$tiles" "Korf #$id" "${ah%%:*}" "${ah##*:}" "$PDBS"
+    done
+  done
+  python3 $summ textbook $out
+}
+
 targets=${*:-korf lc threads}
-[ "$targets" = all ] && targets="korf lc threads lanes hard"
+[ "$targets" = all ] && targets="korf lc threads lanes hard textbook"
 for t in $targets; do $t; done

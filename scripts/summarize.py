@@ -69,5 +69,20 @@ def speedup(*args):
     print(f"median of the per-run ratios {statistics.median(pairs):.2f} ({', '.join(f'{p:.2f}' for p in pairs)})")
 
 
+def textbook(path):
+    """A markdown table of one solve a line: instance, algorithm, heuristic, peak RSS (KiB), board, record."""
+    print("| instance | algorithm | heuristic | length | expanded | stored at peak | search s | peak RSS MiB |")
+    print("|---|---|---|---:|---:|---:|---:|---:|")
+    for line in open(path):
+        inst, alg, heur, rss, _board, rec = line.rstrip("\n").split("\t", 5)
+        r = json.loads(rec) if rec.startswith("{") else {}
+        length = r.get("length") or (r.get("error") or "failed").split(":")[0]
+        stored = r.get("peak_stored")
+        print(
+            f"| {inst} | {alg} | {heur} | {length} | {r.get('expanded', '-')} | "
+            f"{'-' if stored is None else stored} | {r.get('seconds', 0):.3f} | {int(rss) / 1024:.0f} |"
+        )
+
+
 if __name__ == "__main__":
     globals()[sys.argv[1]](*sys.argv[2:])
