@@ -11,6 +11,15 @@
 
 pub mod units;
 
+/// Help headings, the same in every command, so that `--help` reads alike everywhere.
+pub mod heading {
+    pub const INPUT: &str = "Input";
+    pub const TABLES: &str = "Algorithm, heuristic and tables";
+    pub const TUNING: &str = "Search tuning";
+    pub const OUTPUT: &str = "Output";
+    pub const LIMITS: &str = "Limits";
+}
+
 use std::fmt;
 use std::io::{ErrorKind, Write};
 use std::process::ExitCode;

@@ -23,26 +23,9 @@ pub struct Counts {
     pub expanded: u64,
 }
 
-/// Why a search ended without a solution.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Stop {
-    NodeLimit,
-    TimeLimit,
-    /// The stored states outgrew their limit (the algorithms that store states; never IDA*).
-    MemoryLimit,
-    Cancelled,
-}
-
-impl Stop {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Stop::NodeLimit => "node limit",
-            Stop::TimeLimit => "time limit",
-            Stop::MemoryLimit => "memory limit",
-            Stop::Cancelled => "cancelled",
-        }
-    }
-}
+/// Why a search ended without a solution: the generic library's type, so that every search command reports
+/// stops alike (the engine never stops for memory: it stores no states).
+pub use search::Stop;
 
 /// How a search ended: with an optimal solution, or stopped before it had one.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -74,19 +74,19 @@ impl Searched {
 }
 
 /// Solves `state` with `algorithm` on `threads` threads (IDA* only; the others run on one), within `limits`
-/// and, for the algorithms that store states, `memory` bytes of them. A solution is replayed to the goal
-/// before it is returned.
+/// (the memory limit bounds the algorithms that store states). A solution is replayed to the goal before it
+/// is returned.
 pub fn solve(
     solver: &Solver,
     algorithm: Algorithm,
     state: &State,
     threads: usize,
-    limits: &Limits,
-    memory: Option<u64>,
+    limits: &search::Limits,
 ) -> anyhow::Result<Searched> {
     let library = match algorithm {
         Algorithm::Ida => {
-            let r = solver.solve_with(state, threads, limits).map_err(engine_error)?;
+            let limits = Limits { nodes: limits.nodes, time: limits.time, cancel: limits.cancel.clone() };
+            let r = solver.solve_with(state, threads, &limits).map_err(engine_error)?;
             return Ok(Searched {
                 algorithm,
                 outcome: r.outcome,
@@ -107,8 +107,7 @@ pub fn solve(
         return Err(engine_error(engine::Error::WrongBoard { position: state.board(), solver: solver.board() }));
     }
     let puzzle = TilePuzzle::new(state.board(), |s: &State| solver.estimate(s));
-    let limits = search::Limits { nodes: limits.nodes, time: limits.time, memory, cancel: limits.cancel.clone() };
-    let r = search::run(library, &puzzle, &state.pack(), &limits, &mut |_| {})
+    let r = search::run(library, &puzzle, &state.pack(), limits, &mut |_| {})
         .map_err(|e| anyhow!("internal error in {}: {e}; please report this", algorithm.name()))?;
     let outcome = match r.outcome {
         search::Outcome::Solved(moves) => {
@@ -120,12 +119,7 @@ pub fn solve(
         search::Outcome::Unsolvable => {
             bail!("internal error: {} found no solution of a solvable position; please report this", algorithm.name())
         }
-        search::Outcome::Stopped(stop) => Outcome::Stopped(match stop {
-            search::Stop::NodeLimit => Stop::NodeLimit,
-            search::Stop::TimeLimit => Stop::TimeLimit,
-            search::Stop::MemoryLimit => Stop::MemoryLimit,
-            search::Stop::Cancelled => Stop::Cancelled,
-        }),
+        search::Outcome::Stopped(stop) => Outcome::Stopped(stop),
     };
     Ok(Searched {
         algorithm,

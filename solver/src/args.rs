@@ -2,18 +2,11 @@
 
 use crate::algorithm::Algorithm;
 use clap::builder::TypedValueParser;
+use cli_common::heading::{INPUT, TABLES, TUNING};
 use cli_common::usage;
-use engine::{HeuristicChoice, Limits, Lookups, Settings, Solver, TableSpec};
+use engine::{HeuristicChoice, Lookups, Settings, Solver, TableSpec};
 use puzzle::{Board, Goal};
 use std::path::PathBuf;
-use std::time::Duration;
-
-/// Help headings, the same in every subcommand.
-pub const INPUT: &str = "Input";
-pub const TABLES: &str = "Algorithm, heuristic and tables";
-pub const TUNING: &str = "Search tuning";
-pub const OUTPUT: &str = "Output";
-pub const LIMITS: &str = "Limits";
 
 fn heuristic_parser() -> impl clap::builder::TypedValueParser<Value = HeuristicChoice> {
     clap::builder::PossibleValuesParser::new(HeuristicChoice::NAMES)
@@ -100,42 +93,4 @@ pub fn engine_error(e: engine::Error) -> anyhow::Error {
     } else {
         e.into()
     }
-}
-
-/// Per instance: when to give up on a search (it is then reported with status `limit`).
-#[derive(clap::Args, Clone)]
-pub struct LimitArgs {
-    /// Stop the search after this many seconds.
-    #[arg(long, value_name = "SECS", value_parser = parse_seconds, help_heading = LIMITS)]
-    pub time_limit: Option<Duration>,
-    /// Stop the search after this many expanded nodes (checked every few thousand).
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..), help_heading = LIMITS)]
-    pub node_limit: Option<u64>,
-    /// astar, bfs, bibfs, greedy: stop before the stored states need more than this much memory, e.g. 2G
-    /// (an estimate; IDA* stores none) [default: no limit].
-    #[arg(long, value_name = "SIZE", value_parser = parse_memory, help_heading = LIMITS)]
-    pub memory_limit: Option<u64>,
-}
-
-impl LimitArgs {
-    /// The engine's limits, with `cancel` to abandon a search from outside.
-    pub fn limits(&self, cancel: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>) -> Limits {
-        Limits { nodes: self.node_limit, time: self.time_limit, cancel }
-    }
-}
-
-/// The longest time limit taken: a year. Longer ones are surely typos, and `Duration` has an end.
-const MAX_SECONDS: f64 = 365.0 * 24.0 * 3600.0;
-
-/// A positive number of seconds, at most a year.
-pub fn parse_seconds(s: &str) -> Result<Duration, String> {
-    match s.parse::<f64>() {
-        Ok(x) if x > 0.0 && x <= MAX_SECONDS => Ok(Duration::from_secs_f64(x)),
-        Ok(x) if x > MAX_SECONDS => Err(format!("{s} seconds is more than a year ({MAX_SECONDS} s)")),
-        _ => Err(format!("'{s}' is not a positive number of seconds")),
-    }
-}
-
-fn parse_memory(s: &str) -> Result<u64, String> {
-    cli_common::units::parse_size(s).map_err(|e| e.to_string())
 }

@@ -1,541 +1,83 @@
-//! `solver batch`: solves a file of instances and writes one record an instance as soon as it is finished.
-//!
-//! Durability: each record is encoded whole, written with one `write` and synced, so a kill or power cut
-//! loses at most the instances in flight; `--resume` cuts off a torn last line, skips the ids that have a
-//! record and appends. Ctrl-C / SIGTERM abandon the searches in flight (nothing partial is written) and
-//! print the command that resumes. A second signal ends the process at once, which is just as safe.
-//!
-//! Input: a file is read whole first (its instances are counted for the progress bar and `--parallel auto`);
-//! stdin is read one instance at a time as the workers take them, so an endless stream is worked on at once.
-//!
-//! Parallelism (`--parallel`, measured in BENCHMARKS.md): on the 2-core reference machine one
-//! single-threaded search a thread (`instances`) beat every thread on one instance (`search`) and the
-//! node-budget hybrid (`trial`) on Korf's 100 and on easy sets, and was the least hurt by other processes
-//! (it has no barriers); it loses only when there are few instances, so `auto` picks it unless there are
-//! fewer than twice as many instances as threads (or they come from stdin, and their number is unknown).
+//! `solver batch`: the shared batch runner (`batch` crate) with sliding tiles as its puzzle.
 
 use crate::algorithm::{self, Algorithm};
-use crate::args::{LimitArgs, SearchArgs, INPUT, OUTPUT, TUNING};
-use crate::jobs::{Job, JobReader, Shard};
-use crate::output::{MoveStyle, Recorder};
-use crate::record::{Record, RecordFormat, Status};
-use crate::report::Summary;
-use crate::sink::Sink;
-use anyhow::{anyhow, Context};
-use clap::Args;
-use cli_common::{log, shell_quote, usage};
-use engine::{Limits, Solver, Stop};
-use indicatif::{HumanDuration, ProgressBar};
-use std::collections::HashMap;
-use std::fs::File;
-use std::io::{BufRead, BufReader, IsTerminal};
-use std::path::PathBuf;
+use crate::args::SearchArgs;
+use crate::output::{user_tiles, MoveStyle, Recorder};
+use batch::{Attempt, Line, Record, Source, Task};
+use puzzle::State;
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{self, RecvTimeoutError, Sender};
-use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
 
-/// Expanded nodes an instance may take single-threaded under `--parallel trial` before it counts as hard
-/// and is searched again with every thread: about 50 ms with linear conflict. The search thrown away is a
-/// few percent of a hard instance's, and the instances below it, for which a parallel search's start-up and
-/// per-iteration barriers cost most, run one a thread.
-const TRIAL_NODES: u64 = 1 << 20;
-/// How often a progress line is printed when stderr is not a terminal.
-const PLAIN_PROGRESS_EVERY: Duration = Duration::from_secs(10);
-
-#[derive(Args)]
+#[derive(clap::Args)]
 #[command(after_long_help = "Examples:
   solver batch tests/data/korf100.txt -o results/korf100.jsonl
   solver batch FILE -o out.jsonl --resume              # after a kill, crash or Ctrl-C: only what is missing
   solver batch FILE -o out.csv --time-limit 60 --node-limit 100000000
   solver batch FILE -o shard-$I.jsonl --shard $I/4     # on 4 machines; merge with: solver report shard-*.jsonl")]
-pub struct BatchArgs {
-    /// Instance file, one position a line (bare tiles, or `id optimal_length tiles...`; `#` comments), or
-    /// `-` for stdin. A line without an id gets its line number as id.
-    #[arg(value_name = "FILE")]
-    pub input: String,
-    /// Take every N-th instance starting at the I-th (0-based), e.g. 0/3, 1/3, 2/3 on three machines; merge
-    /// the outputs with `solver report`.
-    #[arg(long, value_name = "I/N", help_heading = INPUT)]
-    pub shard: Option<Shard>,
-    /// Record file (default: stdout). Refused if it already holds records, unless --resume.
-    #[arg(long, short, value_name = "OUT", help_heading = OUTPUT)]
-    pub output: Option<PathBuf>,
-    /// jsonl (one JSON object a line) or csv (with a header) [default: csv if OUT ends in .csv, else jsonl].
-    #[arg(long, value_enum, value_name = "FORMAT", help_heading = OUTPUT)]
-    pub format: Option<RecordFormat>,
-    /// Continue OUT: drop a torn last line, skip the ids that have a record, append the rest. A missing
-    /// OUT is started afresh, so a job script can always pass --resume.
-    #[arg(long, help_heading = OUTPUT)]
-    pub resume: bool,
-    /// No progress or summary on stderr; errors only.
-    #[arg(long, short, help_heading = OUTPUT)]
-    pub quiet: bool,
+pub struct TilesBatchArgs {
     #[command(flatten)]
-    pub limits: LimitArgs,
-    /// How --threads are used: instances (one thread an instance), search (every thread on one instance at
-    /// a time), trial (instances side by side up to 2^20 expanded nodes, the harder ones again afterwards
-    /// with every thread), auto (instances if there are at least twice as many as threads, else search).
-    #[arg(long, value_enum, value_name = "HOW", default_value = "auto", help_heading = TUNING)]
-    pub parallel: Parallel,
+    pub batch: batch::BatchArgs,
     #[command(flatten)]
     pub search: SearchArgs,
 }
 
-/// How a batch uses its threads (measured in BENCHMARKS.md).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum Parallel {
-    /// `instances` when there are at least twice as many instances to do as threads, else `search`.
-    Auto,
-    /// One single-threaded search a thread: no synchronisation at all, the best throughput; idle threads only
-    /// at the end, when fewer instances than threads are left.
-    Instances,
-    /// One instance at a time with every thread.
-    Search,
-    /// Instances side by side under a node budget; those that exceed it (the hard ones) again afterwards,
-    /// one at a time with every thread.
-    Trial,
-}
-
-impl Parallel {
-    /// What `Auto` means for `todo` instances (`None`: a stream of unknown length) on `threads` threads.
-    pub fn resolve(self, todo: Option<usize>, threads: usize) -> Parallel {
-        match self {
-            Parallel::Auto if todo.is_none_or(|n| n >= 2 * threads) => Parallel::Instances,
-            Parallel::Auto => Parallel::Search,
-            p => p,
-        }
-    }
-}
-
-/// What a worker reports to the writer (the main thread).
-enum Msg {
-    Started(String),
-    Finished(Box<Record>),
-    /// Over the `trial` node budget: queued for a search with every thread.
-    Deferred(String),
-    /// Cancelled by a signal or a failure: nothing is written.
-    Abandoned(String),
-    Failed(anyhow::Error),
-}
-
-/// What every search of a batch shares.
-struct Run<'a> {
-    solver: &'a Solver,
+/// Sliding tiles as a batch's puzzle.
+struct Tiles<'a> {
+    args: &'a SearchArgs,
     recorder: Recorder<'a>,
-    algorithm: Algorithm,
-    limits: Limits,
-    /// `--memory-limit`, for the algorithms that store states.
-    memory: Option<u64>,
-    cancel: Arc<AtomicBool>,
 }
 
-impl<'a> Run<'a> {
-    /// Solves the queue's jobs with `workers` threads pulling from it, `threads` search threads each. With
-    /// a `trial` budget, jobs that exceed it are not recorded but returned. A queue that fails (a read error,
-    /// an input that does not match the records being resumed) stops the batch.
-    fn phase(
-        &self,
-        jobs: &mut (dyn Iterator<Item = anyhow::Result<Job>> + Send),
-        workers: usize,
-        threads: usize,
-        trial: Option<u64>,
-        tx: &Sender<Msg>,
-    ) -> Vec<Job> {
-        let queue = Mutex::new(jobs);
-        let deferred = Mutex::new(Vec::new());
-        std::thread::scope(|s| {
-            for _ in 0..workers {
-                let (queue, deferred, tx) = (&queue, &deferred, tx.clone());
-                s.spawn(move || loop {
-                    if self.cancel.load(Ordering::Relaxed) {
-                        break;
-                    }
-                    let Some(next) = queue.lock().unwrap().next() else { break };
-                    let job = match next {
-                        Ok(job) => job,
-                        Err(e) => {
-                            let _ = tx.send(Msg::Failed(e));
-                            break;
-                        }
-                    };
-                    let _ = tx.send(Msg::Started(job.id.clone()));
-                    let msg = self.attempt(&job, threads, trial);
-                    if let Msg::Deferred(_) = msg {
-                        deferred.lock().unwrap().push(job);
-                    }
-                    let _ = tx.send(msg);
-                });
+impl Task for Tiles<'_> {
+    type Instance = State;
+
+    fn name(&self) -> &str {
+        "solver"
+    }
+
+    fn parse(&self, line: &str) -> Option<Line<State>> {
+        let (board, goal) = (self.args.board, self.args.goal);
+        match puzzle::parse_line(board, goal, line) {
+            Ok(None) => None,
+            Ok(Some(inst)) => {
+                Some(Line { id: inst.id, text: user_tiles(&inst.state, goal), parsed: Ok((inst.state, inst.optimal)) })
             }
-        });
-        deferred.into_inner().unwrap()
-    }
-
-    fn attempt(&self, job: &Job, threads: usize, trial: Option<u64>) -> Msg {
-        let (state, expected) = match &job.parsed {
-            Ok(p) => *p,
-            Err(problem) => return Msg::Finished(Box::new(self.recorder.invalid(&job.source(None), problem.clone()))),
-        };
-        let mut limits = self.limits.clone();
-        let trial = trial.filter(|&t| limits.nodes.is_none_or(|n| t < n));
-        if let Some(t) = trial {
-            limits.nodes = Some(t);
-        }
-        let searched = match algorithm::solve(self.solver, self.algorithm, &state, threads, &limits, self.memory) {
-            Ok(r) => r,
-            Err(e) => return Msg::Failed(e.context(format!("id {} (line {})", job.id, job.line))),
-        };
-        match searched.stopped() {
-            Some(Stop::Cancelled) => Msg::Abandoned(job.id.clone()),
-            Some(Stop::NodeLimit) if trial.is_some() => Msg::Deferred(job.id.clone()),
-            _ => Msg::Finished(Box::new(self.recorder.searched(&job.source(expected), &state, &searched, threads))),
-        }
-    }
-}
-static INTERRUPTED: AtomicBool = AtomicBool::new(false);
-
-extern "C" fn on_signal(_: libc::c_int) {
-    INTERRUPTED.store(true, Ordering::SeqCst);
-}
-
-/// SIGINT and SIGTERM set a flag the writer polls; the handler resets itself, so a second signal kills.
-fn catch_signals() {
-    // SAFETY: the handler only stores to an atomic, which is async-signal-safe.
-    unsafe {
-        let mut sa: libc::sigaction = std::mem::zeroed();
-        sa.sa_sigaction = on_signal as extern "C" fn(libc::c_int) as usize;
-        sa.sa_flags = libc::SA_RESETHAND | libc::SA_RESTART;
-        libc::sigemptyset(&mut sa.sa_mask);
-        for sig in [libc::SIGINT, libc::SIGTERM] {
-            libc::sigaction(sig, &sa, std::ptr::null_mut());
-        }
-    }
-}
-/// Progress on stderr: a bar on a terminal, else a plain line every `PLAIN_PROGRESS_EVERY`.
-struct Progress {
-    bar: Option<ProgressBar>,
-    quiet: bool,
-    /// Instances to do; `None` for a stream.
-    total: Option<u64>,
-    done: u64,
-    by_status: [u64; 3],
-    running: Vec<String>,
-    start: Instant,
-    last_line: Instant,
-}
-
-impl Progress {
-    /// Progress for `total` instances (`None`: unknown); `quiet`: none at all.
-    fn new(total: Option<u64>, quiet: bool) -> Progress {
-        let bar = (!quiet && std::io::stderr().is_terminal()).then(|| {
-            let bar = total.map_or_else(ProgressBar::no_length, ProgressBar::new);
-            bar.set_style(cli_common::bar_style());
-            bar.enable_steady_tick(Duration::from_millis(250));
-            bar
-        });
-        let now = Instant::now();
-        Progress { bar, quiet, total, done: 0, by_status: [0; 3], running: Vec::new(), start: now, last_line: now }
-    }
-
-    /// A line above the bar: notes of problems are shown even when quiet.
-    fn note(&self, msg: &str) {
-        match &self.bar {
-            Some(bar) => bar.println(msg),
-            None => log(msg),
-        }
-    }
-
-    fn started(&mut self, id: String) {
-        self.running.push(id);
-        self.show_running();
-    }
-
-    fn ended(&mut self, id: &str) {
-        self.running.retain(|r| r != id);
-        self.show_running();
-    }
-
-    fn finished(&mut self, rec: &Record) {
-        self.ended(&rec.id);
-        self.done += 1;
-        self.by_status[rec.status as usize] += 1;
-        if let Some(bar) = &self.bar {
-            bar.inc(1);
-        }
-    }
-
-    fn show_running(&self) {
-        if let Some(bar) = &self.bar {
-            bar.set_message(format!("running: {}", self.running.join(", ")));
-        }
-    }
-
-    fn tick(&mut self) {
-        if self.quiet || self.bar.is_some() || self.last_line.elapsed() < PLAIN_PROGRESS_EVERY {
-            return;
-        }
-        self.last_line = Instant::now();
-        let elapsed = self.start.elapsed();
-        let eta = match (self.done, self.total) {
-            (0, _) | (_, None) => "unknown".to_string(),
-            (d, Some(t)) => HumanDuration(elapsed.mul_f64(t.saturating_sub(d) as f64 / d as f64)).to_string(),
-        };
-        let total = self.total.map_or("?".to_string(), |t| t.to_string());
-        let [solved, limit, invalid] = self.by_status;
-        log(&format!(
-            "batch: {}/{total} done ({solved} solved, {limit} limit, {invalid} invalid), elapsed {}, ETA {eta}; running: {}",
-            self.done,
-            HumanDuration(elapsed),
-            self.running.join(", ")
-        ));
-    }
-
-    fn finish(&self) {
-        if let Some(bar) = &self.bar {
-            bar.finish_and_clear();
-        }
-    }
-}
-
-/// The instances of a batch, in input order.
-enum Input {
-    /// A file, read whole first: the number of instances is known, and a mismatch with the records being
-    /// resumed is found before any work.
-    Listed(Vec<Job>),
-    /// Stdin, read as the workers take the instances.
-    Streamed(JobReader<Box<dyn BufRead + Send>>),
-}
-
-/// `solver batch`. Exit code 0, or 1 if a solved length differs from the input's (or on an error), 2 on a
-/// usage error, 130 when interrupted.
-pub fn run(args: &BatchArgs) -> anyhow::Result<ExitCode> {
-    let s = &args.search;
-    if args.resume && args.output.is_none() {
-        return Err(usage(anyhow!("--resume needs --output: the record file to continue")));
-    }
-    // Everything the user can get wrong is checked before the output is touched.
-    let solver = s.solver()?;
-    let reader: Box<dyn BufRead + Send> = if args.input == "-" {
-        Box::new(BufReader::new(std::io::stdin()))
-    } else {
-        let file = File::open(&args.input).with_context(|| format!("cannot read {}", args.input)).map_err(usage)?;
-        Box::new(BufReader::new(file))
-    };
-    let mut reader = JobReader::new(reader, s.board, s.goal, args.shard);
-    let input = if args.input == "-" {
-        Input::Streamed(reader)
-    } else {
-        let jobs = reader.by_ref().collect::<std::io::Result<Vec<Job>>>();
-        Input::Listed(jobs.with_context(|| format!("cannot read {}", args.input)).map_err(usage)?)
-    };
-    let format = args.format.or(args.output.as_deref().map(RecordFormat::for_path)).unwrap_or(RecordFormat::Jsonl);
-    let (mut sink, records) = Sink::open(args.output.as_deref(), format, args.resume).map_err(usage)?;
-    let result = run_into(args, &solver, input, &mut sink, records);
-    sink.close();
-    result
-}
-
-fn run_into(
-    args: &BatchArgs,
-    solver: &Solver,
-    input: Input,
-    sink: &mut Sink,
-    mut records: Vec<Record>,
-) -> anyhow::Result<ExitCode> {
-    let s = &args.search;
-    let threads = solver.threads();
-    let out_name = args.output.as_ref().map_or("stdout".to_string(), |p| p.display().to_string());
-    // The ids already recorded, with their tiles: an input line with a recorded id is skipped, unless its
-    // tiles differ, which means the records are of another input.
-    let have: HashMap<String, String> = records.iter().map(|r| (r.id.clone(), r.tiles.clone())).collect();
-    let recorded = |job: Job| -> anyhow::Result<Option<Job>> {
-        match have.get(&job.id) {
-            None => Ok(Some(job)),
-            Some(tiles) if *tiles == job.tiles => Ok(None),
-            Some(tiles) => Err(usage(anyhow!(
-                "{out_name} has id '{}' with tiles '{tiles}', but line {} of {} has '{}': is it the output of another input?",
-                job.id,
-                job.line,
-                args.input,
-                job.tiles
-            ))),
-        }
-    };
-    let (mut listed, mut streamed) = (None, None);
-    let (mut todo, total): (Box<dyn Iterator<Item = anyhow::Result<Job>> + Send + '_>, _) = match input {
-        Input::Listed(jobs) => {
-            let count = jobs.len();
-            let todo: Vec<Job> =
-                jobs.into_iter().filter_map(|j| recorded(j).transpose()).collect::<anyhow::Result<_>>()?;
-            let total = todo.len();
-            if args.resume && !records.is_empty() {
-                say(
-                    args,
-                    &format!(
-                        "solver: resuming {out_name}: {} records there, {total} of {count} instances to go",
-                        records.len()
-                    ),
-                );
+            Err(e) => {
+                // A line of `id length tiles...` keeps its id even when its tiles are wrong.
+                let words = puzzle::instance::words(line);
+                let id = (words.len() == board.cells() + 2).then(|| words[0].to_string());
+                Some(Line {
+                    id,
+                    text: line.split('#').next().unwrap_or("").trim().to_string(),
+                    parsed: Err(e.to_string()),
+                })
             }
-            listed = Some(count);
-            (Box::new(todo.into_iter().map(Ok)), Some(total))
         }
-        Input::Streamed(reader) => {
-            let reader = streamed.insert(reader);
-            let todo = reader
-                .by_ref()
-                .map(|j| j.context("cannot read stdin"))
-                .filter_map(move |j| j.and_then(&recorded).transpose());
-            (Box::new(todo), None)
-        }
-    };
+    }
 
-    catch_signals();
-    let cancel = Arc::new(AtomicBool::new(false));
-    let run = Run {
-        solver,
-        recorder: Recorder::new(solver, s.goal, MoveStyle::Tiles),
-        algorithm: s.algorithm,
-        limits: args.limits.limits(Some(cancel.clone())),
-        memory: args.limits.memory_limit,
-        cancel: cancel.clone(),
-    };
-    let policy = args.parallel.resolve(total, threads);
-    let (workers, threads_each, trial) = match policy {
-        _ if threads == 1 => (1, 1, None),
-        Parallel::Instances => (threads, 1, None),
-        Parallel::Trial => (threads, 1, Some(TRIAL_NODES)),
-        Parallel::Search | Parallel::Auto => (1, threads, None), // `resolve` has replaced Auto
-    };
-    let mut progress = Progress::new(total.map(|t| t as u64), args.quiet);
-    let mut failure = None;
-    let started = Instant::now();
-    let (tx, rx) = mpsc::channel();
-    std::thread::scope(|sc| {
-        let run = &run;
-        let todo = &mut todo;
-        sc.spawn(move || {
-            let hard = run.phase(todo, workers, threads_each, trial, &tx);
-            run.phase(&mut hard.into_iter().map(Ok), 1, threads, None, &tx);
-        });
-        loop {
-            match rx.recv_timeout(Duration::from_millis(200)) {
-                Ok(Msg::Started(id)) => progress.started(id),
-                Ok(Msg::Deferred(id) | Msg::Abandoned(id)) => progress.ended(&id),
-                // After a failed write nothing more is written: a torn line must stay the last one.
-                Ok(Msg::Finished(_)) if failure.is_some() => {}
-                Ok(Msg::Finished(rec)) => {
-                    if let Err(e) = sink.write(&rec) {
-                        failure.get_or_insert(e);
-                        cancel.store(true, Ordering::SeqCst);
-                        continue;
-                    }
-                    progress.finished(&rec);
-                    if let Some(problem) = rec.error.as_deref().filter(|_| rec.status == Status::Invalid) {
-                        progress.note(&format!("solver: line {}: {problem}", rec.line));
-                    }
-                    if rec.matched == Some(false) {
-                        progress.note(&format!(
-                            "solver: MISMATCH: id {} (line {}): the optimal length found is {} but the input says {}",
-                            rec.id,
-                            rec.line,
-                            rec.length.unwrap_or_default(),
-                            rec.expected.unwrap_or_default()
-                        ));
-                    }
-                    records.push(*rec);
-                }
-                Ok(Msg::Failed(e)) => {
-                    failure.get_or_insert(e);
-                    cancel.store(true, Ordering::SeqCst);
-                }
-                Err(RecvTimeoutError::Timeout) => {}
-                Err(RecvTimeoutError::Disconnected) => break,
-            }
-            if INTERRUPTED.load(Ordering::SeqCst) {
-                cancel.store(true, Ordering::SeqCst);
-            }
-            progress.tick();
-        }
-    });
-    progress.finish();
-    drop(todo);
+    fn invalid(&self, src: &Source, problem: String) -> Record {
+        self.recorder.invalid(src, problem)
+    }
 
-    let (read, valid) = match (&streamed, listed) {
-        (Some(r), _) => (r.jobs, r.valid),
-        (None, _) => (records.len() as u64, records.iter().filter(|r| r.status != Status::Invalid).count() as u64),
-    };
-    if read > 0 && valid == 0 {
-        log(&format!("solver: warning: no line of {} is a valid {} instance (is --board right?)", args.input, s.board));
+    fn solve(&self, state: &State, src: &Source, threads: usize, limits: &search::Limits) -> anyhow::Result<Attempt> {
+        let searched = algorithm::solve(self.recorder.solver, self.args.algorithm, state, threads, limits)?;
+        Ok(Attempt { record: self.recorder.searched(src, state, &searched, threads), stop: searched.stopped() })
     }
-    // A failure is said first: the summary after it shows what was recorded before it.
-    if let Some(e) = &failure {
-        log(&format!("solver: error: {e:#}"));
-    }
-    let summary = Summary::new(&records);
-    say(args, &format!("summary of {out_name}:\n{}", summary.text().trim_end()));
-    say(
-        args,
-        &format!(
-            "wall time    {:.3} s this run ({} instances, {threads} threads, --parallel {}{})",
-            started.elapsed().as_secs_f64(),
-            progress.done,
-            clap::ValueEnum::to_possible_value(&policy).expect("no variant is skipped").get_name(),
-            if args.parallel == Parallel::Auto { " by auto" } else { "" }
-        ),
-    );
-    if let Some(e) = failure {
-        // Said above, before the summary, where it is seen; a usage error (another input's records) keeps
-        // its exit code.
-        return Ok(ExitCode::from(cli_common::exit_code(&e)));
-    }
-    if INTERRUPTED.load(Ordering::SeqCst) {
-        let left = match listed {
-            Some(count) => format!("{} instances left", count.saturating_sub(records.len())),
-            None => "the rest of stdin was not read".to_string(),
-        };
-        log(&format!(
-            "solver: interrupted; the searches in flight were abandoned and nothing partial was written ({left})"
-        ));
-        if args.output.is_some() {
-            let mut words: Vec<String> = std::env::args().map(|w| shell_quote(&w)).collect();
-            if !args.resume {
-                words.push("--resume".into());
-            }
-            log(&format!("solver: resume with: {}", words.join(" ")));
-        } else {
-            log("solver: the records went to stdout; to be able to resume a run, give it --output FILE");
-        }
-        return Ok(ExitCode::from(cli_common::EXIT_INTERRUPTED));
-    }
-    if !summary.mismatched.is_empty() {
-        log(&format!(
-            "solver: MISMATCH: {} solved lengths differ from the input's: {}",
-            summary.mismatched.len(),
-            summary.mismatched.join(", ")
-        ));
-        return Ok(ExitCode::from(cli_common::EXIT_FAILURE));
-    }
-    Ok(ExitCode::SUCCESS)
-}
 
-/// A line of progress or summary on stderr, unless `--quiet`.
-fn say(args: &BatchArgs, line: &str) {
-    if !args.quiet {
-        log(line)
+    fn threads(&self) -> usize {
+        self.recorder.solver.threads()
+    }
+
+    fn parallel_search(&self) -> bool {
+        self.args.algorithm == Algorithm::Ida
+    }
+
+    fn no_valid_hint(&self) -> String {
+        format!("is --board {} right?", self.args.board)
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn auto_runs_instances_side_by_side_unless_they_are_few() {
-        assert_eq!(Parallel::Auto.resolve(Some(4), 2), Parallel::Instances);
-        assert_eq!(Parallel::Auto.resolve(Some(3), 2), Parallel::Search);
-        assert_eq!(Parallel::Auto.resolve(None, 2), Parallel::Instances);
-        assert_eq!(Parallel::Trial.resolve(Some(1), 2), Parallel::Trial);
-    }
+/// `solver batch`: see `batch::run` for the exit codes.
+pub fn run(args: &TilesBatchArgs) -> anyhow::Result<ExitCode> {
+    let solver = args.search.solver()?;
+    let tiles = Tiles { args: &args.search, recorder: Recorder::new(&solver, args.search.goal, MoveStyle::Tiles) };
+    batch::run(&args.batch, &tiles)
 }

@@ -2,7 +2,7 @@
 //! visited array (two bits a permutation rank; see `puzzle::explore`): how many positions lie at each
 //! distance, the largest distance, and the positions at it.
 
-use crate::args::OUTPUT;
+use cli_common::heading::OUTPUT;
 use cli_common::{log, usage};
 use puzzle::explore::{explore, ExploreError};
 use puzzle::Board;

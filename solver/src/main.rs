@@ -23,9 +23,12 @@ enum Command {
     Solve(solver::solve::SolveArgs),
     /// Solve a file of instances, writing one record (JSON lines or CSV) an instance as it finishes;
     /// resumable, interruptible, shardable.
-    Batch(solver::batch::BatchArgs),
+    Batch(solver::batch::TilesBatchArgs),
     /// Merge record files of `batch` (e.g. its shards) and print their summary.
-    Report(solver::report::ReportArgs),
+    #[command(after_long_help = "Examples:
+  solver report results/korf100.jsonl
+  solver report shard-*.jsonl --format markdown    # merge the shards of one run")]
+    Report(batch::report::ReportArgs),
     /// Write reproducible random solvable instances, one a line.
     Generate(solver::generate::GenerateArgs),
     /// Enumerate every position of a small board: how many at each distance from the goal, and the farthest.
@@ -37,7 +40,7 @@ fn main() -> ExitCode {
     cli_common::main("solver", || match cli.command {
         Command::Solve(args) => solver::solve::run(&args),
         Command::Batch(args) => solver::batch::run(&args),
-        Command::Report(args) => solver::report::run(&args),
+        Command::Report(args) => batch::report::run("solver", &args),
         Command::Generate(args) => solver::generate::run(&args).map(|()| ExitCode::SUCCESS),
         Command::Explore(args) => solver::explore::run(&args),
     })

@@ -1,7 +1,7 @@
 //! Turning a search into what the user reads: moves in the user's own labels, and records.
 
 use crate::algorithm::Searched;
-use crate::record::{Record, Status};
+use batch::{Record, Source, Status};
 use engine::{Solver, Stop};
 use puzzle::{Goal, State};
 
@@ -60,15 +60,6 @@ pub struct Recorder<'a> {
     tables: String,
 }
 
-/// One instance as read: its id, line and tiles as the user wrote them.
-pub struct Source<'a> {
-    pub id: &'a str,
-    pub line: u64,
-    pub tiles: &'a str,
-    /// The optimal length the input gave, if any.
-    pub expected: Option<u32>,
-}
-
 impl<'a> Recorder<'a> {
     pub fn new(solver: &'a Solver, goal: Goal, style: MoveStyle) -> Recorder<'a> {
         let words: Vec<String> = solver
@@ -111,7 +102,7 @@ impl<'a> Recorder<'a> {
         Record {
             id: src.id.to_string(),
             line: src.line,
-            tiles: src.tiles.to_string(),
+            instance: src.text.to_string(),
             status,
             length,
             moves: moves.map(|(s, m)| user_moves(s, m, self.goal, self.style)).unwrap_or_default(),

@@ -2,10 +2,11 @@
 //! soon as it is found.
 
 use crate::algorithm;
-use crate::args::{LimitArgs, SearchArgs, INPUT, OUTPUT};
-use crate::output::{user_tiles, MoveStyle, Recorder, Source};
-use crate::record::Status;
+use crate::args::SearchArgs;
+use crate::output::{user_tiles, MoveStyle, Recorder};
 use anyhow::Context;
+use batch::{LimitArgs, Source, Status};
+use cli_common::heading::{INPUT, OUTPUT};
 use cli_common::{log, usage};
 use engine::Solver;
 use puzzle::Instance;
@@ -115,11 +116,11 @@ fn print_one(
     line: u64,
 ) -> anyhow::Result<Verdict> {
     let solver: &Solver = recorder.solver;
-    let (limits, memory) = (args.limits.limits(None), args.limits.memory_limit);
-    let searched = algorithm::solve(solver, args.search.algorithm, &inst.state, solver.threads(), &limits, memory)?;
+    let limits = args.limits.limits(None);
+    let searched = algorithm::solve(solver, args.search.algorithm, &inst.state, solver.threads(), &limits)?;
     let id = inst.id.clone().unwrap_or_else(|| line.to_string());
     let tiles = user_tiles(&inst.state, args.search.goal);
-    let src = Source { id: &id, line, tiles: &tiles, expected: inst.optimal };
+    let src = Source { id: &id, line, text: &tiles, expected: inst.optimal };
     let rec = recorder.searched(&src, &inst.state, &searched, solver.threads());
     match args.format {
         SolveFormat::Json => writeln!(out, "{}", serde_json::to_string(&rec)?)?,

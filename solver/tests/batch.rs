@@ -245,7 +245,7 @@ fn csv_and_jsonl_parse_back_with_standard_readers_and_agree() {
     let want = [
         "id",
         "line",
-        "tiles",
+        "instance",
         "status",
         "length",
         "moves",
@@ -399,7 +399,7 @@ fn bad_outputs_and_options_are_clear_one_line_errors() {
     let other = d.path("other.jsonl");
     assert!(run(&["batch", input, "-o", other.to_str().unwrap()]).status.success());
     let changed = d.file("changed.txt", &EASY_KORF.replace("9 46 3 14", "9 46 14 3"));
-    one_line(&["batch", changed.to_str().unwrap(), "-o", other.to_str().unwrap(), "--resume"], "has id '9' with tiles");
+    one_line(&["batch", changed.to_str().unwrap(), "-o", other.to_str().unwrap(), "--resume"], "has id '9' as");
     let o = run(&["batch", input, "--shard", "3/3"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("shard '3/3' is not I/N with 0 <= I < N"));

@@ -212,3 +212,18 @@ fn a_closed_stdout_ends_quietly_and_a_closed_stderr_stops_nothing() {
     assert_eq!(child.wait().unwrap().code(), Some(0));
     assert_eq!(std::fs::read_to_string(&out).unwrap().lines().count(), 1);
 }
+
+#[test]
+fn every_subcommand_explains_itself() {
+    for sub in ["solve", "batch", "report", "generate", "explore"] {
+        for flag in ["-h", "--help"] {
+            let o = solver(&[sub, flag], "");
+            assert!(o.status.success(), "{sub} {flag}: {}", stderr(&o));
+            let text = String::from_utf8_lossy(&o.stdout);
+            assert!(text.contains("Usage: solver"), "{sub} {flag}: {text}");
+            if flag == "--help" {
+                assert!(text.contains("Examples:"), "{sub} --help has no examples");
+            }
+        }
+    }
+}

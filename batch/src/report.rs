@@ -1,4 +1,4 @@
-//! Summaries of batch records: what `solver batch` prints at the end and `solver report` prints for one or
+//! Summaries of batch records: what a tool's `batch` prints at the end and its `report` prints for one or
 //! more record files (the shards of one run, say).
 
 use crate::record::{read_records, Record, Status};
@@ -24,6 +24,7 @@ pub struct Summary {
     pub records: usize,
     pub solved: usize,
     pub limit: usize,
+    pub unsolvable: usize,
     pub invalid: usize,
     /// Solved records whose input gave an optimal length to check against.
     pub checked: usize,
@@ -72,6 +73,7 @@ impl Summary {
             records: records.len(),
             solved,
             limit: count(Status::Limit),
+            unsolvable: count(Status::Unsolvable),
             invalid: count(Status::Invalid),
             checked: records.iter().filter(|r| r.matched.is_some()).count(),
             mismatched: records.iter().filter(|r| r.matched == Some(false)).map(|r| r.id.clone()).collect(),
@@ -101,6 +103,7 @@ impl Summary {
         let _ = writeln!(s, "records      {}", self.records);
         let _ = writeln!(s, "solved       {}", self.solved);
         let _ = writeln!(s, "limit        {}", self.limit);
+        let _ = writeln!(s, "unsolvable   {}", self.unsolvable);
         let _ = writeln!(s, "invalid      {}", self.invalid);
         let _ = writeln!(
             s,
@@ -138,6 +141,7 @@ impl Summary {
             ("records", self.records.to_string()),
             ("solved", self.solved.to_string()),
             ("limit", self.limit.to_string()),
+            ("unsolvable", self.unsolvable.to_string()),
             ("invalid", self.invalid.to_string()),
             ("lengths checked", self.checked.to_string()),
             ("mismatched", format!("{}{}", self.mismatched.len(), self.mismatch_ids())),
@@ -189,11 +193,8 @@ pub enum ReportFormat {
 }
 
 #[derive(Args)]
-#[command(after_long_help = "Examples:
-  solver report results/korf100.jsonl
-  solver report shard-*.jsonl --format markdown    # merge the shards of one run")]
 pub struct ReportArgs {
-    /// Record files written by `solver batch` (JSON lines or CSV), e.g. the outputs of every shard.
+    /// Record files written by `batch` (JSON lines or CSV), e.g. the outputs of every shard.
     #[arg(required = true, value_name = "FILES")]
     pub files: Vec<PathBuf>,
     /// text (aligned lines), markdown (tables for a paper or an issue) or json.
@@ -201,15 +202,16 @@ pub struct ReportArgs {
     pub format: ReportFormat,
 }
 
-/// `solver report`: merges record files and prints their summary. Exit code 1 if any length mismatched.
-pub fn run(args: &ReportArgs) -> anyhow::Result<ExitCode> {
+/// A tool's `report` (`name` is the tool's, for messages): merges record files and prints their summary.
+/// Exit code 1 if any length mismatched.
+pub fn run(name: &str, args: &ReportArgs) -> anyhow::Result<ExitCode> {
     let mut all = Vec::new();
     let mut seen: HashMap<String, PathBuf> = HashMap::new();
     for path in &args.files {
         let file = read_records(path).map_err(cli_common::usage)?;
         if file.torn_tail > 0 {
             cli_common::log(&format!(
-                "solver: note: {} ends in an incomplete record ({} bytes), not counted",
+                "{name}: note: {} ends in an incomplete record ({} bytes), not counted",
                 path.display(),
                 file.torn_tail
             ));
@@ -234,7 +236,7 @@ pub fn run(args: &ReportArgs) -> anyhow::Result<ExitCode> {
     }
     if summary.heuristics.len() > 1 {
         cli_common::log(&format!(
-            "solver: warning: the records come from {} different heuristics or tables",
+            "{name}: warning: the records come from {} different heuristics or tables",
             summary.heuristics.len()
         ));
     }

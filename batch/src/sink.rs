@@ -29,7 +29,12 @@ struct OutFile {
 impl Sink {
     /// Opens the output; with `resume`, also returns the records already in it (a torn tail cut off). The
     /// file stays locked while the batch runs, so two runs cannot interleave their records in it.
-    pub fn open(path: Option<&Path>, format: RecordFormat, resume: bool) -> anyhow::Result<(Sink, Vec<Record>)> {
+    pub fn open(
+        name: &str,
+        path: Option<&Path>,
+        format: RecordFormat,
+        resume: bool,
+    ) -> anyhow::Result<(Sink, Vec<Record>)> {
         let Some(path) = path else {
             return Ok((Sink { file: None, format, header_pending: format == RecordFormat::Csv }, Vec::new()));
         };
@@ -80,7 +85,7 @@ impl Sink {
             );
         }
         if old.torn_tail > 0 {
-            log(&format!("solver: note: {show} ends in an incomplete record ({} bytes, from an interrupted run); removing it, that instance is solved again", old.torn_tail));
+            log(&format!("{name}: note: {show} ends in an incomplete record ({} bytes, from an interrupted run); removing it, that instance is solved again", old.torn_tail));
             out.file
                 .set_len(old.complete_len)
                 .and_then(|_| out.file.sync_all())

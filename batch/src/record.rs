@@ -1,5 +1,5 @@
-//! Result records: one an instance, the same for `solve --format json` and `batch` (JSON lines, or CSV with
-//! a header), written whole and read back.
+//! Result records: one an instance, the same for every puzzle and for a tool's `solve --format json` and
+//! `batch` (JSON lines, or CSV with a header), written whole and read back.
 //!
 //! Each record is encoded into one buffer and written with one `write`, so a killed run leaves at worst an
 //! incomplete last line; [`read_records`] reports that tail instead of parsing it, and the batch runner cuts
@@ -13,10 +13,12 @@ use std::path::Path;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Status {
-    /// Solved optimally.
+    /// Solved (optimally, unless the algorithm says otherwise).
     Solved,
-    /// Stopped by `--time-limit` or `--node-limit`.
+    /// Stopped by `--time-limit`, `--node-limit` or `--memory-limit`.
     Limit,
+    /// A valid instance proved to have no solution (by exhausting its states).
+    Unsolvable,
     /// The line is not a valid instance; `error` says why.
     #[default]
     Invalid,
@@ -27,6 +29,7 @@ impl Status {
         match self {
             Status::Solved => "solved",
             Status::Limit => "limit",
+            Status::Unsolvable => "unsolvable",
             Status::Invalid => "invalid",
         }
     }
@@ -39,13 +42,15 @@ pub struct Record {
     pub id: String,
     /// Line number in the input (1-based).
     pub line: u64,
-    /// The tiles as the user wrote them (goal labels of `--goal`); for an invalid line, its text.
-    pub tiles: String,
+    /// The instance as the user wrote it (sliding tiles: the tiles in the labels of `--goal`); for an
+    /// invalid line, its text. Called `tiles` in files written before other puzzles had records.
+    #[serde(alias = "tiles")]
+    pub instance: String,
     pub status: Status,
     /// Optimal solution length (solved only).
     pub length: Option<u32>,
-    /// The moves, in the user's labels: the tiles slid, space-separated, or the blank's directions (`UDLR`)
-    /// with `--moves dirs`; empty unless solved.
+    /// The moves, in the user's labels (sliding tiles: the tiles slid, space-separated, or the blank's
+    /// directions `UDLR` with `--moves dirs`; water sort: pours `3->14`); empty unless solved.
     pub moves: String,
     /// Generated nodes (children whose heuristic was evaluated).
     pub nodes: u64,
@@ -152,7 +157,7 @@ pub struct RecordFile {
     pub torn_tail: u64,
 }
 
-/// Reads a record file written by `solver batch` (either format, told apart by its first byte). A line
+/// Reads a record file written by a `batch` (either format, told apart by its first byte). A line
 /// that is complete but not a record is an error naming the file and line: results are never skipped
 /// silently.
 pub fn read_records(path: &Path) -> anyhow::Result<RecordFile> {
@@ -216,7 +221,7 @@ mod tests {
         Record {
             id: id.into(),
             line: 7,
-            tiles: "1 2 0 3".into(),
+            instance: "1 2 0 3".into(),
             status,
             length: (status == Status::Solved).then_some(3),
             moves: if status == Status::Solved { "1 2 3".into() } else { String::new() },
@@ -267,5 +272,17 @@ mod tests {
         assert_eq!(e, "line 3: 2 fields where the header has 20");
         assert!(parse_records(b"hello\n").is_err());
         assert_eq!(parse_records(b"").unwrap().format, None);
+    }
+
+    #[test]
+    fn records_of_older_versions_still_read() {
+        // Written before records had lanes, algorithm, root_h, iterations or peak_stored, and when the
+        // instance was called `tiles`.
+        let old = br#"{"id":"9","line":1,"tiles":"3 14 9","status":"solved","length":46,"moves":"1 2","nodes":5,"expanded":2,"seconds":0.1,"threads":1,"heuristic":"pdb 7-8","tables":"","expected":46,"matched":true,"error":null}
+"#;
+        let f = parse_records(old).unwrap();
+        let r = &f.records[0];
+        assert_eq!((r.instance.as_str(), r.lanes, r.algorithm.as_str()), ("3 14 9", 1, "ida"));
+        assert_eq!((r.root_h, r.peak_stored), (None, None));
     }
 }

@@ -1,0 +1,237 @@
+//! The instances of a batch's input: one a line, each with a unique id, filtered to a shard, read one at a
+//! time so that an endless stdin is worked on as it arrives. What a line means is the puzzle's (`Task::parse`).
+
+use crate::run::Task;
+use std::collections::hash_map::Entry;
+use std::collections::HashMap;
+use std::io::BufRead;
+use std::str::FromStr;
+
+/// `--shard I/N`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shard {
+    pub index: usize,
+    pub count: usize,
+}
+
+impl FromStr for Shard {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Shard, String> {
+        let bad = || format!("shard '{s}' is not I/N with 0 <= I < N (e.g. 0/4)");
+        let (i, n) = s.split_once('/').ok_or_else(bad)?;
+        let (index, count) = (i.trim().parse().map_err(|_| bad())?, n.trim().parse().map_err(|_| bad())?);
+        if index >= count {
+            return Err(bad());
+        }
+        Ok(Shard { index, count })
+    }
+}
+
+/// What a puzzle reads from one instance line.
+pub struct Line<I> {
+    /// The id the line gives, if any (else the line number is used).
+    pub id: Option<String>,
+    /// The instance as the user wrote it, recorded and compared on resume (an invalid line: its text).
+    pub text: String,
+    /// The instance and the line's known optimal length, or what is wrong with the line.
+    pub parsed: Result<(I, Option<u32>), String>,
+}
+
+/// One instance line of the input.
+#[derive(Debug)]
+pub struct Job<I> {
+    pub line: u64,
+    pub id: String,
+    /// The instance as written (an invalid line: its text).
+    pub text: String,
+    /// The instance and the line's optimal length, or what is wrong with the line.
+    pub parsed: Result<(I, Option<u32>), String>,
+}
+
+/// What a record is made of besides the search: which line, its id and text, the known length.
+pub struct Source<'a> {
+    pub id: &'a str,
+    pub line: u64,
+    pub text: &'a str,
+    /// The optimal length the input gave, if any.
+    pub expected: Option<u32>,
+}
+
+impl<I> Job<I> {
+    pub fn source(&self, expected: Option<u32>) -> Source<'_> {
+        Source { id: &self.id, line: self.line, text: &self.text, expected }
+    }
+}
+
+/// Reads the jobs of an input that belong to a shard, line by line. Ids must be unique over the whole input
+/// (resume and merging go by id), so a repeated id makes the later line invalid, under the id `ID@LINE`. A
+/// line that is not UTF-8 is an invalid job of its own; the others are unaffected.
+pub struct JobReader<'t, R, T> {
+    input: R,
+    task: &'t T,
+    shard: Option<Shard>,
+    first_use: HashMap<String, u64>,
+    /// Lines read so far.
+    pub lines: u64,
+    /// Instance lines read so far (valid or not, in any shard).
+    index: usize,
+    /// Jobs of this shard read so far, and how many of them are valid.
+    pub jobs: u64,
+    pub valid: u64,
+    buf: Vec<u8>,
+}
+
+impl<'t, R: BufRead, T: Task> JobReader<'t, R, T> {
+    pub fn new(input: R, task: &'t T, shard: Option<Shard>) -> Self {
+        JobReader {
+            input,
+            task,
+            shard,
+            first_use: HashMap::new(),
+            lines: 0,
+            index: 0,
+            jobs: 0,
+            valid: 0,
+            buf: Vec::new(),
+        }
+    }
+
+    /// The job a line describes, or `None` for a blank or comment line.
+    fn parse(&mut self, line_no: u64) -> Option<Job<T::Instance>> {
+        let raw = self.buf.strip_suffix(b"\n").unwrap_or(&self.buf);
+        let raw = raw.strip_suffix(b"\r").unwrap_or(raw);
+        let line = match std::str::from_utf8(raw) {
+            Ok(line) => line,
+            Err(e) => {
+                let (id, text) = (line_no.to_string(), String::from_utf8_lossy(raw).trim().to_string());
+                let problem = format!("not UTF-8 text (byte {} of the line)", e.valid_up_to() + 1);
+                return Some(Job { line: line_no, id, text, parsed: Err(problem) });
+            }
+        };
+        let Line { id, text, parsed } = self.task.parse(line)?;
+        let id = id.unwrap_or_else(|| line_no.to_string());
+        let (id, parsed) = match self.first_use.entry(id) {
+            Entry::Vacant(v) => {
+                let id = v.key().clone();
+                v.insert(line_no);
+                (id, parsed)
+            }
+            // An invalid line keeps its own problem; only its id is made unique.
+            Entry::Occupied(o) => {
+                let problem = match parsed {
+                    Ok(_) => format!("id '{}' is already used on line {}; ids must be unique", o.key(), o.get()),
+                    Err(e) => e,
+                };
+                (format!("{}@{line_no}", o.key()), Err(problem))
+            }
+        };
+        Some(Job { line: line_no, id, text, parsed })
+    }
+}
+
+impl<R: BufRead, T: Task> Iterator for JobReader<'_, R, T> {
+    type Item = std::io::Result<Job<T::Instance>>;
+
+    fn next(&mut self) -> Option<std::io::Result<Job<T::Instance>>> {
+        loop {
+            self.buf.clear();
+            match self.input.read_until(b'\n', &mut self.buf) {
+                Ok(0) => return None,
+                Ok(_) => {}
+                Err(e) => return Some(Err(e)),
+            }
+            self.lines += 1;
+            let Some(job) = self.parse(self.lines) else { continue };
+            let mine = self.shard.is_none_or(|s| self.index % s.count == s.index);
+            self.index += 1;
+            if mine {
+                self.jobs += 1;
+                self.valid += job.parsed.is_ok() as u64;
+                return Some(Ok(job));
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::record::Record;
+    use crate::run::Attempt;
+
+    /// Lines of numbers: `id length n` or a bare `n`; a word that is not a number is invalid.
+    struct Numbers;
+
+    impl Task for Numbers {
+        type Instance = u32;
+        fn name(&self) -> &str {
+            "numbers"
+        }
+        fn parse(&self, line: &str) -> Option<Line<u32>> {
+            let words: Vec<&str> = line.split('#').next()?.split_whitespace().collect();
+            let parse = |w: &str| w.parse::<u32>().map_err(|_| format!("'{w}' is not a number"));
+            match words[..] {
+                [] => None,
+                [n] => Some(Line { id: None, text: n.into(), parsed: parse(n).map(|n| (n, None)) }),
+                [id, len, n] => Some(Line {
+                    id: Some(id.into()),
+                    text: n.into(),
+                    parsed: parse(len).and_then(|l| Ok((parse(n)?, Some(l)))),
+                }),
+                _ => Some(Line { id: None, text: line.trim().into(), parsed: Err("one or three words".into()) }),
+            }
+        }
+        fn invalid(&self, _: &Source, _: String) -> Record {
+            Record::default()
+        }
+        fn solve(&self, _: &u32, _: &Source, _: usize, _: &search::Limits) -> anyhow::Result<Attempt> {
+            unreachable!("the reader never solves")
+        }
+        fn threads(&self) -> usize {
+            1
+        }
+        fn parallel_search(&self) -> bool {
+            false
+        }
+        fn no_valid_hint(&self) -> String {
+            String::new()
+        }
+    }
+
+    fn read_jobs(text: &[u8], shard: Option<Shard>) -> Vec<Job<u32>> {
+        JobReader::new(text, &Numbers, shard).map(Result::unwrap).collect()
+    }
+
+    #[test]
+    fn shards_parse_and_partition_the_instance_lines() {
+        assert_eq!("1/3".parse(), Ok(Shard { index: 1, count: 3 }));
+        for bad in ["3/3", "1", "a/2", "1/0", "-1/2"] {
+            assert!(bad.parse::<Shard>().is_err(), "{bad}");
+        }
+        let text = b"# c\n1\n\n2\nx y\n3 # x\n";
+        let lines = |shard| read_jobs(text, shard).iter().map(|j| j.line).collect::<Vec<_>>();
+        assert_eq!(lines(None), [2, 4, 5, 6]);
+        assert_eq!(lines(Some(Shard { index: 0, count: 2 })), [2, 5]);
+        assert_eq!(lines(Some(Shard { index: 1, count: 2 })), [4, 6]);
+    }
+
+    #[test]
+    fn ids_come_from_the_line_or_its_number_and_repeats_are_invalid() {
+        let text = b"a 0 5\n7\nb x 1\na 0 5\n2 1 x\n\xff 1\n";
+        let jobs = read_jobs(text, None);
+        let ids: Vec<&str> = jobs.iter().map(|j| j.id.as_str()).collect();
+        assert_eq!(ids, ["a", "2", "b", "a@4", "2@5", "6"]);
+        assert_eq!(jobs[0].parsed, Ok((5, Some(0))));
+        assert_eq!(jobs[1].text, "7");
+        assert_eq!(jobs[2].parsed, Err("'x' is not a number".to_string()));
+        assert_eq!(jobs[3].parsed, Err("id 'a' is already used on line 1; ids must be unique".to_string()));
+        assert_eq!(jobs[4].parsed, Err("'x' is not a number".to_string()));
+        assert_eq!(jobs[5].parsed, Err("not UTF-8 text (byte 1 of the line)".to_string()));
+    }
+
+    #[test]
+    fn a_last_line_needs_no_newline_and_crlf_is_one_line_end() {
+        let jobs = read_jobs(b"1\r\n2", None);
+        assert_eq!(jobs.iter().map(|j| j.text.as_str()).collect::<Vec<_>>(), ["1", "2"]);
+    }
+}

@@ -1,0 +1,16 @@
+//! The batch machinery every solver command shares: instance lines read one at a time (with ids, shards
+//! and resumption), record files written whole and synced, searches run side by side or one at a time with
+//! every thread, progress, signals, and summaries of record files. A puzzle plugs in through [`Task`]:
+//! how it reads a line and solves an instance into a [`Record`].
+
+pub mod jobs;
+pub mod limits;
+pub mod record;
+pub mod report;
+mod run;
+mod sink;
+
+pub use jobs::{Job, Line, Shard, Source};
+pub use limits::LimitArgs;
+pub use record::{Record, RecordFormat, Status};
+pub use run::{run, Attempt, BatchArgs, Parallel, Task};

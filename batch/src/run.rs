@@ -1,0 +1,559 @@
+//! The batch runner: solves a file of instances and writes one record an instance as soon as it is finished,
+//! for any puzzle that implements [`Task`].
+//!
+//! Durability: each record is encoded whole, written with one `write` and synced, so a kill or power cut
+//! loses at most the instances in flight; `--resume` cuts off a torn last line, skips the ids that have a
+//! record and appends. Ctrl-C / SIGTERM abandon the searches in flight (nothing partial is written) and
+//! print the command that resumes. A second signal ends the process at once, which is just as safe.
+//!
+//! Input: a file is read whole first (its instances are counted for the progress bar and `--parallel auto`);
+//! stdin is read one instance at a time as the workers take them, so an endless stream is worked on at once.
+//!
+//! Parallelism (`--parallel`, measured in BENCHMARKS.md): on the 2-core reference machine one
+//! single-threaded search a thread (`instances`) beat every thread on one instance (`search`) and the
+//! node-budget hybrid (`trial`) on Korf's 100 and on easy sets, and was the least hurt by other processes
+//! (it has no barriers); it loses only when there are few instances, so `auto` picks it unless there are
+//! fewer than twice as many instances as threads (or they come from stdin, and their number is unknown).
+
+use crate::jobs::{Job, JobReader, Line, Shard, Source};
+use crate::limits::LimitArgs;
+use crate::record::{Record, RecordFormat, Status};
+use crate::report::Summary;
+use crate::sink::Sink;
+use anyhow::{anyhow, Context};
+use clap::Args;
+use cli_common::heading::{INPUT, OUTPUT, TUNING};
+use cli_common::{log, shell_quote, usage};
+use indicatif::{HumanDuration, ProgressBar};
+use search::{Limits, Stop};
+use std::collections::HashMap;
+use std::fs::File;
+use std::io::{BufRead, BufReader, IsTerminal};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, RecvTimeoutError, Sender};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// Expanded nodes an instance may take single-threaded under `--parallel trial` before it counts as hard
+/// and is searched again with every thread: about 50 ms with linear conflict. The search thrown away is a
+/// few percent of a hard instance's, and the instances below it, for which a parallel search's start-up and
+/// per-iteration barriers cost most, run one a thread.
+const TRIAL_NODES: u64 = 1 << 20;
+/// How often a progress line is printed when stderr is not a terminal.
+const PLAIN_PROGRESS_EVERY: Duration = Duration::from_secs(10);
+
+/// The options of every tool's `batch` (its puzzle's own options are flattened beside them).
+#[derive(Args)]
+pub struct BatchArgs {
+    /// Instance file, one instance a line (`#` comments; see the tool's `solve --help` for the line format,
+    /// which may start with an id and the known optimal length), or `-` for stdin, read as it arrives. A
+    /// line without an id gets its line number as id.
+    #[arg(value_name = "FILE")]
+    pub input: String,
+    /// Take every N-th instance starting at the I-th (0-based), e.g. 0/3, 1/3, 2/3 on three machines; merge
+    /// the outputs with the tool's `report`.
+    #[arg(long, value_name = "I/N", help_heading = INPUT)]
+    pub shard: Option<Shard>,
+    /// Record file (default: stdout). Refused if it already holds records, unless --resume.
+    #[arg(long, short, value_name = "OUT", help_heading = OUTPUT)]
+    pub output: Option<PathBuf>,
+    /// jsonl (one JSON object a line) or csv (with a header) [default: csv if OUT ends in .csv, else jsonl].
+    #[arg(long, value_enum, value_name = "FORMAT", help_heading = OUTPUT)]
+    pub format: Option<RecordFormat>,
+    /// Continue OUT: drop a torn last line, skip the ids that have a record, append the rest. A missing
+    /// OUT is started afresh, so a job script can always pass --resume.
+    #[arg(long, help_heading = OUTPUT)]
+    pub resume: bool,
+    /// No progress or summary on stderr; errors only.
+    #[arg(long, short, help_heading = OUTPUT)]
+    pub quiet: bool,
+    #[command(flatten)]
+    pub limits: LimitArgs,
+    /// How --threads are used: instances (one thread an instance), search (every thread on one instance at
+    /// a time), trial (instances side by side up to 2^20 expanded nodes, the harder ones again afterwards
+    /// with every thread), auto (instances if there are at least twice as many as threads, else search).
+    #[arg(long, value_enum, value_name = "HOW", default_value = "auto", help_heading = TUNING)]
+    pub parallel: Parallel,
+}
+
+/// How a batch uses its threads (measured in BENCHMARKS.md).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Parallel {
+    /// `instances` when there are at least twice as many instances to do as threads, else `search`.
+    Auto,
+    /// One single-threaded search a thread: no synchronisation at all, the best throughput; idle threads only
+    /// at the end, when fewer instances than threads are left.
+    Instances,
+    /// One instance at a time with every thread.
+    Search,
+    /// Instances side by side under a node budget; those that exceed it (the hard ones) again afterwards,
+    /// one at a time with every thread.
+    Trial,
+}
+
+impl Parallel {
+    /// What `Auto` means for `todo` instances (`None`: a stream of unknown length) on `threads` threads.
+    pub fn resolve(self, todo: Option<usize>, threads: usize) -> Parallel {
+        match self {
+            Parallel::Auto if todo.is_none_or(|n| n >= 2 * threads) => Parallel::Instances,
+            Parallel::Auto => Parallel::Search,
+            p => p,
+        }
+    }
+}
+
+/// What a worker reports to the writer (the main thread).
+enum Msg {
+    Started(String),
+    Finished(Box<Record>),
+    /// Over the `trial` node budget: queued for a search with every thread.
+    Deferred(String),
+    /// Cancelled by a signal or a failure: nothing is written.
+    Abandoned(String),
+    Failed(anyhow::Error),
+}
+
+/// A puzzle's side of a batch: reading its instance lines and solving them into records.
+pub trait Task: Sync {
+    /// A parsed instance.
+    type Instance: Send + Sync;
+
+    /// The command's name, for messages (`solver`, `watersort`).
+    fn name(&self) -> &str;
+
+    /// Reads one line (without its newline): `None` for a blank or comment line.
+    fn parse(&self, line: &str) -> Option<Line<Self::Instance>>;
+
+    /// The record of a line that is not a valid instance.
+    fn invalid(&self, src: &Source, problem: String) -> Record;
+
+    /// Searches one instance on `threads` threads within `limits`. A search the limits' `cancel` stopped is
+    /// reported as [`Stop::Cancelled`], and nothing is written of it.
+    fn solve(&self, inst: &Self::Instance, src: &Source, threads: usize, limits: &Limits) -> anyhow::Result<Attempt>;
+
+    /// The threads the batch may use (the tool's `--threads`).
+    fn threads(&self) -> usize;
+
+    /// Whether one search can use several threads; if not, instances always run side by side.
+    fn parallel_search(&self) -> bool;
+
+    /// What to suggest when no line of the input is valid (e.g. `is --board right?`).
+    fn no_valid_hint(&self) -> String;
+}
+
+/// One search's record, and why it stopped if it did.
+pub struct Attempt {
+    pub record: Record,
+    pub stop: Option<Stop>,
+}
+
+/// What every search of a batch shares.
+struct Run<'a, T: Task> {
+    task: &'a T,
+    limits: Limits,
+    cancel: Arc<AtomicBool>,
+}
+
+impl<'a, T: Task> Run<'a, T> {
+    /// Solves the queue's jobs with `workers` threads pulling from it, `threads` search threads each. With
+    /// a `trial` budget, jobs that exceed it are not recorded but returned. A queue that fails (a read error,
+    /// an input that does not match the records being resumed) stops the batch.
+    fn phase(
+        &self,
+        jobs: &mut (dyn Iterator<Item = anyhow::Result<Job<T::Instance>>> + Send),
+        workers: usize,
+        threads: usize,
+        trial: Option<u64>,
+        tx: &Sender<Msg>,
+    ) -> Vec<Job<T::Instance>> {
+        let queue = Mutex::new(jobs);
+        let deferred = Mutex::new(Vec::new());
+        std::thread::scope(|s| {
+            for _ in 0..workers {
+                let (queue, deferred, tx) = (&queue, &deferred, tx.clone());
+                s.spawn(move || loop {
+                    if self.cancel.load(Ordering::Relaxed) {
+                        break;
+                    }
+                    let Some(next) = queue.lock().unwrap().next() else { break };
+                    let job = match next {
+                        Ok(job) => job,
+                        Err(e) => {
+                            let _ = tx.send(Msg::Failed(e));
+                            break;
+                        }
+                    };
+                    let _ = tx.send(Msg::Started(job.id.clone()));
+                    let msg = self.attempt(&job, threads, trial);
+                    if let Msg::Deferred(_) = msg {
+                        deferred.lock().unwrap().push(job);
+                    }
+                    let _ = tx.send(msg);
+                });
+            }
+        });
+        deferred.into_inner().unwrap()
+    }
+
+    fn attempt(&self, job: &Job<T::Instance>, threads: usize, trial: Option<u64>) -> Msg {
+        let (inst, expected) = match &job.parsed {
+            Ok((inst, expected)) => (inst, *expected),
+            Err(problem) => return Msg::Finished(Box::new(self.task.invalid(&job.source(None), problem.clone()))),
+        };
+        let mut limits = self.limits.clone();
+        let trial = trial.filter(|&t| limits.nodes.is_none_or(|n| t < n));
+        if let Some(t) = trial {
+            limits.nodes = Some(t);
+        }
+        let attempt = match self.task.solve(inst, &job.source(expected), threads, &limits) {
+            Ok(a) => a,
+            Err(e) => return Msg::Failed(e.context(format!("id {} (line {})", job.id, job.line))),
+        };
+        match attempt.stop {
+            Some(Stop::Cancelled) => Msg::Abandoned(job.id.clone()),
+            Some(Stop::NodeLimit) if trial.is_some() => Msg::Deferred(job.id.clone()),
+            _ => Msg::Finished(Box::new(attempt.record)),
+        }
+    }
+}
+
+static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+extern "C" fn on_signal(_: libc::c_int) {
+    INTERRUPTED.store(true, Ordering::SeqCst);
+}
+
+/// SIGINT and SIGTERM set a flag the writer polls; the handler resets itself, so a second signal kills.
+fn catch_signals() {
+    // SAFETY: the handler only stores to an atomic, which is async-signal-safe.
+    unsafe {
+        let mut sa: libc::sigaction = std::mem::zeroed();
+        sa.sa_sigaction = on_signal as extern "C" fn(libc::c_int) as usize;
+        sa.sa_flags = libc::SA_RESETHAND | libc::SA_RESTART;
+        libc::sigemptyset(&mut sa.sa_mask);
+        for sig in [libc::SIGINT, libc::SIGTERM] {
+            libc::sigaction(sig, &sa, std::ptr::null_mut());
+        }
+    }
+}
+/// Progress on stderr: a bar on a terminal, else a plain line every `PLAIN_PROGRESS_EVERY`.
+struct Progress {
+    bar: Option<ProgressBar>,
+    quiet: bool,
+    /// Instances to do; `None` for a stream.
+    total: Option<u64>,
+    done: u64,
+    by_status: [u64; 4],
+    running: Vec<String>,
+    start: Instant,
+    last_line: Instant,
+}
+
+impl Progress {
+    /// Progress for `total` instances (`None`: unknown); `quiet`: none at all.
+    fn new(total: Option<u64>, quiet: bool) -> Progress {
+        let bar = (!quiet && std::io::stderr().is_terminal()).then(|| {
+            let bar = total.map_or_else(ProgressBar::no_length, ProgressBar::new);
+            bar.set_style(cli_common::bar_style());
+            bar.enable_steady_tick(Duration::from_millis(250));
+            bar
+        });
+        let now = Instant::now();
+        Progress { bar, quiet, total, done: 0, by_status: [0; 4], running: Vec::new(), start: now, last_line: now }
+    }
+
+    /// A line above the bar: notes of problems are shown even when quiet.
+    fn note(&self, msg: &str) {
+        match &self.bar {
+            Some(bar) => bar.println(msg),
+            None => log(msg),
+        }
+    }
+
+    fn started(&mut self, id: String) {
+        self.running.push(id);
+        self.show_running();
+    }
+
+    fn ended(&mut self, id: &str) {
+        self.running.retain(|r| r != id);
+        self.show_running();
+    }
+
+    fn finished(&mut self, rec: &Record) {
+        self.ended(&rec.id);
+        self.done += 1;
+        self.by_status[rec.status as usize] += 1;
+        if let Some(bar) = &self.bar {
+            bar.inc(1);
+        }
+    }
+
+    fn show_running(&self) {
+        if let Some(bar) = &self.bar {
+            bar.set_message(format!("running: {}", self.running.join(", ")));
+        }
+    }
+
+    fn tick(&mut self) {
+        if self.quiet || self.bar.is_some() || self.last_line.elapsed() < PLAIN_PROGRESS_EVERY {
+            return;
+        }
+        self.last_line = Instant::now();
+        let elapsed = self.start.elapsed();
+        let eta = match (self.done, self.total) {
+            (0, _) | (_, None) => "unknown".to_string(),
+            (d, Some(t)) => HumanDuration(elapsed.mul_f64(t.saturating_sub(d) as f64 / d as f64)).to_string(),
+        };
+        let total = self.total.map_or("?".to_string(), |t| t.to_string());
+        let [solved, limit, unsolvable, invalid] = self.by_status;
+        log(&format!(
+            "batch: {}/{total} done ({solved} solved, {limit} limit, {unsolvable} unsolvable, {invalid} invalid), elapsed {}, ETA {eta}; running: {}",
+            self.done,
+            HumanDuration(elapsed),
+            self.running.join(", ")
+        ));
+    }
+
+    fn finish(&self) {
+        if let Some(bar) = &self.bar {
+            bar.finish_and_clear();
+        }
+    }
+}
+
+/// The instances of a batch, in input order.
+enum Input<'t, T: Task> {
+    /// A file, read whole first: the number of instances is known, and a mismatch with the records being
+    /// resumed is found before any work.
+    Listed(Vec<Job<T::Instance>>),
+    /// Stdin, read as the workers take the instances.
+    Streamed(JobReader<'t, Box<dyn BufRead + Send>, T>),
+}
+
+/// A tool's `batch`, for the puzzle `task` (already built from the tool's options, so that everything the
+/// user can get wrong is checked before the output is touched). Exit code 0, or 1 if a solved length differs
+/// from the input's (or on an error), 2 on a usage error, 130 when interrupted.
+pub fn run<T: Task>(args: &BatchArgs, task: &T) -> anyhow::Result<ExitCode> {
+    if args.resume && args.output.is_none() {
+        return Err(usage(anyhow!("--resume needs --output: the record file to continue")));
+    }
+    let reader: Box<dyn BufRead + Send> = if args.input == "-" {
+        Box::new(BufReader::new(std::io::stdin()))
+    } else {
+        let file = File::open(&args.input).with_context(|| format!("cannot read {}", args.input)).map_err(usage)?;
+        Box::new(BufReader::new(file))
+    };
+    let mut reader = JobReader::new(reader, task, args.shard);
+    let input = if args.input == "-" {
+        Input::Streamed(reader)
+    } else {
+        let jobs = reader.by_ref().collect::<std::io::Result<Vec<_>>>();
+        Input::Listed(jobs.with_context(|| format!("cannot read {}", args.input)).map_err(usage)?)
+    };
+    let format = args.format.or(args.output.as_deref().map(RecordFormat::for_path)).unwrap_or(RecordFormat::Jsonl);
+    let (mut sink, records) = Sink::open(task.name(), args.output.as_deref(), format, args.resume).map_err(usage)?;
+    let result = run_into(args, task, input, &mut sink, records);
+    sink.close();
+    result
+}
+
+fn run_into<T: Task>(
+    args: &BatchArgs,
+    task: &T,
+    input: Input<'_, T>,
+    sink: &mut Sink,
+    mut records: Vec<Record>,
+) -> anyhow::Result<ExitCode> {
+    let name = task.name();
+    let threads = task.threads();
+    let out_name = args.output.as_ref().map_or("stdout".to_string(), |p| p.display().to_string());
+    // The ids already recorded, with their instances: an input line with a recorded id is skipped, unless
+    // its instance differs, which means the records are of another input.
+    let have: HashMap<String, String> = records.iter().map(|r| (r.id.clone(), r.instance.clone())).collect();
+    let recorded = |job: Job<T::Instance>| -> anyhow::Result<Option<Job<T::Instance>>> {
+        match have.get(&job.id) {
+            None => Ok(Some(job)),
+            Some(text) if *text == job.text => Ok(None),
+            Some(text) => Err(usage(anyhow!(
+                "{out_name} has id '{}' as '{text}', but line {} of {} has '{}': is it the output of another input?",
+                job.id,
+                job.line,
+                args.input,
+                job.text
+            ))),
+        }
+    };
+    let (mut listed, mut streamed) = (None, None);
+    type Todo<'a, I> = Box<dyn Iterator<Item = anyhow::Result<Job<I>>> + Send + 'a>;
+    let (mut todo, total): (Todo<'_, T::Instance>, _) = match input {
+        Input::Listed(jobs) => {
+            let count = jobs.len();
+            let todo: Vec<_> =
+                jobs.into_iter().filter_map(|j| recorded(j).transpose()).collect::<anyhow::Result<_>>()?;
+            let total = todo.len();
+            if args.resume && !records.is_empty() {
+                say(
+                    args,
+                    &format!(
+                        "{name}: resuming {out_name}: {} records there, {total} of {count} instances to go",
+                        records.len()
+                    ),
+                );
+            }
+            listed = Some(count);
+            (Box::new(todo.into_iter().map(Ok)), Some(total))
+        }
+        Input::Streamed(reader) => {
+            let reader = streamed.insert(reader);
+            let todo = reader
+                .by_ref()
+                .map(|j| j.context("cannot read stdin"))
+                .filter_map(move |j| j.and_then(&recorded).transpose());
+            (Box::new(todo), None)
+        }
+    };
+
+    catch_signals();
+    let cancel = Arc::new(AtomicBool::new(false));
+    let run = Run { task, limits: args.limits.limits(Some(cancel.clone())), cancel: cancel.clone() };
+    let policy = if task.parallel_search() { args.parallel.resolve(total, threads) } else { Parallel::Instances };
+    let (workers, threads_each, trial) = match policy {
+        _ if threads == 1 => (1, 1, None),
+        Parallel::Instances => (threads, 1, None),
+        Parallel::Trial => (threads, 1, Some(TRIAL_NODES)),
+        Parallel::Search | Parallel::Auto => (1, threads, None), // `resolve` has replaced Auto
+    };
+    let mut progress = Progress::new(total.map(|t| t as u64), args.quiet);
+    let mut failure = None;
+    let started = Instant::now();
+    let (tx, rx) = mpsc::channel();
+    std::thread::scope(|sc| {
+        let run = &run;
+        let todo = &mut todo;
+        sc.spawn(move || {
+            let hard = run.phase(todo, workers, threads_each, trial, &tx);
+            run.phase(&mut hard.into_iter().map(Ok), 1, threads, None, &tx);
+        });
+        loop {
+            match rx.recv_timeout(Duration::from_millis(200)) {
+                Ok(Msg::Started(id)) => progress.started(id),
+                Ok(Msg::Deferred(id) | Msg::Abandoned(id)) => progress.ended(&id),
+                // After a failed write nothing more is written: a torn line must stay the last one.
+                Ok(Msg::Finished(_)) if failure.is_some() => {}
+                Ok(Msg::Finished(rec)) => {
+                    if let Err(e) = sink.write(&rec) {
+                        failure.get_or_insert(e);
+                        cancel.store(true, Ordering::SeqCst);
+                        continue;
+                    }
+                    progress.finished(&rec);
+                    if let Some(problem) = rec.error.as_deref().filter(|_| rec.status == Status::Invalid) {
+                        progress.note(&format!("{name}: line {}: {problem}", rec.line));
+                    }
+                    if rec.matched == Some(false) {
+                        progress.note(&format!(
+                            "{name}: MISMATCH: id {} (line {}): the optimal length found is {} but the input says {}",
+                            rec.id,
+                            rec.line,
+                            rec.length.unwrap_or_default(),
+                            rec.expected.unwrap_or_default()
+                        ));
+                    }
+                    records.push(*rec);
+                }
+                Ok(Msg::Failed(e)) => {
+                    failure.get_or_insert(e);
+                    cancel.store(true, Ordering::SeqCst);
+                }
+                Err(RecvTimeoutError::Timeout) => {}
+                Err(RecvTimeoutError::Disconnected) => break,
+            }
+            if INTERRUPTED.load(Ordering::SeqCst) {
+                cancel.store(true, Ordering::SeqCst);
+            }
+            progress.tick();
+        }
+    });
+    progress.finish();
+    drop(todo);
+
+    let (read, valid) = match (&streamed, listed) {
+        (Some(r), _) => (r.jobs, r.valid),
+        (None, _) => (records.len() as u64, records.iter().filter(|r| r.status != Status::Invalid).count() as u64),
+    };
+    if read > 0 && valid == 0 {
+        log(&format!("{name}: warning: no line of {} is a valid instance ({})", args.input, task.no_valid_hint()));
+    }
+    // A failure is said first: the summary after it shows what was recorded before it.
+    if let Some(e) = &failure {
+        log(&format!("{name}: error: {e:#}"));
+    }
+    let summary = Summary::new(&records);
+    say(args, &format!("summary of {out_name}:\n{}", summary.text().trim_end()));
+    say(
+        args,
+        &format!(
+            "wall time    {:.3} s this run ({} instances, {threads} threads, --parallel {}{})",
+            started.elapsed().as_secs_f64(),
+            progress.done,
+            clap::ValueEnum::to_possible_value(&policy).expect("no variant is skipped").get_name(),
+            if args.parallel == Parallel::Auto { " by auto" } else { "" }
+        ),
+    );
+    if let Some(e) = failure {
+        // Said above, before the summary, where it is seen; a usage error (another input's records) keeps
+        // its exit code.
+        return Ok(ExitCode::from(cli_common::exit_code(&e)));
+    }
+    if INTERRUPTED.load(Ordering::SeqCst) {
+        let left = match listed {
+            Some(count) => format!("{} instances left", count.saturating_sub(records.len())),
+            None => "the rest of stdin was not read".to_string(),
+        };
+        log(&format!(
+            "{name}: interrupted; the searches in flight were abandoned and nothing partial was written ({left})"
+        ));
+        if args.output.is_some() {
+            let mut words: Vec<String> = std::env::args().map(|w| shell_quote(&w)).collect();
+            if !args.resume {
+                words.push("--resume".into());
+            }
+            log(&format!("{name}: resume with: {}", words.join(" ")));
+        } else {
+            log("{name}: the records went to stdout; to be able to resume a run, give it --output FILE");
+        }
+        return Ok(ExitCode::from(cli_common::EXIT_INTERRUPTED));
+    }
+    if !summary.mismatched.is_empty() {
+        log(&format!(
+            "{name}: MISMATCH: {} solved lengths differ from the input's: {}",
+            summary.mismatched.len(),
+            summary.mismatched.join(", ")
+        ));
+        return Ok(ExitCode::from(cli_common::EXIT_FAILURE));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// A line of progress or summary on stderr, unless `--quiet`.
+fn say(args: &BatchArgs, line: &str) {
+    if !args.quiet {
+        log(line)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn auto_runs_instances_side_by_side_unless_they_are_few() {
+        assert_eq!(Parallel::Auto.resolve(Some(4), 2), Parallel::Instances);
+        assert_eq!(Parallel::Auto.resolve(Some(3), 2), Parallel::Search);
+        assert_eq!(Parallel::Auto.resolve(None, 2), Parallel::Instances);
+        assert_eq!(Parallel::Trial.resolve(Some(1), 2), Parallel::Trial);
+    }
+}
