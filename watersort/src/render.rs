@@ -40,6 +40,6 @@ mod tests {
     #[test]
     fn draws_plain_letters() {
         let tubes = Tubes { capacity: 2, tubes: vec![vec![0, 1], vec![], vec![1]] };
-        assert_eq!(draw(&tubes, &['a', 'b'], false), " |b| | | |\n |a| | |b|\n  1   2   3 \n");
+        assert_eq!(draw(&tubes, &['a', 'b'], false), " |b| | | | |\n |a| | | |b|\n  1   2   3 \n");
     }
 }
