@@ -58,12 +58,13 @@ impl Heuristic {
             Heuristic::Boundaries => tubes.iter().map(|&t| code.runs(t).saturating_sub(1)).sum(),
             Heuristic::Runs => runs_over_goal(code, tubes, goal),
             Heuristic::Bottoms => {
-                let mut bottoms = [0u32; 256];
+                // Counts fit a byte: at most 64 tubes.
+                let mut bottoms = [0u8; 256];
                 for &t in tubes.iter().filter(|&&t| t != 0) {
                     bottoms[code.unit(t, 0) as usize] += 1;
                 }
                 let missing: u32 =
-                    goal.tubes_of.iter().zip(bottoms.iter()).map(|(&want, &have)| want.saturating_sub(have)).sum();
+                    goal.tubes_of.iter().zip(bottoms.iter()).map(|(&want, &have)| want.saturating_sub(have as u32)).sum();
                 runs_over_goal(code, tubes, goal) + missing
             }
         }

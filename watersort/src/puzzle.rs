@@ -131,13 +131,23 @@ impl<const W: usize> search::Puzzle for WaterSort<W> {
         for (top, &c) in tops.iter_mut().zip(&codes[..n]) {
             *top = self.code.top(c);
         }
-        for pass in 0..3 {
-            for from in 0..n {
-                for to in (0..n).filter(|&to| to != from) {
+        // One pass finds the legal pours, recording each as a destination bit of its source in the
+        // mask of its rank; a second emits them rank by rank.
+        let mut ranked = [[0u64; MAX_TUBES]; 3];
+        for from in (0..n).filter(|&i| tops[i].height > 0) {
+            for to in (0..n).filter(|&j| j != from) {
+                if let Some(amount) = self.amount(tops[from], tops[to]) {
+                    ranked[rank(tops[to], amount, self.code.capacity)][from] |= 1 << to;
+                }
+            }
+        }
+        for masks in &ranked {
+            for (from, &mask) in masks[..n].iter().enumerate() {
+                let mut mask = mask;
+                while mask != 0 {
+                    let to = mask.trailing_zeros() as usize;
+                    mask &= mask - 1;
                     let Some(amount) = self.amount(tops[from], tops[to]) else { continue };
-                    if rank(tops[to], amount, self.code.capacity) != pass {
-                        continue;
-                    }
                     let (old_from, old_to) = (codes[from], codes[to]);
                     codes[from] = self.code.pop(old_from, tops[from].height, amount);
                     codes[to] = self.code.push(old_to, tops[to].height, tops[from].colour, amount);

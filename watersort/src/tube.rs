@@ -51,10 +51,11 @@ impl TubeCode {
         Top { height, colour, run }
     }
 
-    /// Maximal runs of equal colours in the tube.
+    /// Maximal runs of equal colours in the tube: the units that differ from the unit above them, the
+    /// top unit differing from the 0 above it. One xor compares every unit with the one above.
     pub fn runs(&self, code: u64) -> u32 {
-        let height = self.height(code);
-        (1..height).filter(|&k| self.unit(code, k) != self.unit(code, k - 1)).count() as u32 + (height > 0) as u32
+        let differs = code ^ (code >> self.bits);
+        (0..self.capacity).filter(|&k| (differs >> (k * self.bits)) & self.mask() != 0).count() as u32
     }
 
     /// `code` with `n` units of `colour` added on top of its `height` units.
