@@ -63,8 +63,12 @@ impl Heuristic {
                 for &t in tubes.iter().filter(|&&t| t != 0) {
                     bottoms[code.unit(t, 0) as usize] += 1;
                 }
-                let missing: u32 =
-                    goal.tubes_of.iter().zip(bottoms.iter()).map(|(&want, &have)| want.saturating_sub(have as u32)).sum();
+                let missing: u32 = goal
+                    .tubes_of
+                    .iter()
+                    .zip(bottoms.iter())
+                    .map(|(&want, &have)| want.saturating_sub(have as u32))
+                    .sum();
                 runs_over_goal(code, tubes, goal) + missing
             }
         }

@@ -2,13 +2,16 @@
 //! optimality-keeping pruning rules and move ordering, the goal test, the heuristic and the canonical
 //! tube order.
 //!
-//! States keep the level's tube order, so a move is a pour in the user's numbering; [`Puzzle::canonical`]
-//! sorts the tube codes, making positions that differ only by tube order one stored state. The library
-//! translates a solution found among representatives back to real pours by replaying from the start.
+//! Tube order is a symmetry: positions that differ only by it are one state. Every state the search sees
+//! is kept canonical — tube codes in ascending order — by sorting the start once and each successor as it
+//! is made (two tubes changed, so the sort is nearly free). That is cheaper than letting the library call
+//! `Puzzle::canonical` on every child, which would unpack, sort and pack it again. The price: a move is a
+//! pour between positions in sorted order, so [`WaterSort::user_pours`] maps a solution back to the
+//! level's own tube numbers.
 
 use crate::heuristic::{GoalShape, Heuristic};
 use crate::level::{unit_bits, Level, MAX_TUBES};
-use crate::play::Pour;
+use crate::play::{Pour, Tubes};
 use crate::rule::Rule;
 use crate::state::{Codes, Packed};
 use crate::tube::{Top, TubeCode};
@@ -64,14 +67,17 @@ impl<const W: usize> WaterSort<W> {
     /// The puzzle for `level`, and its start. `W` must be at least
     /// [`crate::state::words_needed`] for the level (the dispatch guarantees it).
     pub fn new(level: &Level, model: Model) -> (Self, Packed<W>) {
-        let code = TubeCode { bits: unit_bits(level.colours().len()), capacity: level.capacity() as u32 };
+        let code = TubeCode::new(unit_bits(level.colours().len()), level.capacity() as u32);
         let mut units = vec![0u32; level.colours().len() + 1];
         for &u in level.tubes().iter().flatten() {
             units[u as usize + 1] += 1;
         }
         let tubes_of: Vec<u32> = units.iter().map(|&u| u / code.capacity).collect();
         let goal = GoalShape { tubes: tubes_of.iter().sum(), tubes_of };
-        let codes: Vec<u64> = level.tubes().iter().map(|t| code.encode(t)).collect();
+        let mut codes: Vec<u64> = level.tubes().iter().map(|t| code.encode(t)).collect();
+        if !model.no_symmetry {
+            codes.sort_unstable();
+        }
         let puzzle = WaterSort {
             code,
             tubes: codes.len(),
@@ -82,6 +88,27 @@ impl<const W: usize> WaterSort<W> {
             goal,
         };
         (puzzle, Packed::pack(code, &codes))
+    }
+
+    /// `pours` found by the search (tube positions in sorted order at each step) as pours in the level's
+    /// own tube numbering, by replaying them on the level and re-sorting its tubes after each. Tubes with
+    /// equal codes are identical, so which of them a position names does not matter. A pour that does not
+    /// replay ends the mapping early; the caller's check then reports it.
+    pub fn user_pours(&self, level: &Level, pours: &[Pour]) -> Vec<Pour> {
+        let mut tubes = Tubes::new(level);
+        let mut user = Vec::with_capacity(pours.len());
+        for &p in pours {
+            let mut order: Vec<usize> = (0..self.tubes).collect();
+            if self.symmetry {
+                order.sort_by_key(|&t| self.code.encode(&tubes.tubes[t]));
+            }
+            let pour = Pour { from: order[p.from], to: order[p.to] };
+            if tubes.pour(pour, self.rule).is_err() {
+                break;
+            }
+            user.push(pour);
+        }
+        user
     }
 
     fn unpack(&self, state: &Packed<W>) -> Codes {
@@ -108,15 +135,16 @@ impl<const W: usize> WaterSort<W> {
     }
 }
 
-/// Move ordering: pours that finish a tube first, then pours onto the same colour, then pours into an
-/// empty tube. Greedy follows it among equal estimates, and it breaks A*'s ties toward progress.
-fn rank(to: Top, amount: u32, capacity: u32) -> usize {
-    if to.height + amount == capacity && to.run == to.height {
-        0
-    } else if to.height > 0 {
-        1
-    } else {
+/// Move ordering, by destination: pours onto a tube of the pour's colour alone first (they build
+/// finished tubes), then onto the same colour over others, then into an empty tube. Greedy follows it
+/// among equal estimates, and it breaks A*'s ties toward progress.
+fn rank(to: Top) -> usize {
+    if to.height == 0 {
         2
+    } else if to.run == to.height {
+        0
+    } else {
+        1
     }
 }
 
@@ -131,29 +159,29 @@ impl<const W: usize> search::Puzzle for WaterSort<W> {
         for (top, &c) in tops.iter_mut().zip(&codes[..n]) {
             *top = self.code.top(c);
         }
-        // One pass finds the legal pours, recording each as a destination bit of its source in the
-        // mask of its rank; a second emits them rank by rank.
-        let mut ranked = [[0u64; MAX_TUBES]; 3];
-        for from in (0..n).filter(|&i| tops[i].height > 0) {
-            for to in (0..n).filter(|&j| j != from) {
-                if let Some(amount) = self.amount(tops[from], tops[to]) {
-                    ranked[rank(tops[to], amount, self.code.capacity)][from] |= 1 << to;
-                }
+        let mut child = [0u64; MAX_TUBES];
+        // Destinations with room, rank by rank; then the sources that can pour into each.
+        let mut order = [0u8; MAX_TUBES];
+        let mut len = 0;
+        for r in 0..3 {
+            for to in (0..n).filter(|&j| tops[j].height < self.code.capacity && rank(tops[j]) == r) {
+                order[len] = to as u8;
+                len += 1;
             }
         }
-        for masks in &ranked {
-            for (from, &mask) in masks[..n].iter().enumerate() {
-                let mut mask = mask;
-                while mask != 0 {
-                    let to = mask.trailing_zeros() as usize;
-                    mask &= mask - 1;
-                    let Some(amount) = self.amount(tops[from], tops[to]) else { continue };
-                    let (old_from, old_to) = (codes[from], codes[to]);
-                    codes[from] = self.code.pop(old_from, tops[from].height, amount);
-                    codes[to] = self.code.push(old_to, tops[to].height, tops[from].colour, amount);
-                    visit(Pour { from, to }, Packed::pack(self.code, &codes[..n]));
-                    (codes[from], codes[to]) = (old_from, old_to);
+        for &to in &order[..len] {
+            let to = to as usize;
+            for from in (0..n).filter(|&i| i != to) {
+                let Some(amount) = self.amount(tops[from], tops[to]) else { continue };
+                let (old_from, old_to) = (codes[from], codes[to]);
+                codes[from] = self.code.pop(old_from, tops[from].height, amount);
+                codes[to] = self.code.push(old_to, tops[to].height, tops[from].colour, amount);
+                child[..n].copy_from_slice(&codes[..n]);
+                if self.symmetry {
+                    child[..n].sort_unstable();
                 }
+                visit(Pour { from, to }, Packed::pack(self.code, &child[..n]));
+                (codes[from], codes[to]) = (old_from, old_to);
             }
         }
     }
@@ -170,14 +198,5 @@ impl<const W: usize> search::Puzzle for WaterSort<W> {
 
     fn heuristic(&self, state: &Packed<W>) -> u32 {
         self.heuristic.estimate(self.code, &self.unpack(state)[..self.tubes], &self.goal)
-    }
-
-    fn canonical(&self, state: &Packed<W>) -> Packed<W> {
-        if !self.symmetry {
-            return *state;
-        }
-        let mut codes = self.unpack(state);
-        codes[..self.tubes].sort_unstable();
-        Packed::pack(self.code, &codes[..self.tubes])
     }
 }

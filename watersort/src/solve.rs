@@ -46,7 +46,7 @@ pub fn solve_with_progress(
     options: &Options,
     progress: &mut dyn FnMut(&Progress),
 ) -> Result<Solution, SolveError> {
-    let code = TubeCode { bits: unit_bits(level.colours().len()), capacity: level.capacity() as u32 };
+    let code = TubeCode::new(unit_bits(level.colours().len()), level.capacity() as u32);
     let needed = words_needed(code, level.tubes().len());
     // Sizes the state is compiled for; a level takes the smallest that holds it. A level has at most 64
     // tubes of at most 64 bits, so 64 words always suffice.
@@ -81,5 +81,11 @@ fn run<const W: usize>(
     progress: &mut dyn FnMut(&Progress),
 ) -> (Result<Report<Pour>, search::SearchError>, usize) {
     let (puzzle, start) = WaterSort::<W>::new(level, options.model);
-    (search::run(options.algorithm, &puzzle, &start, &options.limits, progress), W)
+    let report = search::run(options.algorithm, &puzzle, &start, &options.limits, progress).map(|mut report| {
+        if let Outcome::Solved(pours) = &report.outcome {
+            report.outcome = Outcome::Solved(puzzle.user_pours(level, pours));
+        }
+        report
+    });
+    (report, W)
 }

@@ -54,7 +54,7 @@ mod tests {
     #[test]
     fn round_trips_across_word_boundaries() {
         for (bits, capacity, tubes) in [(3u32, 4u32, 10usize), (6, 4, 52), (8, 8, 16), (5, 7, 20)] {
-            let code = TubeCode { bits, capacity };
+            let code = TubeCode::new(bits, capacity);
             let max = if code.width() == 64 { u64::MAX } else { (1u64 << code.width()) - 1 };
             let codes: Vec<u64> = (0..tubes as u64).map(|t| max - t * 7919 % max.max(1)).collect();
             assert!(words_needed(code, tubes) <= 32);

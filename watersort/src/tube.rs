@@ -9,6 +9,8 @@ pub struct TubeCode {
     pub bits: u32,
     /// Units a tube holds.
     pub capacity: u32,
+    /// Height by the code's bit length: a lookup instead of a division at every tube of every node.
+    heights: [u8; 65],
 }
 
 /// What successor generation and the heuristics need about one tube.
@@ -23,6 +25,15 @@ pub struct Top {
 }
 
 impl TubeCode {
+    /// The coding of tubes of `capacity` units of `bits` bits (both at least 1, their product at most 64).
+    pub fn new(bits: u32, capacity: u32) -> TubeCode {
+        let mut heights = [0u8; 65];
+        for (len, h) in heights.iter_mut().enumerate() {
+            *h = (len as u32).div_ceil(bits) as u8;
+        }
+        TubeCode { bits, capacity, heights }
+    }
+
     /// Bits one tube takes.
     pub fn width(&self) -> u32 {
         self.bits * self.capacity
@@ -38,7 +49,7 @@ impl TubeCode {
     }
 
     pub fn height(&self, code: u64) -> u32 {
-        (u64::BITS - code.leading_zeros()).div_ceil(self.bits)
+        self.heights[(u64::BITS - code.leading_zeros()) as usize] as u32
     }
 
     pub fn top(&self, code: u64) -> Top {
@@ -85,7 +96,7 @@ mod tests {
 
     #[test]
     fn heights_tops_runs_and_pours() {
-        let tc = TubeCode { bits: 3, capacity: 4 };
+        let tc = TubeCode::new(3, 4);
         let code = tc.encode(&[0, 1, 1]);
         assert_eq!(tc.height(code), 3);
         assert_eq!(tc.top(code), Top { height: 3, colour: 2, run: 2 });
@@ -94,7 +105,7 @@ mod tests {
         assert_eq!(tc.pop(code, 3, 3), 0);
         assert_eq!(tc.push(tc.encode(&[0]), 1, 2, 2), code);
         assert_eq!(tc.top(0), Top::default());
-        let wide = TubeCode { bits: 8, capacity: 8 };
+        let wide = TubeCode::new(8, 8);
         let full = wide.encode(&[254; 8]);
         assert_eq!(wide.height(full), 8);
         assert_eq!(wide.pop(full, 8, 1), wide.encode(&[254; 7]));
