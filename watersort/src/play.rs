@@ -6,7 +6,7 @@ use crate::rule::Rule;
 use std::fmt;
 
 /// One pour, tubes numbered from 0 in the level's own order (printed from 1).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Pour {
     pub from: usize,
     pub to: usize,
