@@ -39,6 +39,11 @@ pub enum Heuristic {
     /// bottom, so D falls by at most one. Either way `R - G + D` falls by at most one a pour.
     #[default]
     Bottoms,
+    /// Not admissible, for greedy search only: twice the units out of place (all but those in the `u_c/C`
+    /// longest bottom runs of each colour c) plus `Runs`. Counting units rather than runs rewards each
+    /// pour by how much it settles, which leads greedy search off the long plateaus of the run counts;
+    /// the weights were the best of seven tried on ten 30-colour levels (see NOTES-bench.md).
+    Guide,
 }
 
 /// What the estimates need to know about the goal.
@@ -51,12 +56,18 @@ pub struct GoalShape {
 }
 
 impl Heuristic {
+    /// Whether the estimate never exceeds the pours left, as A* and IDA* need for fewest pours.
+    pub fn admissible(self) -> bool {
+        self != Heuristic::Guide
+    }
+
     /// The estimate for a position given by its tube codes.
     pub fn estimate(self, code: TubeCode, tubes: &[u64], goal: &GoalShape) -> u32 {
         match self {
             Heuristic::Zero => 0,
             Heuristic::Boundaries => tubes.iter().map(|&t| code.runs(t).saturating_sub(1)).sum(),
             Heuristic::Runs => runs_over_goal(code, tubes, goal),
+            Heuristic::Guide => 2 * out_of_place(code, tubes, goal) + runs_over_goal(code, tubes, goal),
             Heuristic::Bottoms => {
                 // Counts fit a byte: at most 64 tubes.
                 let mut bottoms = [0u8; 256];
@@ -77,4 +88,29 @@ impl Heuristic {
 
 fn runs_over_goal(code: TubeCode, tubes: &[u64], goal: &GoalShape) -> u32 {
     tubes.iter().map(|&t| code.runs(t)).sum::<u32>().saturating_sub(goal.tubes)
+}
+
+/// Units not in the longest `u_c/C` bottom runs of their colour c: each of them must still move.
+fn out_of_place(code: TubeCode, tubes: &[u64], goal: &GoalShape) -> u32 {
+    // (colour, bottom run length) of every non-empty tube, longest first within a colour.
+    let mut bottoms = [(0u32, 0u32); crate::level::MAX_TUBES];
+    let mut n = 0;
+    let mut units = 0;
+    for &t in tubes.iter().filter(|&&t| t != 0) {
+        let colour = code.unit(t, 0);
+        let height = code.height(t);
+        units += height;
+        bottoms[n] = (colour, (0..height).take_while(|&k| code.unit(t, k) == colour).count() as u32);
+        n += 1;
+    }
+    bottoms[..n].sort_unstable_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(&a.1)));
+    let mut placed = 0;
+    let mut taken = 0;
+    for (i, &(colour, run)) in bottoms[..n].iter().enumerate() {
+        taken = if i > 0 && bottoms[i - 1].0 == colour { taken + 1 } else { 1 };
+        if taken <= goal.tubes_of[colour as usize] {
+            placed += run;
+        }
+    }
+    units - placed
 }

@@ -80,9 +80,10 @@ struct SolveArgs {
     model: ModelArgs,
     #[arg(long, value_enum, default_value = "astar")]
     algorithm: AlgorithmArg,
-    /// Estimate of the pours left (all admissible): bottoms (strongest), runs, boundaries, zero.
-    #[arg(long, value_enum, default_value = "bottoms")]
-    heuristic: Heuristic,
+    /// Estimate of the pours left. Admissible (fewest pours with astar and ida): bottoms (the strongest,
+    /// default), runs, boundaries, zero. For greedy only: guide (its default).
+    #[arg(long, value_enum)]
+    heuristic: Option<Heuristic>,
     /// Do not skip pours out of a finished tube (for measurement).
     #[arg(long)]
     no_prune_finished: bool,
@@ -176,6 +177,14 @@ fn options(args: &SolveArgs) -> Result<Options, Failure> {
         }
         t => t.map(Duration::from_secs_f64),
     };
+    let heuristic = match (args.heuristic, args.algorithm) {
+        (Some(h), AlgorithmArg::Astar | AlgorithmArg::Ida) if !h.admissible() => {
+            return Err(Failure::Input(anyhow::anyhow!("--heuristic {h:?} is for --algorithm greedy only")))
+        }
+        (Some(h), _) => h,
+        (None, AlgorithmArg::Greedy) => Heuristic::Guide,
+        (None, _) => Heuristic::Bottoms,
+    };
     Ok(Options {
         algorithm: match args.algorithm {
             AlgorithmArg::Astar => Algorithm::Astar,
@@ -185,7 +194,7 @@ fn options(args: &SolveArgs) -> Result<Options, Failure> {
         },
         model: Model {
             rule: args.model.rule,
-            heuristic: args.heuristic,
+            heuristic,
             pruning: Pruning { finished: !args.no_prune_finished, pure_to_empty: !args.no_prune_pure_to_empty },
             no_symmetry: args.no_symmetry,
         },

@@ -36,6 +36,8 @@ pub struct Solution {
 pub enum SolveError {
     #[error("internal error: the search returned pours that do not solve the level ({0})")]
     BadSolution(String),
+    #[error("the {0:?} heuristic is not admissible: use it with greedy search only")]
+    Inadmissible(crate::Heuristic),
     #[error("internal error: {0}")]
     Search(#[from] search::SearchError),
 }
@@ -46,6 +48,9 @@ pub fn solve_with_progress(
     options: &Options,
     progress: &mut dyn FnMut(&Progress),
 ) -> Result<Solution, SolveError> {
+    if matches!(options.algorithm, Algorithm::Astar | Algorithm::Ida) && !options.model.heuristic.admissible() {
+        return Err(SolveError::Inadmissible(options.model.heuristic));
+    }
     let code = TubeCode::new(unit_bits(level.colours().len()), level.capacity() as u32);
     let needed = words_needed(code, level.tubes().len());
     // Sizes the state is compiled for; a level takes the smallest that holds it. A level has at most 64

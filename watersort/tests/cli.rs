@@ -57,6 +57,8 @@ fn a_bad_line_among_good_ones_still_solves_the_rest_and_exits_2() {
 fn usage_errors_exit_2_and_help_has_examples() {
     assert_eq!(watersort(&["solve"], "").status.code(), Some(2));
     assert_eq!(watersort(&["solve", "x: ab ba -", "--algorithm", "magic"], "").status.code(), Some(2));
+    assert_eq!(watersort(&["solve", "x: ab ba -", "--heuristic", "guide"], "").status.code(), Some(2));
+    assert_eq!(watersort(&["solve", "x: ab ba -", "--capacity", "0"], "").status.code(), Some(2));
     let help = watersort(&["--help"], "");
     assert!(text(&help.stdout).contains("Examples:"));
 }
