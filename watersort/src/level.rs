@@ -58,9 +58,10 @@ impl Problem {
     }
 }
 
-/// Bits a unit takes when a level has `colours` colours: codes 1..=colours, 0 for no unit.
+/// Bits a unit takes when a level has `colours` colours: codes 1..=colours, 0 for no unit. At least 1,
+/// so that a level of empty tubes still has a coding.
 pub fn unit_bits(colours: usize) -> u32 {
-    usize::BITS - colours.leading_zeros()
+    (usize::BITS - colours.leading_zeros()).max(1)
 }
 
 impl Level {

@@ -64,6 +64,13 @@ fn usage_errors_exit_2_and_help_has_examples() {
 }
 
 #[test]
+fn a_level_of_empty_tubes_is_already_solved() {
+    let out = watersort(&["solve", "void: - -"], "");
+    assert_eq!(out.status.code(), Some(0));
+    assert!(text(&out.stdout).starts_with("void: 0 pours"), "{}", text(&out.stdout));
+}
+
+#[test]
 fn unsolvable_is_proved_and_exits_1() {
     let out = watersort(&["solve", "stuck: ab ba", "--capacity", "2"], "");
     assert_eq!(out.status.code(), Some(1));
