@@ -57,3 +57,43 @@ greedy-guide --algorithm greedy
 T
   ;;
 esac
+
+# Levels `generate` cannot make: raw uniform shuffles, not filtered for solvability (K=50, where the
+# greedy check of `generate` is too slow, and one empty tube, mostly unsolvable). Python's own seeded
+# shuffle, so the files are reproducible too.
+if [ "${1:-all}" = raw ] || [ "${1:-all}" = all ]; then
+  python3 - "$OUT" <<'PY'
+import random, string, sys
+random.seed(1)
+for k, e, name in ((50, 2, "raw-k50-e2"), (12, 1, "raw-k12-e1")):
+    letters = (string.ascii_lowercase + string.ascii_uppercase)[:k]
+    with open(f"{sys.argv[1]}/{name}.txt", "w") as f:
+        for i in range(10):
+            units = [c for c in letters for _ in range(4)]
+            random.shuffle(units)
+            tubes = ["".join(units[j:j + 4]) for j in range(0, len(units), 4)] + ["-"] * e
+            f.write(f"{name}-{i + 1}: {' '.join(tubes)}\n")
+PY
+  $W solve "$OUT/raw-k12-e1.txt" --format json --time-limit 60 --memory-limit 4G > "$OUT/raw-k12-e1.jsonl" || true
+  summary "$OUT/raw-k12-e1.jsonl" "A* raw-k12-e1"
+  $W solve "$OUT/raw-k50-e2.txt" --format json --algorithm greedy --time-limit 10 > "$OUT/raw-k50-greedy.jsonl" || true
+  summary "$OUT/raw-k50-greedy.jsonl" "greedy raw-k50-e2 (10 s cap)"
+  $W solve "$OUT/raw-k50-e2.txt" --format json --time-limit 20 --memory-limit 4G > "$OUT/raw-k50.jsonl" || true
+  summary "$OUT/raw-k50.jsonl" "A* raw-k50-e2 (20 s cap)"
+fi
+
+# The same comparison on the ten 20-colour levels of `scale`, where A* works harder (run `scale` first).
+if [ "${1:-all}" = table20 ] || [ "${1:-all}" = all ]; then
+  while read -r label args; do
+    $W solve "$OUT/k20-e2-c4.txt" --format json --time-limit 20 --memory-limit 4G $args > "$OUT/table20.jsonl" || true
+    summary "$OUT/table20.jsonl" "k20 $label"
+  done <<'T'
+astar-runs --heuristic runs
+astar-bottoms
+astar-no-pruning --no-prune-finished --no-prune-pure-to-empty
+astar-no-symmetry --no-symmetry
+ida-bottoms --algorithm ida
+greedy-guide --algorithm greedy
+greedy-bottoms --algorithm greedy --heuristic bottoms
+T
+fi
