@@ -4,6 +4,7 @@
 
 pub mod board;
 pub mod exhaustive;
+pub mod explore;
 pub mod heuristic;
 pub mod instance;
 pub mod partition;

@@ -132,12 +132,12 @@ fn run<P: Puzzle>(
             continue; // stale
         }
         if let Priority::Astar { .. } = priority {
-            if puzzle.is_goal(open.store.state(id)) {
-                return Ok(Some(id));
-            }
             if reported.is_none_or(|f| entry.priority() > f) {
                 reported = Some(entry.priority());
                 guard.depth(entry.priority(), open.stored());
+            }
+            if puzzle.is_goal(open.store.state(id)) {
+                return Ok(Some(id));
             }
         }
         guard.expand(open.stored())?;
@@ -147,31 +147,32 @@ fn run<P: Puzzle>(
         guard.stats.generated += children.len() as u64;
         let g = g + 1;
         for child in children.drain(..) {
-            match open.store.id(&child) {
-                Some(old) => {
+            open.room(guard, true)?;
+            match open.store.insert(child, id) {
+                Err(old) => {
                     let better = g < open.g[old as usize];
-                    let reopen = matches!(priority, Priority::Astar { reopen: true });
-                    if better && (reopen || !open.closed[old as usize]) && !matches!(priority, Priority::Greedy) {
-                        open.room(guard, false)?;
+                    let may_reopen = match priority {
+                        Priority::Astar { reopen } => reopen || !open.closed[old as usize],
+                        Priority::Greedy => false,
+                    };
+                    if better && may_reopen {
                         open.g[old as usize] = g;
                         open.closed[old as usize] = false;
                         open.store.set_parent(old, id);
-                        let h = puzzle.heuristic(&child);
+                        let h = puzzle.heuristic(open.store.state(old));
                         open.push(guard, Entry::new(key(g, h), g, old));
                     } else {
                         guard.stats.duplicates += 1;
                     }
                 }
-                None => {
-                    open.room(guard, true)?;
-                    let h = puzzle.heuristic(&child);
-                    let goal = matches!(priority, Priority::Greedy) && puzzle.is_goal(&child);
-                    let new = open.store.insert(child, id).unwrap_or_else(|old| old);
+                Ok(new) => {
                     open.g.push(g);
                     open.closed.push(false);
-                    if goal {
+                    let child = open.store.state(new);
+                    if matches!(priority, Priority::Greedy) && puzzle.is_goal(child) {
                         return Ok(Some(new));
                     }
+                    let h = puzzle.heuristic(child);
                     open.push(guard, Entry::new(key(g, h), g, new));
                 }
             }

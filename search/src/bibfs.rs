@@ -6,11 +6,14 @@
 //!
 //! Why the first meeting is already a shortest path: say the forward store holds exactly the states at
 //! distance `0..=f` from the start and the backward one those at `0..=b` from the goal, with no state in
-//! both. Then every path is longer than `f + b`. Expanding the forward layer `f`, a generated state found
-//! in the backward store joins a path of `f + 1 + (its distance) <= f + 1 + b` moves, which is at least
-//! the shortest, `f + b + 1`: so it is exactly the shortest. This holds because the check is made for every
-//! state generated against *complete* layers of the other side; checking frontiers only, or alternating
-//! state by state, is what breaks the classic versions.
+//! both. Then every path is longer than `f + b` (on a path of at most `f + b` moves, the state `f` moves
+//! from the start, or the goal if sooner, would be in both). Expanding the forward layer `f`, a generated
+//! state found in the backward store joins a path of `f + 1 + (its distance) <= f + 1 + b` moves, which is
+//! at least the shortest, `f + b + 1`: so it is exactly the shortest, and the rest of the layer need not be
+//! looked at for a better join (there is none). This holds because every generated state is checked
+//! against *complete* layers of the other side; checking frontiers only, or alternating state by state,
+//! is what breaks the classic versions. The tests compare every 2x3 position and a 3x3 sample of odd and
+//! even lengths with the exhaustive distances.
 
 use crate::bfs::{expand_layer, plant};
 use crate::guard::Guard;

@@ -84,8 +84,6 @@ fn round<P: Puzzle>(
             next = Some(next.map_or(f, |n: u32| n.min(f)));
             continue;
         }
-        let stored = stack.path.len() as u64 + 1 + stack.buffered;
-        guard.room(stored, stored * state_bytes)?;
         if puzzle.is_goal(&child) {
             stack.path.push(child);
             return Ok(Round::Found);
@@ -117,9 +115,12 @@ fn enter<P: Puzzle>(puzzle: &P, state: P::State, stack: &mut Stack<P::State>, gu
     pending.reverse();
     guard.stats.generated += generated;
     guard.stats.duplicates += generated - pending.len() as u64;
+    // The buffers' capacity stays from earlier expansions: what counts is the states kept from now on.
+    let stored = depth as u64 + 1 + stack.buffered + pending.len() as u64;
+    let bytes = stored * std::mem::size_of::<P::State>() as u64;
+    guard.room(stored, bytes)?;
+    guard.peak(stored, bytes);
     stack.buffered += pending.len() as u64;
-    let stored = depth as u64 + 1 + stack.buffered;
-    guard.peak(stored, stored * std::mem::size_of::<P::State>() as u64);
     stack.path.push(state);
     Ok(())
 }

@@ -1,6 +1,16 @@
 //! Generic minimum-step search. A puzzle implements [`Puzzle`]; the algorithms return an optimal move
 //! sequence (or a proof that there is none) with statistics. The library never prints: progress goes
 //! through a callback, and limits stop any algorithm cleanly.
+//!
+//! The algorithms — [`bfs`], [`bibfs`], [`astar`], [`ida`], [`greedy`], or [`run`] to pick one by
+//! [`Algorithm`] — share one shape: `(puzzle, start, limits, progress) -> Result<Report, SearchError>`.
+//! The `Result` is for requests that cannot run ([`SearchError::NeedsGoal`]) and puzzles whose
+//! [`Puzzle::canonical`] breaks its own moves; everything about the position itself (solved, unsolvable,
+//! stopped by a limit) is in the [`Report`]'s [`Outcome`].
+//!
+//! All of them store and compare only representatives ([`Puzzle::canonical`]), each once, and turn the
+//! path they find back into moves from the real start by replaying it, which also checks that it ends at
+//! a goal: no algorithm returns a path that was not played out.
 
 mod astar;
 mod best_first;
@@ -101,11 +111,15 @@ pub struct Stats {
     pub expanded: u64,
     /// Successors generated.
     pub generated: u64,
-    /// Successors dropped because their state was already stored (or, in A*, stored with a better cost).
+    /// Successors dropped because their state was already stored (or, in A*, stored with a better cost;
+    /// in IDA*, which stores nothing, because they stepped straight back to the state just left).
     pub duplicates: u64,
-    /// The most states stored at once (closed and open sets together).
+    /// The most states stored at once (closed and open sets together; for IDA*, the path and the
+    /// successors waiting on it).
     pub peak_stored: u64,
-    /// An estimate of the peak memory of the stored states, in bytes.
+    /// An estimate of the peak memory of the stored states, in bytes: stored states times the state's
+    /// size plus a per-state overhead (12 bytes in the store, 5 more for A*'s costs, 16 a heap entry).
+    /// The arena and table grow by doubling, so the memory actually reserved can be up to twice this.
     pub peak_bytes: u64,
     pub seconds: f64,
 }
@@ -135,7 +149,8 @@ pub enum Algorithm {
 /// What a search reports while it runs, at most a few times a second or once a depth.
 #[derive(Clone, Debug)]
 pub enum Progress {
-    /// A breadth-first layer (or an IDA* bound, or an A* f-value) was finished.
+    /// A new depth: breadth-first search finished layer `depth` (bidirectional: the two sides' depths
+    /// added); IDA* starts a round bounded by f = `depth`; A* takes its first open state of f = `depth`.
     Depth { depth: u32, stored: u64, expanded: u64 },
     /// Periodic: counts so far.
     Tick { expanded: u64, stored: u64, seconds: f64 },
@@ -148,12 +163,13 @@ pub enum SearchError {
     /// Bidirectional search was asked for a puzzle whose [`Puzzle::goal`] is `None`.
     #[error("bidirectional search needs the puzzle's single goal, and this puzzle has none (Puzzle::goal)")]
     NeedsGoal,
-    /// The solution found among representatives could not be replayed from the real start: at move `step`
-    /// no successor had the next representative, or the replay did not end at a goal. The puzzle's
-    /// `canonical` does not agree with its `successors` or `is_goal` (positions of one class must have
-    /// successors of the same classes, and be goals alike).
-    #[error("the solution does not replay from the start at move {step}: Puzzle::canonical disagrees with successors or is_goal")]
-    BrokenCanonical { step: usize },
+    /// The path found among representatives could not be replayed from the real start: at move `step` no
+    /// successor had the next representative, or the replay did not end at a goal. The puzzle breaks its
+    /// contract: its `canonical` does not agree with its `successors` or `is_goal` (positions of one class
+    /// must have successors of the same classes, and be goals alike), or, for bidirectional search, its
+    /// moves cannot all be undone. Returned instead of a wrong answer.
+    #[error("the path found does not replay from the start at move {step}: the puzzle's canonical form disagrees with its moves or goal test, or (bidirectional search) its moves are not reversible")]
+    NotReplayable { step: usize },
 }
 
 /// Runs `algorithm` (A* with [`AstarOptions::default`]).

@@ -18,12 +18,12 @@ pub(crate) fn moves<P: Puzzle>(puzzle: &P, start: &P::State, path: &[P::State]) 
                 found = Some((m, s));
             }
         });
-        let (m, s) = found.ok_or(SearchError::BrokenCanonical { step })?;
+        let (m, s) = found.ok_or(SearchError::NotReplayable { step })?;
         moves.push(m);
         at = s;
     }
     if !puzzle.is_goal(&at) {
-        return Err(SearchError::BrokenCanonical { step: moves.len() });
+        return Err(SearchError::NotReplayable { step: moves.len() });
     }
     Ok(moves)
 }
