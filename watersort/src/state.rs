@@ -6,7 +6,7 @@ use crate::level::MAX_TUBES;
 use crate::tube::TubeCode;
 
 /// A packed position.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Packed<const W: usize>(pub [u64; W]);
 
 /// Tube codes of one position, unpacked onto the stack.
