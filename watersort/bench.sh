@@ -1,0 +1,99 @@
+#!/usr/bin/env bash
+# Measurements behind NOTES-bench.md. Run from the workspace root after
+# `cargo build --release -p watersort`; one search at a time, one thread. Output in $OUT (default
+# /tmp/watersort-bench): level files, JSON records, and a summary on stdout.
+set -euo pipefail
+W=${W:-target/release/watersort}
+OUT=${OUT:-/tmp/watersort-bench}
+mkdir -p "$OUT"
+
+summary() { # file.jsonl label: solved/unsolvable/stopped counts, median and worst seconds and expansions
+  python3 - "$1" "$2" <<'PY'
+import json, statistics, sys
+rs = [json.loads(l) for l in open(sys.argv[1])]
+by = lambda k: sorted(r[k] for r in rs)
+out = {o: sum(r["outcome"] == o for r in rs) for o in ("solved", "unsolvable", "stopped")}
+s, e, g = by("seconds"), by("expanded"), by("generated")
+print(f"{sys.argv[2]:<28} n={len(rs)} {out} median {statistics.median(s):.4f} s worst {s[-1]:.4f} s "
+      f"median {statistics.median(e):.0f} expanded worst {e[-1]} sum {sum(e)} generated {sum(g)} total {sum(s):.3f} s")
+PY
+}
+
+case "${1:-all}" in
+game | all)
+  $W generate --colors 12 --empty 2 --count 1000 --seed 1 > "$OUT/game.txt"
+  for i in 1 2 3 4 5; do /usr/bin/time -f "game 1000 levels: %e s wall %U s user %M KB" $W solve "$OUT/game.txt" > "$OUT/game.out"; done
+  grep -c "(optimal)" "$OUT/game.out"
+  ;;&
+scale | all)
+  for spec in "12 2 4" "20 2 4" "30 2 4" "12 2 6" "12 2 8" "12 1 4"; do
+    set -- $spec
+    name="k$1-e$2-c$3"
+    $W generate --colors "$1" --empty "$2" --capacity "$3" --count 10 --seed 1 --attempts 100000 > "$OUT/$name.txt" || true
+    $W solve "$OUT/$name.txt" --capacity "$3" --format json --time-limit 60 --memory-limit 4G > "$OUT/$name.jsonl" || true
+    summary "$OUT/$name.jsonl" "A* $name"
+    $W solve "$OUT/$name.txt" --capacity "$3" --format json --algorithm greedy --time-limit 60 > "$OUT/$name-greedy.jsonl" || true
+    summary "$OUT/$name-greedy.jsonl" "greedy $name"
+  done
+  ;;&
+table | all)
+  $W generate --colors 8 --empty 2 --count 30 --seed 1 > "$OUT/k8.txt"
+  while read -r label args; do
+    $W solve "$OUT/k8.txt" --format json --time-limit 5 $args > "$OUT/table.jsonl" || true
+    summary "$OUT/table.jsonl" "$label"
+  done <<'T'
+bfs --algorithm bfs
+astar-zero --heuristic zero
+astar-boundaries --heuristic boundaries
+astar-runs --heuristic runs
+astar-bottoms
+astar-no-prune-finished --no-prune-finished
+astar-no-prune-pure-to-empty --no-prune-pure-to-empty
+astar-no-pruning --no-prune-finished --no-prune-pure-to-empty
+astar-no-symmetry --no-symmetry
+bfs-no-symmetry --algorithm bfs --no-symmetry
+ida-bottoms --algorithm ida
+greedy-guide --algorithm greedy
+T
+  ;;
+esac
+
+# Levels `generate` cannot make: raw uniform shuffles, not filtered for solvability (K=50, where the
+# greedy check of `generate` is too slow, and one empty tube, mostly unsolvable). Python's own seeded
+# shuffle, so the files are reproducible too.
+if [ "${1:-all}" = raw ] || [ "${1:-all}" = all ]; then
+  python3 - "$OUT" <<'PY'
+import random, string, sys
+random.seed(1)
+for k, e, name in ((50, 2, "raw-k50-e2"), (12, 1, "raw-k12-e1")):
+    letters = (string.ascii_lowercase + string.ascii_uppercase)[:k]
+    with open(f"{sys.argv[1]}/{name}.txt", "w") as f:
+        for i in range(10):
+            units = [c for c in letters for _ in range(4)]
+            random.shuffle(units)
+            tubes = ["".join(units[j:j + 4]) for j in range(0, len(units), 4)] + ["-"] * e
+            f.write(f"{name}-{i + 1}: {' '.join(tubes)}\n")
+PY
+  $W solve "$OUT/raw-k12-e1.txt" --format json --time-limit 60 --memory-limit 4G > "$OUT/raw-k12-e1.jsonl" || true
+  summary "$OUT/raw-k12-e1.jsonl" "A* raw-k12-e1"
+  $W solve "$OUT/raw-k50-e2.txt" --format json --algorithm greedy --time-limit 10 > "$OUT/raw-k50-greedy.jsonl" || true
+  summary "$OUT/raw-k50-greedy.jsonl" "greedy raw-k50-e2 (10 s cap)"
+  $W solve "$OUT/raw-k50-e2.txt" --format json --time-limit 20 --memory-limit 4G > "$OUT/raw-k50.jsonl" || true
+  summary "$OUT/raw-k50.jsonl" "A* raw-k50-e2 (20 s cap)"
+fi
+
+# The same comparison on the ten 20-colour levels of `scale`, where A* works harder (run `scale` first).
+if [ "${1:-all}" = table20 ] || [ "${1:-all}" = all ]; then
+  while read -r label args; do
+    $W solve "$OUT/k20-e2-c4.txt" --format json --time-limit 20 --memory-limit 4G $args > "$OUT/table20.jsonl" || true
+    summary "$OUT/table20.jsonl" "k20 $label"
+  done <<'T'
+astar-runs --heuristic runs
+astar-bottoms
+astar-no-pruning --no-prune-finished --no-prune-pure-to-empty
+astar-no-symmetry --no-symmetry
+ida-bottoms --algorithm ida
+greedy-guide --algorithm greedy
+greedy-bottoms --algorithm greedy --heuristic bottoms
+T
+fi

@@ -1,0 +1,116 @@
+//! Admissible estimates of the pours left. Each is a count that one pour lowers by at most one and that
+//! is 0 when solved, so it never exceeds the pours left.
+//!
+//! Facts every proof uses. A pour moves part or all of the source's top run `r` (colour c) onto a
+//! destination that is empty or has c on top. Call R the number of maximal runs in all tubes and G the
+//! number of full tubes at the goal: `G = Σ_c u_c / C` for u_c units of colour c, capacity C.
+//!
+//! * Part of `r` moves: `r` stays, so R is unchanged (destination non-empty: its top run grows) or
+//!   grows by one (destination empty: a new run).
+//! * All of `r` onto a non-empty tube: `r` merges into the top run there, R falls by exactly one.
+//! * All of `r` into an empty tube: R is unchanged.
+//!
+//! So R falls by at most one a pour, and only when the destination was non-empty.
+
+use crate::tube::TubeCode;
+
+/// Which estimate A*, IDA* and greedy use.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum Heuristic {
+    /// 0: plain uniform-cost search.
+    Zero,
+    /// Boundaries between different colours inside tubes.
+    ///
+    /// Proof: a pour creates no boundary (the destination is empty or has the same colour on top) and
+    /// removes at most one: the one under `r`, only when all of `r` leaves. 0 when solved.
+    Boundaries,
+    /// Runs beyond the goal's: `R - G`.
+    ///
+    /// Proof: R ≥ G because a run holds at most C units, so colour c has at least `u_c / C` runs; R = G
+    /// when solved (one run a full tube); R falls by at most one a pour (module comment). It is never
+    /// below `Boundaries`: R = boundaries + non-empty tubes, and the `G·C` units need at least G tubes.
+    Runs,
+    /// `R - G` plus the bottoms missing: `D = Σ_c max(0, u_c/C - b_c)`, where `b_c` counts tubes whose
+    /// bottom unit is colour c.
+    ///
+    /// Proof: when solved R = G and each colour c is the bottom of exactly `u_c/C` tubes, so the sum is
+    /// 0. A pour onto a non-empty tube lowers R by at most one and creates no bottom, so D does not fall
+    /// (it can rise when the source empties). A pour into an empty tube does not lower R, and creates one
+    /// bottom, so D falls by at most one. Either way `R - G + D` falls by at most one a pour.
+    #[default]
+    Bottoms,
+    /// Not admissible, for greedy search only: twice the units out of place (all but those in the `u_c/C`
+    /// longest bottom runs of each colour c) plus `Runs`. Counting units rather than runs rewards each
+    /// pour by how much it settles, which leads greedy search off the long plateaus of the run counts;
+    /// the weights were the best of seven tried on ten 30-colour levels (see NOTES-bench.md).
+    Guide,
+}
+
+/// What the estimates need to know about the goal.
+#[derive(Clone, Debug)]
+pub struct GoalShape {
+    /// Full tubes of each colour code at the goal (index 0, no colour, is 0).
+    pub tubes_of: Vec<u32>,
+    /// Their sum, G.
+    pub tubes: u32,
+}
+
+impl Heuristic {
+    /// Whether the estimate never exceeds the pours left, as A* and IDA* need for fewest pours.
+    pub fn admissible(self) -> bool {
+        self != Heuristic::Guide
+    }
+
+    /// The estimate for a position given by its tube codes.
+    pub fn estimate(self, code: TubeCode, tubes: &[u64], goal: &GoalShape) -> u32 {
+        match self {
+            Heuristic::Zero => 0,
+            Heuristic::Boundaries => tubes.iter().map(|&t| code.runs(t).saturating_sub(1)).sum(),
+            Heuristic::Runs => runs_over_goal(code, tubes, goal),
+            Heuristic::Guide => 2 * out_of_place(code, tubes, goal) + runs_over_goal(code, tubes, goal),
+            Heuristic::Bottoms => {
+                // Counts fit a byte: at most 64 tubes.
+                let mut bottoms = [0u8; 256];
+                for &t in tubes.iter().filter(|&&t| t != 0) {
+                    bottoms[code.unit(t, 0) as usize] += 1;
+                }
+                let missing: u32 = goal
+                    .tubes_of
+                    .iter()
+                    .zip(bottoms.iter())
+                    .map(|(&want, &have)| want.saturating_sub(have as u32))
+                    .sum();
+                runs_over_goal(code, tubes, goal) + missing
+            }
+        }
+    }
+}
+
+fn runs_over_goal(code: TubeCode, tubes: &[u64], goal: &GoalShape) -> u32 {
+    tubes.iter().map(|&t| code.runs(t)).sum::<u32>().saturating_sub(goal.tubes)
+}
+
+/// Units not in the longest `u_c/C` bottom runs of their colour c: each of them must still move.
+fn out_of_place(code: TubeCode, tubes: &[u64], goal: &GoalShape) -> u32 {
+    // (colour, bottom run length) of every non-empty tube, longest first within a colour.
+    let mut bottoms = [(0u32, 0u32); crate::level::MAX_TUBES];
+    let mut n = 0;
+    let mut units = 0;
+    for &t in tubes.iter().filter(|&&t| t != 0) {
+        let colour = code.unit(t, 0);
+        let height = code.height(t);
+        units += height;
+        bottoms[n] = (colour, (0..height).take_while(|&k| code.unit(t, k) == colour).count() as u32);
+        n += 1;
+    }
+    bottoms[..n].sort_unstable_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(&a.1)));
+    let mut placed = 0;
+    let mut taken = 0;
+    for (i, &(colour, run)) in bottoms[..n].iter().enumerate() {
+        taken = if i > 0 && bottoms[i - 1].0 == colour { taken + 1 } else { 1 };
+        if taken <= goal.tubes_of[colour as usize] {
+            placed += run;
+        }
+    }
+    units - placed
+}
