@@ -601,7 +601,7 @@ fn run_into(
     let run = Run {
         solver,
         recorder: Recorder::new(solver, s.goal, MoveStyle::Tiles),
-        limits: Limits { nodes: args.node_limit, time: args.time_limit, cancel: Some(cancel.clone()) },
+        limits: Limits { nodes: args.node_limit, time: args.time_limit, cancel: Some(cancel.clone()), progress: None },
         cancel: cancel.clone(),
     };
     let policy = args.parallel.resolve(todo.len(), threads);
