@@ -4,7 +4,11 @@
 pub mod args;
 pub mod batch;
 pub mod generate;
+pub mod grid;
+pub mod input;
 pub mod output;
 pub mod record;
 pub mod report;
+pub mod show;
 pub mod solve;
+pub mod watch;
