@@ -3,10 +3,12 @@
 
 pub mod args;
 pub mod batch;
+pub mod compare;
 pub mod generate;
 pub mod grid;
 pub mod input;
 pub mod output;
+pub mod plot;
 pub mod record;
 pub mod report;
 pub mod show;
