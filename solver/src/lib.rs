@@ -11,6 +11,7 @@ pub mod output;
 pub mod plot;
 pub mod record;
 pub mod report;
+pub mod serve;
 pub mod show;
 pub mod solve;
 pub mod watch;

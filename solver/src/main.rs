@@ -28,6 +28,8 @@ enum Command {
     Report(solver::report::ReportArgs),
     /// Write reproducible random solvable instances, one a line.
     Generate(solver::generate::GenerateArgs),
+    /// A local web app: pick, shuffle or type a position, solve it and watch the solution (and a JSON API).
+    Serve(solver::serve::ServeArgs),
 }
 
 fn main() -> ExitCode {
@@ -37,5 +39,6 @@ fn main() -> ExitCode {
         Command::Batch(args) => solver::batch::run(&args),
         Command::Report(args) => solver::report::run(&args),
         Command::Generate(args) => solver::generate::run(&args).map(|()| ExitCode::SUCCESS),
+        Command::Serve(args) => solver::serve::run(&args),
     })
 }
