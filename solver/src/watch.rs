@@ -14,13 +14,18 @@ pub struct Watch {
 }
 
 impl Watch {
-    /// Starts printing `progress` once a second, after the first second (a quick search shows nothing).
+    /// Starts printing `progress` once a second, after the first second (a quick search shows nothing). The
+    /// speed is over the last second, so a change of pace (a new iteration) shows at once.
     pub fn start(progress: Arc<Progress>) -> Watch {
         let (stop, stopped) = channel::<()>();
         let thread = std::thread::spawn(move || {
             let start = Instant::now();
+            let (mut when, mut before) = (start, 0);
             while let Err(RecvTimeoutError::Timeout) = stopped.recv_timeout(Duration::from_secs(1)) {
-                cli_common::log(&line(progress.bound(), progress.expanded(), start.elapsed().as_secs_f64()));
+                let (now, expanded) = (Instant::now(), progress.expanded());
+                let rate = (expanded - before) as f64 / (now - when).as_secs_f64();
+                cli_common::log(&line((now - start).as_secs_f64(), progress.bound(), expanded, rate));
+                (when, before) = (now, expanded);
             }
         });
         Watch { stop: Some(stop), thread: Some(thread) }
@@ -36,9 +41,8 @@ impl Drop for Watch {
     }
 }
 
-/// One progress line.
-fn line(bound: u32, expanded: u64, seconds: f64) -> String {
-    let rate = if seconds > 0.0 { expanded as f64 / seconds } else { 0.0 };
+/// One progress line; `rate`: expanded nodes a second since the line before.
+fn line(seconds: f64, bound: u32, expanded: u64, rate: f64) -> String {
     format!("solver: {seconds:.0} s  bound {bound}  {expanded} nodes expanded  {:.2} M nodes/s", rate / 1e6)
 }
 
@@ -46,6 +50,9 @@ fn line(bound: u32, expanded: u64, seconds: f64) -> String {
 mod tests {
     #[test]
     fn a_progress_line_says_bound_nodes_and_speed() {
-        assert_eq!(super::line(52, 3_000_000, 2.0), "solver: 2 s  bound 52  3000000 nodes expanded  1.50 M nodes/s");
+        assert_eq!(
+            super::line(2.0, 52, 3_000_000, 1.5e6),
+            "solver: 2 s  bound 52  3000000 nodes expanded  1.50 M nodes/s"
+        );
     }
 }
