@@ -9,8 +9,9 @@ use std::process::ExitCode;
     version,
     about = "Solves sliding-tile puzzles (the 15-puzzle above all) optimally with IDA* over pattern databases",
     after_long_help = "Exit status: 0 solved (and matching any length the input gives), 1 failure (I/O, corrupt \
-                       table, length mismatch, a solve stopped by --time-limit or --node-limit), 2 bad input or options, 130 interrupted.\n\nTables: built by \
-                       `pdb-builder build`, looked for in --pdbs or $STP_PDBS (default ./pdbs)."
+                       table, length mismatch, a solve stopped by --time-limit or --node-limit), 2 bad input or \
+                       options, 130 interrupted.\n\nTables: built by `pdb-builder build`, looked for in --pdbs or \
+                       $STP_PDBS (default ./pdbs)."
 )]
 struct Cli {
     #[command(subcommand)]
