@@ -29,6 +29,16 @@ fn err(e: impl std::fmt::Display) -> anyhow::Error {
     anyhow::anyhow!("drawing: {e}")
 }
 
+/// A log axis label: whole numbers as such, others (and huge ones) as `1e-5`, rounding away the float
+/// noise of the axis' powers of ten.
+fn tick(v: &f64) -> String {
+    if (1.0..1e7).contains(v) {
+        format!("{v:.0}")
+    } else {
+        format!("{v:.0e}")
+    }
+}
+
 /// A log axis range covering `values` (positive ones), rounded out to powers of ten.
 fn log_range(values: impl Iterator<Item = f64>) -> std::ops::Range<f64> {
     let (lo, hi) = values.filter(|v| *v > 0.0).fold((f64::MAX, f64::MIN), |(lo, hi), v| (lo.min(v), hi.max(v)));
@@ -128,7 +138,13 @@ fn cost_by_length(path: &Path, runs: &[Run], what: &str, cost: fn(&Record) -> f6
         .y_label_area_size(70)
         .build_cartesian_2d(lo..hi, y.log_scale())
         .map_err(err)?;
-    chart.configure_mesh().x_desc("optimal length (moves)").y_desc(what).draw().map_err(err)?;
+    chart
+        .configure_mesh()
+        .x_desc("optimal length (moves)")
+        .y_desc(what)
+        .y_label_formatter(&tick)
+        .draw()
+        .map_err(err)?;
     for (i, run) in runs.iter().enumerate() {
         let colour = COLOURS[i % COLOURS.len()];
         let points = solved(run).filter(|r| cost(r) > 0.0).filter_map(|r| Some((r.length?, cost(r))));
@@ -155,7 +171,13 @@ fn solved_within(path: &Path, runs: &[Run]) -> anyhow::Result<()> {
         .y_label_area_size(50)
         .build_cartesian_2d(x.clone().log_scale(), 0..most + 1)
         .map_err(err)?;
-    chart.configure_mesh().x_desc("search time per instance (s)").y_desc("instances solved").draw().map_err(err)?;
+    chart
+        .configure_mesh()
+        .x_desc("search time per instance (s)")
+        .y_desc("instances solved")
+        .x_label_formatter(&tick)
+        .draw()
+        .map_err(err)?;
     for (i, run) in runs.iter().enumerate() {
         let colour = COLOURS[i % COLOURS.len()];
         let mut times: Vec<f64> = solved(run).map(|r| r.seconds.max(x.start)).collect();
@@ -196,6 +218,8 @@ fn against(
         .configure_mesh()
         .x_desc(format!("{} ({what})", a.name))
         .y_desc(format!("{} ({what})", b.name))
+        .x_label_formatter(&tick)
+        .y_label_formatter(&tick)
         .draw()
         .map_err(err)?;
     chart

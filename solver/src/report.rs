@@ -66,11 +66,14 @@ impl Spread {
         (!values.is_empty()).then(|| Spread { p50: rank(0.5), p90: rank(0.9), p99: rank(0.99), max: rank(1.0) })
     }
 
-    fn text(&self, digits: usize) -> String {
-        format!(
-            "p50 {:.digits$}  p90 {:.digits$}  p99 {:.digits$}  max {:.digits$}",
-            self.p50, self.p90, self.p99, self.max
-        )
+    /// `p50 x  p90 x  p99 x  max x`: counts as whole numbers, else to about four significant digits
+    /// (search times span from microseconds to hours).
+    fn text(&self, whole: bool) -> String {
+        let sig = |x: f64| {
+            let digits = if x > 0.0 && !whole { (3 - x.log10().floor() as i32).clamp(0, 9) as usize } else { 0 };
+            format!("{x:.digits$}")
+        };
+        format!("p50 {}  p90 {}  p99 {}  max {}", sig(self.p50), sig(self.p90), sig(self.p99), sig(self.max))
     }
 }
 
@@ -178,8 +181,8 @@ impl Summary {
             let _ = writeln!(s, "heuristic    {h}");
         }
         let _ = writeln!(s, "lengths      {}", self.length_words());
-        let _ = writeln!(s, "seconds      {}", or_dash(self.seconds_spread.map(|p| p.text(3))));
-        let _ = writeln!(s, "generated    {}", or_dash(self.nodes_spread.map(|p| p.text(0))));
+        let _ = writeln!(s, "seconds      {}", or_dash(self.seconds_spread.map(|p| p.text(false))));
+        let _ = writeln!(s, "generated    {}", or_dash(self.nodes_spread.map(|p| p.text(true))));
         s
     }
 
@@ -206,8 +209,8 @@ impl Summary {
             let _ = writeln!(s, "| heuristic | {} |", h.replace('|', "\\|"));
         }
         let _ = writeln!(s, "| lengths (length:count) | {} |", self.length_words());
-        let _ = writeln!(s, "| search time (s, solved) | {} |", or_dash(self.seconds_spread.map(|p| p.text(3))));
-        let _ = writeln!(s, "| generated nodes (solved) | {} |", or_dash(self.nodes_spread.map(|p| p.text(0))));
+        let _ = writeln!(s, "| search time (s, solved) | {} |", or_dash(self.seconds_spread.map(|p| p.text(false))));
+        let _ = writeln!(s, "| generated nodes (solved) | {} |", or_dash(self.nodes_spread.map(|p| p.text(true))));
         if !self.slowest.is_empty() {
             s.push_str("\n| slowest | outcome | generated nodes | seconds |\n|---|---|---:|---:|\n");
             for r in &self.slowest {
