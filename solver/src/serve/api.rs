@@ -122,23 +122,38 @@ impl App {
     }
 
     /// Solves a checked request on this (blocking) thread.
-    fn solve(&self, req: &SolveRequest) -> Result<Answer, ApiError> {
-        puzzle(req.puzzle.as_deref())?;
-        let board = board(req.board.as_deref())?;
-        let goal = goal(req.goal.as_deref())?;
-        let choice: HeuristicChoice = req.heuristic.as_deref().unwrap_or("auto").parse().map_err(bad)?;
-        let words: Vec<String> = req.tiles.iter().map(u64::to_string).collect();
+    fn solve(&self, job: &Job) -> Result<Answer, ApiError> {
+        let solver = self.solver(job.state.board(), job.choice)?;
+        let report = solver
+            .solve_with(&job.state, 1, &Limits { time: Some(self.time_limit), ..Limits::default() })
+            .map_err(|e| failed(e.to_string()))?;
+        let tiles = user_tiles(&job.state, job.goal);
+        let src = Source { id: "1", line: 1, tiles: &tiles, expected: None };
+        let record = Recorder::new(&solver, job.goal, MoveStyle::Tiles).searched(&src, &job.state, &report, 1);
+        Ok(Answer { record, goal: goal_tiles(job.state.board(), job.goal) })
+    }
+}
+
+/// A solve request checked: what the search needs.
+struct Job {
+    state: puzzle::State,
+    goal: Goal,
+    choice: HeuristicChoice,
+}
+
+impl SolveRequest {
+    /// Checks everything that needs no search, so a bad request is answered at once, not after waiting
+    /// for a search thread.
+    fn check(&self) -> Result<Job, ApiError> {
+        puzzle(self.puzzle.as_deref())?;
+        let board = board(self.board.as_deref())?;
+        let goal = goal(self.goal.as_deref())?;
+        let choice: HeuristicChoice = self.heuristic.as_deref().unwrap_or("auto").parse().map_err(bad)?;
+        let words: Vec<String> = self.tiles.iter().map(u64::to_string).collect();
         let text = words.join(" ");
         let state = puzzle::parse_tiles(board, goal, &text)
             .map_err(|e| bad(format!("bad position: {}", position_error(board, goal, &text, &e))))?;
-        let solver = self.solver(board, choice)?;
-        let report = solver
-            .solve_with(&state, 1, &Limits { time: Some(self.time_limit), ..Limits::default() })
-            .map_err(|e| failed(e.to_string()))?;
-        let tiles = user_tiles(&state, goal);
-        let src = Source { id: "1", line: 1, tiles: &tiles, expected: None };
-        let record = Recorder::new(&solver, goal, MoveStyle::Tiles).searched(&src, &state, &report, 1);
-        Ok(Answer { record, goal: goal_tiles(board, goal) })
+        Ok(Job { state, goal, choice })
     }
 }
 
@@ -146,10 +161,11 @@ impl App {
 pub async fn solve(State(app): State<Arc<App>>, body: Result<Bytes, BytesRejection>) -> Result<Json<Answer>, ApiError> {
     let body = body.map_err(|e| ApiError { status: e.status(), reason: e.body_text() })?;
     let req: SolveRequest = serde_json::from_slice(&body).map_err(|e| bad(format!("bad JSON: {e}")))?;
+    let job = req.check()?;
     let permit = Arc::clone(&app.permits).acquire_owned().await.map_err(|e| failed(e.to_string()))?;
     let answer = tokio::task::spawn_blocking(move || {
         let _permit = permit;
-        app.solve(&req)
+        app.solve(&job)
     })
     .await
     .map_err(|e| failed(format!("the search failed: {e}")))??;
