@@ -125,7 +125,14 @@ impl Browser {
 }
 
 impl Drop for Browser {
+    /// Asks Chromium to close (so it ends its helper processes too), killing it if it has not within 5 s.
     fn drop(&mut self) {
+        let close = json!({ "id": 0, "method": "Browser.close" });
+        let _ = self.ws.send(Message::text(close.to_string()));
+        let start = Instant::now();
+        while matches!(self.child.try_wait(), Ok(None)) && start.elapsed() < Duration::from_secs(5) {
+            std::thread::sleep(Duration::from_millis(50));
+        }
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
