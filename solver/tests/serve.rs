@@ -78,9 +78,11 @@ fn bad_requests_are_400_with_the_reason_as_json() {
     let (status, v) = post(&s, &format!(r#"{{"tiles": [{}]}}"#, "1,".repeat(20_000)));
     assert_eq!(status, 413, "{v}");
     assert!(v["error"].as_str().is_some(), "{v}");
-    let (status, text) = s.request("GET", "/api/nothing", b"");
-    assert_eq!(status, 404);
-    assert!(text.contains("\"error\""), "{text}");
+    for (method, path, code) in [("GET", "/api/nothing", 404), ("GET", "/api/solve", 405)] {
+        let (status, text) = s.request(method, path, b"");
+        assert_eq!(status, code, "{method} {path}");
+        assert!(text.contains("\"error\""), "{method} {path}: {text}");
+    }
 }
 
 #[test]

@@ -62,6 +62,13 @@ pub async fn not_found() -> ApiError {
     ApiError { status: StatusCode::NOT_FOUND, reason: "no such page or API call".into() }
 }
 
+pub async fn wrong_method() -> ApiError {
+    ApiError {
+        status: StatusCode::METHOD_NOT_ALLOWED,
+        reason: "wrong method: POST /api/solve, GET /api/random and the page".into(),
+    }
+}
+
 fn board(text: Option<&str>) -> Result<Board, ApiError> {
     let text = text.unwrap_or("4x4");
     text.parse().map_err(|e| bad(format!("board '{text}': {e}")))

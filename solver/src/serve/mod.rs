@@ -57,6 +57,7 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/solve", post(api::solve))
         .route("/api/random", get(api::random))
         .fallback(api::not_found)
+        .method_not_allowed_fallback(api::wrong_method)
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .with_state(app)
 }
