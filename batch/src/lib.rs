@@ -3,8 +3,10 @@
 //! every thread, progress, signals, and summaries of record files. A puzzle plugs in through [`Task`]:
 //! how it reads a line and solves an instance into a [`Record`].
 
+pub mod compare;
 pub mod jobs;
 pub mod limits;
+pub mod plot;
 pub mod record;
 pub mod report;
 mod run;

@@ -1,13 +1,15 @@
 //! Summaries of batch records: what a tool's `batch` prints at the end and its `report` prints for one or
 //! more record files (the shards of one run, say).
 
+use crate::compare::Comparison;
+use crate::plot::{plot_all, Run};
 use crate::record::{read_records, Record, Status};
 use anyhow::bail;
 use clap::Args;
 use serde::Serialize;
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt::Write as _;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 /// A figure, or `-` when there is none.
@@ -41,6 +43,39 @@ pub struct Summary {
     pub slowest: Vec<Slow>,
     /// Each distinct `heuristic [tables]` seen; more than one means the records are not comparable.
     pub heuristics: Vec<String>,
+    /// Solved instances by optimal length.
+    pub lengths: BTreeMap<u32, usize>,
+    /// Percentiles of the search time and generated nodes of solved instances.
+    pub seconds_spread: Option<Spread>,
+    pub nodes_spread: Option<Spread>,
+}
+
+/// Percentiles (nearest rank) of a figure over solved instances: the mean hides that a few instances
+/// usually cost more than all the others.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Spread {
+    pub p50: f64,
+    pub p90: f64,
+    pub p99: f64,
+    pub max: f64,
+}
+
+impl Spread {
+    fn of(mut values: Vec<f64>) -> Option<Spread> {
+        values.sort_by(f64::total_cmp);
+        let rank = |p: f64| values[((p * values.len() as f64).ceil() as usize).clamp(1, values.len()) - 1];
+        (!values.is_empty()).then(|| Spread { p50: rank(0.5), p90: rank(0.9), p99: rank(0.99), max: rank(1.0) })
+    }
+
+    /// `p50 x  p90 x  p99 x  max x`: counts as whole numbers, else to about four significant digits
+    /// (search times span from microseconds to hours).
+    fn text(&self, whole: bool) -> String {
+        let sig = |x: f64| {
+            let digits = if x > 0.0 && !whole { (3 - x.log10().floor() as i32).clamp(0, 9) as usize } else { 0 };
+            format!("{x:.digits$}")
+        };
+        format!("p50 {}  p90 {}  p99 {}  max {}", sig(self.p50), sig(self.p90), sig(self.p99), sig(self.max))
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -55,6 +90,7 @@ pub struct Slow {
 impl Summary {
     pub fn new<'a>(records: impl IntoIterator<Item = &'a Record>) -> Summary {
         let records: Vec<&Record> = records.into_iter().collect();
+        let solved_records = || records.iter().filter(|r| r.status == Status::Solved);
         let count = |s: Status| records.iter().filter(|r| r.status == s).count();
         let solved = count(Status::Solved);
         let solved_nodes: u64 = records.iter().filter(|r| r.status == Status::Solved).map(|r| r.nodes).sum();
@@ -94,6 +130,22 @@ impl Summary {
                 })
                 .collect(),
             heuristics: heuristics.into_iter().collect(),
+            lengths: records.iter().filter_map(|r| r.length).fold(BTreeMap::new(), |mut m, l| {
+                *m.entry(l).or_insert(0) += 1;
+                m
+            }),
+            seconds_spread: Spread::of(solved_records().map(|r| r.seconds).collect()),
+            nodes_spread: Spread::of(solved_records().map(|r| r.nodes as f64).collect()),
+        }
+    }
+
+    /// The length distribution as `length:count` words.
+    fn length_words(&self) -> String {
+        let words: Vec<String> = self.lengths.iter().map(|(l, n)| format!("{l}:{n}")).collect();
+        if words.is_empty() {
+            "-".to_string()
+        } else {
+            words.join(" ")
         }
     }
 
@@ -131,6 +183,9 @@ impl Summary {
         for h in &self.heuristics {
             let _ = writeln!(s, "heuristic    {h}");
         }
+        let _ = writeln!(s, "lengths      {}", self.length_words());
+        let _ = writeln!(s, "seconds      {}", or_dash(self.seconds_spread.map(|p| p.text(false))));
+        let _ = writeln!(s, "generated    {}", or_dash(self.nodes_spread.map(|p| p.text(true))));
         s
     }
 
@@ -157,6 +212,9 @@ impl Summary {
         for h in &self.heuristics {
             let _ = writeln!(s, "| heuristic | {} |", h.replace('|', "\\|"));
         }
+        let _ = writeln!(s, "| lengths (length:count) | {} |", self.length_words());
+        let _ = writeln!(s, "| search time (s, solved) | {} |", or_dash(self.seconds_spread.map(|p| p.text(false))));
+        let _ = writeln!(s, "| generated nodes (solved) | {} |", or_dash(self.nodes_spread.map(|p| p.text(true))));
         if !self.slowest.is_empty() {
             s.push_str("\n| slowest | outcome | generated nodes | seconds |\n|---|---|---:|---:|\n");
             for r in &self.slowest {
@@ -200,14 +258,21 @@ pub struct ReportArgs {
     /// text (aligned lines), markdown (tables for a paper or an issue) or json.
     #[arg(long, value_enum, value_name = "FORMAT", default_value = "text")]
     pub format: ReportFormat,
+    /// The files are two runs of the same instances (not shards of one): summarise each, then the second
+    /// against the first (nodes and time per instance and their ratio, lengths that differ).
+    #[arg(long)]
+    pub compare: bool,
+    /// Also draw SVG charts into DIR: lengths, time and nodes by length (log scale), instances solved
+    /// within a time, and with --compare one run's nodes and time against the other's.
+    #[arg(long, value_name = "DIR")]
+    pub plot: Option<PathBuf>,
 }
 
-/// A tool's `report` (`name` is the tool's, for messages): merges record files and prints their summary.
-/// Exit code 1 if any length mismatched.
-pub fn run(name: &str, args: &ReportArgs) -> anyhow::Result<ExitCode> {
+/// The records of `files` as one run: an id twice is an error (shards never overlap).
+fn load(name: &str, files: &[PathBuf]) -> anyhow::Result<Vec<Record>> {
     let mut all = Vec::new();
     let mut seen: HashMap<String, PathBuf> = HashMap::new();
-    for path in &args.files {
+    for path in files {
         let file = read_records(path).map_err(cli_common::usage)?;
         if file.torn_tail > 0 {
             cli_common::log(&format!(
@@ -219,7 +284,7 @@ pub fn run(name: &str, args: &ReportArgs) -> anyhow::Result<ExitCode> {
         for r in file.records {
             if let Some(first) = seen.insert(r.id.clone(), path.clone()) {
                 bail!(
-                    "id '{}' is in {} and again in {}: are these shards of one run?",
+                    "id '{}' is in {} and again in {}: are these shards of one run? (--compare compares runs)",
                     r.id,
                     first.display(),
                     path.display()
@@ -228,11 +293,19 @@ pub fn run(name: &str, args: &ReportArgs) -> anyhow::Result<ExitCode> {
             all.push(r);
         }
     }
-    let summary = Summary::new(&all);
-    match args.format {
+    Ok(all)
+}
+
+/// A run's name in comparisons and chart legends: its file name without the extension.
+fn run_name(path: &Path) -> String {
+    path.file_stem().map_or_else(|| path.display().to_string(), |s| s.to_string_lossy().into_owned())
+}
+
+fn print_summary(name: &str, summary: &Summary, format: ReportFormat) -> anyhow::Result<()> {
+    match format {
         ReportFormat::Text => print!("{}", summary.text()),
         ReportFormat::Markdown => print!("{}", summary.markdown()),
-        ReportFormat::Json => println!("{}", serde_json::to_string_pretty(&summary)?),
+        ReportFormat::Json => println!("{}", serde_json::to_string_pretty(summary)?),
     }
     if summary.heuristics.len() > 1 {
         cli_common::log(&format!(
@@ -240,5 +313,67 @@ pub fn run(name: &str, args: &ReportArgs) -> anyhow::Result<ExitCode> {
             summary.heuristics.len()
         ));
     }
-    Ok(if summary.mismatched.is_empty() { ExitCode::SUCCESS } else { ExitCode::from(1) })
+    Ok(())
+}
+
+/// A tool's `report` (`name` is the tool's, for messages): merges record files and prints their summary,
+/// or compares two runs. Exit code 1 if any length mismatched or two runs disagree on one.
+pub fn run(name: &str, args: &ReportArgs) -> anyhow::Result<ExitCode> {
+    if args.compare && args.files.len() != 2 {
+        return Err(cli_common::usage(anyhow::anyhow!("--compare takes two record files, not {}", args.files.len())));
+    }
+    let runs: Vec<(String, Vec<Record>)> = if args.compare {
+        args.files
+            .iter()
+            .map(|f| Ok((run_name(f), load(name, std::slice::from_ref(f))?)))
+            .collect::<anyhow::Result<_>>()?
+    } else {
+        vec![(args.files.first().map(|f| run_name(f)).unwrap_or_default(), load(name, &args.files)?)]
+    };
+    let summaries: Vec<Summary> = runs.iter().map(|(_, r)| Summary::new(r)).collect();
+    let mut ok = summaries.iter().all(|s| s.mismatched.is_empty());
+    if let [(a_name, a), (b_name, b)] = &runs[..] {
+        let comparison = Comparison::new(a, b);
+        ok &= comparison.length_differs.is_empty();
+        match args.format {
+            ReportFormat::Json => {
+                let named: Vec<_> = runs
+                    .iter()
+                    .zip(&summaries)
+                    .map(|((n, _), s)| serde_json::json!({"name": n, "summary": s}))
+                    .collect();
+                let all = serde_json::json!({ "runs": named, "comparison": comparison });
+                println!("{}", serde_json::to_string_pretty(&all)?);
+            }
+            format => {
+                for ((name, _), summary) in runs.iter().zip(&summaries) {
+                    println!(
+                        "{}",
+                        if format == ReportFormat::Markdown {
+                            format!("### {name}\n")
+                        } else {
+                            format!("== {name} ==")
+                        }
+                    );
+                    print_summary(name, summary, format)?;
+                    println!();
+                }
+                match format {
+                    ReportFormat::Markdown => {
+                        print!("### {b_name} against {a_name}\n\n{}", comparison.markdown(a_name, b_name))
+                    }
+                    _ => print!("{}", comparison.text(a_name, b_name)),
+                }
+            }
+        }
+    } else {
+        print_summary(name, &summaries[0], args.format)?;
+    }
+    if let Some(dir) = &args.plot {
+        let plotted: Vec<Run> = runs.iter().map(|(name, records)| Run { name: name.clone(), records }).collect();
+        for path in plot_all(dir, &plotted)? {
+            cli_common::log(&format!("{name}: wrote {}", path.display()));
+        }
+    }
+    Ok(if ok { ExitCode::SUCCESS } else { ExitCode::from(cli_common::EXIT_FAILURE) })
 }

@@ -34,6 +34,9 @@ impl<'a> Guard<'a> {
     /// Adds a thread's nodes since its last check and checks the limits; true when the search must stop.
     pub(crate) fn check(&self, add_nodes: u64) -> bool {
         let total = self.nodes.fetch_add(add_nodes, Ordering::Relaxed) + add_nodes;
+        if let Some(p) = &self.limits.progress {
+            p.set_expanded(total);
+        }
         let why = if self.limits.cancel.as_ref().is_some_and(|c| c.load(Ordering::Relaxed)) {
             Some(Stop::Cancelled)
         } else if self.limits.nodes.is_some_and(|n| total >= n) {

@@ -98,6 +98,9 @@ pub fn solve<H: Heuristic>(
     loop {
         report.iterations += 1;
         report.bound = bound;
+        if let Some(p) = &limits.progress {
+            p.set_bound(bound);
+        }
         // The first iteration is shared too: its size is unknown, and it may be the last.
         let share = pool.filter(|_| report.iterations == 1 || last.generated * ITERATION_GROWTH >= PARALLEL_FROM);
         let (found, next, counts) = match share {

@@ -21,7 +21,7 @@ mod tables;
 mod work;
 
 pub use error::Error;
-pub use outcome::{Counts, Limits, Outcome, Report, Stop};
+pub use outcome::{Counts, Limits, Outcome, Progress, Report, Stop};
 pub use settings::{cores, max_threads, Settings, FSM_DEPTH, LANES, MAX_LANES};
 pub use tables::{default_partition, open_tables, HeuristicChoice, Lookups, TableSpec};
 

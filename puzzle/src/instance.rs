@@ -15,6 +15,22 @@ pub enum Goal {
 }
 
 impl Goal {
+    /// The name options and files use: `blank-first` or `blank-last`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Goal::BlankFirst => "blank-first",
+            Goal::BlankLast => "blank-last",
+        }
+    }
+
+    /// The other convention: what a position unsolvable toward this goal may have been written for.
+    pub fn other(self) -> Goal {
+        match self {
+            Goal::BlankFirst => Goal::BlankLast,
+            Goal::BlankLast => Goal::BlankFirst,
+        }
+    }
+
     /// Maps a tile list written for this goal to the internal goal. `BlankLast` input is rotated by 180
     /// degrees and tile `t` renamed `N - t`: an exact symmetry, so every distance is preserved.
     pub fn to_internal(self, tiles: &[u8]) -> Vec<u8> {

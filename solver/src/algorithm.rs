@@ -4,9 +4,10 @@
 
 use crate::args::engine_error;
 use anyhow::{anyhow, bail};
-use engine::{Counts, Limits, Outcome, Solver, Stop};
+use engine::{Counts, Limits, Outcome, Progress, Solver, Stop};
 use puzzle::tiles_search::TilePuzzle;
 use puzzle::State;
+use std::sync::Arc;
 
 /// An algorithm, as `--algorithm` names it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
@@ -76,16 +77,19 @@ impl Searched {
 /// Solves `state` with `algorithm` on `threads` threads (IDA* only; the others run on one), within `limits`
 /// (the memory limit bounds the algorithms that store states). A solution is replayed to the goal before it
 /// is returned.
+///
+/// `progress` follows IDA*'s nodes and bound (the library's algorithms report none).
 pub fn solve(
     solver: &Solver,
     algorithm: Algorithm,
     state: &State,
     threads: usize,
     limits: &search::Limits,
+    progress: Option<Arc<Progress>>,
 ) -> anyhow::Result<Searched> {
     let library = match algorithm {
         Algorithm::Ida => {
-            let limits = Limits { nodes: limits.nodes, time: limits.time, cancel: limits.cancel.clone() };
+            let limits = Limits { nodes: limits.nodes, time: limits.time, cancel: limits.cancel.clone(), progress };
             let r = solver.solve_with(state, threads, &limits).map_err(engine_error)?;
             return Ok(Searched {
                 algorithm,

@@ -58,7 +58,7 @@ impl Task for Tiles<'_> {
     }
 
     fn solve(&self, state: &State, src: &Source, threads: usize, limits: &search::Limits) -> anyhow::Result<Attempt> {
-        let searched = algorithm::solve(self.recorder.solver, self.args.algorithm, state, threads, limits)?;
+        let searched = algorithm::solve(self.recorder.solver, self.args.algorithm, state, threads, limits, None)?;
         Ok(Attempt { record: self.recorder.searched(src, state, &searched, threads), stop: searched.stopped() })
     }
 

@@ -9,7 +9,8 @@ use std::process::ExitCode;
     version,
     about = "Solves sliding-tile puzzles (the 15-puzzle above all) optimally with IDA* over pattern databases",
     after_long_help = "Exit status: 0 solved (and matching any length the input gives), 1 failure (I/O, corrupt \
-                       table, length mismatch), 2 bad input or options, 130 interrupted.\n\nTables: built by \
+                       table, length mismatch), 2 bad input or options, 3 a solve stopped by a limit \
+                       (--time-limit, --node-limit, --memory-limit), 130 interrupted.\n\nTables: built by \
                        `pdb-builder build`, looked for in --pdbs or $STP_PDBS (default ./pdbs)."
 )]
 struct Cli {
@@ -26,13 +27,16 @@ enum Command {
     Batch(solver::batch::TilesBatchArgs),
     /// Merge record files of `batch` (e.g. its shards) and print their summary.
     #[command(after_long_help = "Examples:
-  solver report results/korf100.jsonl
-  solver report shard-*.jsonl --format markdown    # merge the shards of one run")]
+  solver report shard-*.jsonl --format markdown    # the shards of one run, merged
+  solver report --plot plots/ results.jsonl        # and SVG charts in plots/
+  solver report --compare old.jsonl new.jsonl      # two runs of the same instances, side by side")]
     Report(batch::report::ReportArgs),
     /// Write reproducible random solvable instances, one a line.
     Generate(solver::generate::GenerateArgs),
     /// Enumerate every position of a small board: how many at each distance from the goal, and the farthest.
     Explore(solver::explore::ExploreArgs),
+    /// A local web app: pick, shuffle or type a position, solve it and watch the solution (and a JSON API).
+    Serve(solver::serve::ServeArgs),
 }
 
 fn main() -> ExitCode {
@@ -43,5 +47,6 @@ fn main() -> ExitCode {
         Command::Report(args) => batch::report::run("solver", &args),
         Command::Generate(args) => solver::generate::run(&args).map(|()| ExitCode::SUCCESS),
         Command::Explore(args) => solver::explore::run(&args),
+        Command::Serve(args) => solver::serve::run(&args),
     })
 }

@@ -3,7 +3,7 @@
 use crate::algorithm::Searched;
 use batch::{Record, Source, Status};
 use engine::{Solver, Stop};
-use puzzle::{Goal, State};
+use puzzle::{Board, Goal, InstanceError, State};
 
 /// How moves are written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, Default)]
@@ -28,10 +28,43 @@ pub fn user_moves(start: &State, moves: &[u8], goal: Goal, style: MoveStyle) -> 
     }
 }
 
+/// A position's cells as the user sees them: `goal`'s labels and orientation (the mapping to and from the
+/// internal goal is its own inverse).
+pub fn user_cells(state: &State, goal: Goal) -> Vec<u8> {
+    goal.to_internal(state.tiles())
+}
+
 /// A position's tiles as the user writes them (in `goal`'s labels), space-separated.
 pub fn user_tiles(state: &State, goal: Goal) -> String {
-    let words: Vec<String> = goal.to_internal(state.tiles()).iter().map(u8::to_string).collect();
+    let words: Vec<String> = user_cells(state, goal).iter().map(u8::to_string).collect();
     words.join(" ")
+}
+
+/// The goal position in the user's labels, e.g. `0 1 2 ... 15` or `1 2 ... 15 0`: every result says which
+/// goal it solved toward, since the two conventions give different answers for the same tiles.
+pub fn goal_tiles(board: Board, goal: Goal) -> String {
+    user_tiles(&State::goal(board), goal)
+}
+
+/// What is wrong with a position, and when the tiles are unsolvable toward `goal` but solvable toward the
+/// other convention, the option that says so: the commonest mistake with positions copied from elsewhere.
+pub fn position_error(board: Board, goal: Goal, text: &str, e: &InstanceError) -> String {
+    let other = goal.other();
+    if *e == InstanceError::Unsolvable && matches!(puzzle::parse_line(board, other, text), Ok(Some(_))) {
+        format!("{e}; it is solvable toward the goal {} (--goal {})", goal_tiles(board, other), other.name())
+    } else {
+        e.to_string()
+    }
+}
+
+/// A record with the goal it was solved toward: what `solve --format json` prints and the web API returns.
+/// Batch records leave the goal out (it is the same for the whole file, and the CSV columns stay fixed).
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct Answer {
+    #[serde(flatten)]
+    pub record: Record,
+    /// The goal in the user's labels (see [`goal_tiles`]).
+    pub goal: String,
 }
 
 /// What a record says of how a limit stopped a search (with IDA*'s proven lower bound when there is one).

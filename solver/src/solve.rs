@@ -1,29 +1,37 @@
-//! `solver solve`: one position from the command line, or one a line from stdin, each result printed as
-//! soon as it is found.
+//! `solver solve`: one position from the command line, or several from stdin, each result printed as soon
+//! as it is found.
 
 use crate::algorithm;
 use crate::args::SearchArgs;
-use crate::output::{user_tiles, MoveStyle, Recorder};
+use crate::input::Positions;
+use crate::output::{goal_tiles, position_error, user_tiles, Answer, MoveStyle, Recorder};
+use crate::show::{show, Show};
+use crate::watch::Watch;
 use anyhow::Context;
+use batch::limits::parse_seconds;
 use batch::{LimitArgs, Source, Status};
 use cli_common::heading::{INPUT, OUTPUT};
 use cli_common::{log, usage};
-use engine::Solver;
+use engine::{Progress, Solver};
 use puzzle::Instance;
-use std::io::{BufRead, Write};
+use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::Duration;
 
 #[derive(clap::Args)]
 #[command(after_long_help = "Examples:
   solver solve \"14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3\"
   solver solve --format json --moves dirs \"...\"
-  solver solve - < tests/data/korf100.txt          # one result a line
-  solver solve --board 3x3 --heuristic linear-conflict \"8 6 7 2 5 4 3 0 1\"
+  solver solve - < tests/data/korf100.txt          # a result each
+  solver solve --board 3x3 --heuristic linear-conflict --show \"8 6 7 2 5 4 3 0 1\"
+  solver solve --board 3x3 --algorithm astar \"8 6 7 2 5 4 3 0 1\"
   solver solve --goal blank-last \"...\"             # input written for the goal 1 2 ... 15 0")]
 pub struct SolveArgs {
     /// The position: the tiles row by row, 0 the blank, separated by spaces or commas (quote it), optionally
     /// after an id and the known optimal length (`id length tiles...`, as in instance files); or `-` to read
-    /// one position a line from stdin (`#` comments).
+    /// positions from stdin: one a line (`#` comments), or as a grid, one row a line, with a blank line
+    /// between positions.
     #[arg(value_name = "POSITION", help_heading = INPUT)]
     pub instance: String,
     #[command(flatten)]
@@ -31,12 +39,55 @@ pub struct SolveArgs {
     #[command(flatten)]
     pub limits: LimitArgs,
     /// text, or one JSON record a position (the fields of `batch` records: `length`, `moves`, `nodes` =
-    /// generated nodes, `expanded`, `seconds` = search time without start-up, `heuristic`, ...).
+    /// generated nodes, `expanded`, `seconds` = search time without start-up, `heuristic`, ..., and `goal`).
     #[arg(long, value_enum, value_name = "FORMAT", default_value = "text", help_heading = OUTPUT)]
     pub format: SolveFormat,
-    /// How moves are printed: tiles (the tiles slid) or dirs (the blank's directions, U D L R).
+    /// How moves are printed: tiles (the tiles slid), dirs (the blank's directions, U D L R) or boards
+    /// (the tiles, then the boards as with --show).
     #[arg(long, value_enum, value_name = "STYLE", default_value = "tiles", help_heading = OUTPUT)]
-    pub moves: MoveStyle,
+    pub moves: MovesArg,
+    /// Draw the start and the board after each move (the moved tile highlighted on a terminal).
+    #[arg(long, help_heading = OUTPUT)]
+    pub show: bool,
+    /// With --show: draw only every K-th board (and always the start and the goal).
+    #[arg(long, value_name = "K", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..), help_heading = OUTPUT)]
+    pub every: u32,
+    /// Replay the solution on one board redrawn in place (on a terminal; piped, it is --show).
+    #[arg(long, help_heading = OUTPUT)]
+    pub animate: bool,
+    /// With --animate: seconds between moves.
+    #[arg(long, value_name = "SECS", default_value = "0.2", value_parser = parse_seconds, help_heading = OUTPUT)]
+    pub delay: Duration,
+}
+
+/// `--moves`: a record's move style, or the tiles with the boards drawn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum MovesArg {
+    Tiles,
+    Dirs,
+    Boards,
+}
+
+impl SolveArgs {
+    fn style(&self) -> MoveStyle {
+        match self.moves {
+            MovesArg::Dirs => MoveStyle::Dirs,
+            MovesArg::Tiles | MovesArg::Boards => MoveStyle::Tiles,
+        }
+    }
+
+    /// How solutions are drawn, if at all (text output only: JSON stays one record a line).
+    fn drawing(&self) -> Option<Show> {
+        if self.format != SolveFormat::Text {
+            None
+        } else if self.animate {
+            Some(Show::Animate { delay: self.delay })
+        } else if self.show || self.moves == MovesArg::Boards {
+            Some(Show::Boards { every: self.every as usize })
+        } else {
+            None
+        }
+    }
 }
 
 /// How `solve` prints a result.
@@ -56,37 +107,37 @@ enum Verdict {
     Mismatch,
 }
 
-/// `solver solve`: exit code 0; 2 if a line of stdin was not a valid position (the others are solved); 1 if
-/// a solved length differs from the one a line gave; 3 if a limit stopped a search (the worst of these).
+/// `solver solve`: exit code 0; 2 if a position was not valid (the others are solved); 1 if a solved length
+/// differs from the one the input gave; 3 if a limit stopped a search (the worst of these).
 pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
     let s = &args.search;
     if args.instance != "-" {
         // The argument is read like a line of a file: bare tiles, or `id optimal_length tiles...`.
         let inst = puzzle::parse_line(s.board, s.goal, &args.instance)
-            .map_err(|e| usage(anyhow::anyhow!("bad position: {e}")))?
+            .map_err(|e| {
+                usage(anyhow::anyhow!("bad position: {}", position_error(s.board, s.goal, &args.instance, &e)))
+            })?
             .ok_or_else(|| usage(anyhow::anyhow!("bad position: no tiles given")))?;
         let solver = s.solver()?;
-        let recorder = Recorder::new(&solver, s.goal, args.moves);
-        let verdict = print_one(&mut std::io::stdout().lock(), args, &recorder, &inst, 1)?;
+        // A single search may take long: on a terminal, say how far it is.
+        let progress = std::io::stderr().is_terminal().then(|| Arc::new(Progress::default()));
+        let _watch = progress.as_ref().map(|p| Watch::start(Arc::clone(p)));
+        let recorder = Recorder::new(&solver, s.goal, args.style());
+        let verdict = print_one(&mut std::io::stdout().lock(), args, &recorder, &inst, 1, progress)?;
         return Ok(exit_code(verdict, false));
     }
     let solver = s.solver()?;
-    let recorder = Recorder::new(&solver, s.goal, args.moves);
+    let recorder = Recorder::new(&solver, s.goal, args.style());
     let (mut bad, mut worst) = (false, Verdict::Solved);
-    let mut stdin = std::io::stdin().lock();
     let mut out = std::io::stdout().lock();
-    let mut raw = Vec::new();
-    for n in 1.. {
-        raw.clear();
-        if stdin.read_until(b'\n', &mut raw).context("cannot read stdin")? == 0 {
-            break;
-        }
-        let parsed = std::str::from_utf8(&raw)
-            .map_err(|e| format!("not UTF-8 text (byte {} of the line)", e.valid_up_to() + 1))
-            .and_then(|line| puzzle::parse_line(s.board, s.goal, line).map_err(|e| e.to_string()));
+    for item in Positions::new(std::io::stdin().lock(), s.board) {
+        let (n, text) = item.context("cannot read stdin")?;
+        let parsed = text.and_then(|text| {
+            puzzle::parse_line(s.board, s.goal, &text).map_err(|e| position_error(s.board, s.goal, &text, &e))
+        });
         match parsed {
             Ok(None) => {}
-            Ok(Some(inst)) => worst = worst.max(print_one(&mut out, args, &recorder, &inst, n)?),
+            Ok(Some(inst)) => worst = worst.max(print_one(&mut out, args, &recorder, &inst, n, None)?),
             Err(e) => {
                 bad = true;
                 log(&format!("solver: error: stdin line {n}: {e}"));
@@ -107,30 +158,37 @@ fn exit_code(worst: Verdict, bad_line: bool) -> ExitCode {
     }
 }
 
-/// Solves and prints one instance. A length that differs from the one its line gave is also said on stderr.
+/// Solves and prints one instance, reporting its progress to `progress` if given. A length that differs
+/// from the one its line gave is also said on stderr.
 fn print_one(
     out: &mut impl Write,
     args: &SolveArgs,
     recorder: &Recorder,
     inst: &Instance,
     line: u64,
+    progress: Option<Arc<Progress>>,
 ) -> anyhow::Result<Verdict> {
     let solver: &Solver = recorder.solver;
+    let goal = args.search.goal;
     let limits = args.limits.limits(None);
-    let searched = algorithm::solve(solver, args.search.algorithm, &inst.state, solver.threads(), &limits)?;
+    let searched = algorithm::solve(solver, args.search.algorithm, &inst.state, solver.threads(), &limits, progress)?;
     let id = inst.id.clone().unwrap_or_else(|| line.to_string());
-    let tiles = user_tiles(&inst.state, args.search.goal);
+    let tiles = user_tiles(&inst.state, goal);
     let src = Source { id: &id, line, text: &tiles, expected: inst.optimal };
-    let rec = recorder.searched(&src, &inst.state, &searched, solver.threads());
+    let answer = Answer {
+        record: recorder.searched(&src, &inst.state, &searched, solver.threads()),
+        goal: goal_tiles(inst.state.board(), goal),
+    };
+    let rec = &answer.record;
     match args.format {
-        SolveFormat::Json => writeln!(out, "{}", serde_json::to_string(&rec)?)?,
+        SolveFormat::Json => writeln!(out, "{}", serde_json::to_string(&answer)?)?,
         SolveFormat::Text => {
             if let Some(id) = &inst.id {
                 write!(out, "{id}: ")?;
             }
             let result = match rec.length {
                 Some(length) => format!("length {length}"),
-                None => format!("{}: {}", rec.status.as_str(), rec.error.as_deref().unwrap_or_default()),
+                None => format!("status {} ({})", rec.status.as_str(), rec.error.as_deref().unwrap_or_default()),
             };
             let stored = rec.peak_stored.map(|p| format!("  stored {p}")).unwrap_or_default();
             writeln!(
@@ -144,8 +202,12 @@ fn print_one(
                 rec.algorithm,
                 rec.heuristic
             )?;
-            if rec.status == Status::Solved {
+            writeln!(out, "goal {}", answer.goal)?;
+            if let Some(moves) = searched.moves() {
                 writeln!(out, "moves: {}", rec.moves)?;
+                if let Some(how) = args.drawing() {
+                    show(out, &inst.state, moves, goal, how, std::io::stdout().is_terminal())?;
+                }
             }
         }
     }

@@ -72,7 +72,7 @@ fn a_star_out_of_memory_stops_with_a_limit_not_a_crash() {
     let o = solver(&["solve", "--algorithm", "astar", "--heuristic", "manhattan", "--memory-limit", "50M", korf1]);
     let out = String::from_utf8_lossy(&o.stdout);
     assert_eq!(o.status.code(), Some(3), "{out}{}", String::from_utf8_lossy(&o.stderr));
-    assert!(out.starts_with("limit: memory limit: stopped at ") && out.contains("stored states"), "{out}");
+    assert!(out.starts_with("status limit (memory limit: stopped at ") && out.contains("stored states"), "{out}");
     let o = solver(&["solve", "--algorithm", "bfs", "--memory-limit", "lots", korf1]);
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("'lots' is not a memory size"));

@@ -102,3 +102,93 @@ impl Drop for TempDir {
         let _ = std::fs::remove_dir_all(&self.0);
     }
 }
+
+/// A `solver serve` child on a free loopback port, killed when dropped.
+pub struct Server {
+    child: std::process::Child,
+    /// `127.0.0.1:PORT`.
+    pub addr: String,
+}
+
+impl Server {
+    /// Starts `bin serve --port 0` with `args` and waits for the address it logs.
+    pub fn start(bin: &str, args: &[&str]) -> Server {
+        use std::io::BufRead;
+        use std::process::{Command, Stdio};
+        let mut child = Command::new(bin)
+            .args(["serve", "--port", "0", "--bind", "127.0.0.1"])
+            .args(args)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap_or_else(|e| panic!("cannot start {bin}: {e}"));
+        let mut err = std::io::BufReader::new(child.stderr.take().unwrap());
+        let mut line = String::new();
+        let addr = loop {
+            line.clear();
+            if err.read_line(&mut line).unwrap() == 0 {
+                let _ = child.kill();
+                panic!("the server ended before listening: {}", child.wait_with_output().unwrap().status);
+            }
+            if let Some(rest) = line.split("http://").nth(1) {
+                break rest.split('/').next().unwrap().to_string();
+            }
+        };
+        // Keep draining its log so that it never blocks on a full pipe.
+        std::thread::spawn(move || std::io::copy(&mut err, &mut std::io::sink()));
+        Server { child, addr }
+    }
+
+    /// `http://127.0.0.1:PORT`.
+    pub fn url(&self) -> String {
+        format!("http://{}", self.addr)
+    }
+
+    /// One HTTP/1.1 request; returns the status code and the body.
+    pub fn request(&self, method: &str, path: &str, body: &[u8]) -> (u16, String) {
+        use std::io::{Read, Write};
+        let mut s = std::net::TcpStream::connect(&self.addr).unwrap();
+        s.set_read_timeout(Some(std::time::Duration::from_secs(60))).unwrap();
+        let head = format!(
+            "{method} {path} HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+            self.addr,
+            body.len()
+        );
+        s.write_all(head.as_bytes()).unwrap();
+        // A server refusing a large body may close before reading it all.
+        let _ = s.write_all(body);
+        let mut text = Vec::new();
+        let _ = s.read_to_end(&mut text);
+        let text = String::from_utf8_lossy(&text).into_owned();
+        let (head, rest) = text.split_once("\r\n\r\n").unwrap_or_else(|| panic!("no HTTP answer: {text:?}"));
+        let status = head.split(' ').nth(1).and_then(|c| c.parse().ok()).unwrap_or_else(|| panic!("{head}"));
+        let body = if head.to_ascii_lowercase().contains("transfer-encoding: chunked") {
+            unchunk(rest)
+        } else {
+            rest.to_string()
+        };
+        (status, body)
+    }
+}
+
+/// The body of a chunked HTTP response.
+fn unchunk(mut rest: &str) -> String {
+    let mut body = String::new();
+    while let Some((size, tail)) = rest.split_once("\r\n") {
+        let n = usize::from_str_radix(size.trim(), 16).unwrap_or(0);
+        if n == 0 {
+            break;
+        }
+        body.push_str(&tail[..n]);
+        rest = &tail[n + 2..];
+    }
+    body
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}

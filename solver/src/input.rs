@@ -1,0 +1,107 @@
+//! Positions read from a stream: one a line (`tiles` or `id length tiles`), or typed as a grid, one row a
+//! line, with a blank line between positions. A line of exactly as many words as the board has columns is
+//! a row of a grid; rows are joined until they hold a whole position. Any other line is read on its own,
+//! so that a short or mistyped line is reported as itself.
+
+use puzzle::Board;
+use std::collections::VecDeque;
+use std::io::BufRead;
+
+/// One position's text and the line it starts on, or why a line could not be read.
+pub type Item = (u64, Result<String, String>);
+
+/// The positions of a stream, in order.
+pub struct Positions<R> {
+    input: R,
+    cells: usize,
+    cols: usize,
+    line: u64,
+    /// Rows of a grid not yet complete, and the line of the first.
+    rows: Option<(u64, String)>,
+    ready: VecDeque<Item>,
+}
+
+impl<R: BufRead> Positions<R> {
+    pub fn new(input: R, board: Board) -> Positions<R> {
+        Positions { input, cells: board.cells(), cols: board.cols(), line: 0, rows: None, ready: VecDeque::new() }
+    }
+
+    /// The rows gathered so far as one position (an incomplete grid then fails to parse, saying so).
+    fn flush(&mut self) {
+        if let Some((line, text)) = self.rows.take() {
+            self.ready.push_back((line, Ok(text)));
+        }
+    }
+
+    /// Reads lines until a position is ready or the input ends.
+    fn fill(&mut self) -> std::io::Result<()> {
+        let mut raw = Vec::new();
+        while self.ready.is_empty() {
+            raw.clear();
+            if self.input.read_until(b'\n', &mut raw)? == 0 {
+                self.flush();
+                return Ok(());
+            }
+            self.line += 1;
+            let text = match std::str::from_utf8(&raw) {
+                Ok(t) => t,
+                Err(e) => {
+                    self.flush();
+                    let why = format!("not UTF-8 text (byte {} of the line)", e.valid_up_to() + 1);
+                    self.ready.push_back((self.line, Err(why)));
+                    continue;
+                }
+            };
+            let words = puzzle::instance::words(text).len();
+            if words == 0 {
+                self.flush();
+            } else if words != self.cols {
+                self.flush();
+                self.ready.push_back((self.line, Ok(text.to_string())));
+            } else {
+                let (_, rows) = self.rows.get_or_insert_with(|| (self.line, String::new()));
+                rows.push(' ');
+                rows.push_str(text.split('#').next().unwrap_or_default().trim());
+                if puzzle::instance::words(rows).len() >= self.cells {
+                    self.flush();
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+impl<R: BufRead> Iterator for Positions<R> {
+    type Item = std::io::Result<Item>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if let Err(e) = self.fill() {
+            return Some(Err(e));
+        }
+        self.ready.pop_front().map(Ok)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read(text: &str) -> Vec<Item> {
+        Positions::new(text.as_bytes(), Board::new(2, 3).unwrap()).map(Result::unwrap).collect()
+    }
+
+    #[test]
+    fn lines_and_grids_mix() {
+        let got = read("# two ways\n1 2 0 3 4 5\n\n1 2 0\n3 4 5\n\na 7 1 2 0 3 4 5\n1 2\n\n");
+        let want = [
+            (2, Ok("1 2 0 3 4 5\n".to_string())),
+            (4, Ok(" 1 2 0 3 4 5".to_string())),
+            (7, Ok("a 7 1 2 0 3 4 5\n".to_string())),
+            (8, Ok("1 2\n".to_string())),
+        ];
+        assert_eq!(got, want);
+        let bad: Vec<Item> =
+            Positions::new(&b"1 2 0\n\xff\n"[..], Board::new(2, 3).unwrap()).map(Result::unwrap).collect();
+        assert_eq!(bad, [(1, Ok(" 1 2 0".to_string())), (2, Err("not UTF-8 text (byte 1 of the line)".to_string()))]);
+    }
+}

@@ -1,0 +1,100 @@
+//! `solver serve`: a local web app over the engine. One page (HTML, CSS and JavaScript compiled into the
+//! binary: no build step, nothing fetched) and a JSON API, on tokio and axum. The runtime exists only while
+//! serving, so the other subcommands start as fast as before.
+//!
+//! Only the sliding-tile puzzle is served for now; requests name their puzzle (`"puzzle"`, default
+//! `sliding-tile`) so a second one (water sort) can be added beside it without changing the first's API.
+
+mod api;
+mod page;
+
+use anyhow::Context;
+use api::App;
+use axum::extract::DefaultBodyLimit;
+use axum::routing::{get, post};
+use axum::Router;
+use batch::limits::parse_seconds;
+use cli_common::heading::{LIMITS, TABLES, TUNING};
+use std::net::{IpAddr, SocketAddr};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// The largest request body taken: a position is a few hundred bytes.
+const MAX_BODY: usize = 16 * 1024;
+
+#[derive(clap::Args)]
+#[command(after_long_help = "Examples:
+  solver serve                         # http://127.0.0.1:8080/
+  solver serve --pdbs pdbs --port 0    # any free port (the address is logged)
+  curl -s localhost:8080/api/solve -d '{\"board\":\"3x3\",\"tiles\":[8,6,7,2,5,4,3,0,1]}'
+  curl -s 'localhost:8080/api/random?board=4x4&walk=40'")]
+pub struct ServeArgs {
+    /// Folder holding the pattern database files; boards without tables use linear conflict.
+    #[arg(long, value_name = "DIR", env = "STP_PDBS", default_value = "pdbs", help_heading = TABLES)]
+    pub pdbs: PathBuf,
+    /// TCP port (0: any free port; the address is logged on stderr).
+    #[arg(long, default_value_t = 8080)]
+    pub port: u16,
+    /// Address to listen on: loopback by default, as the app has no authentication.
+    #[arg(long, value_name = "ADDR", default_value = "127.0.0.1")]
+    pub bind: IpAddr,
+    /// Searches running at once, one thread each; further requests wait their turn [default: all cores].
+    #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u32).range(1..1025), help_heading = TUNING)]
+    pub threads: Option<u32>,
+    /// Each solve stops after this many seconds with status `limit` and a lower bound.
+    #[arg(long, value_name = "SECS", default_value = "10", value_parser = parse_seconds, help_heading = LIMITS)]
+    pub time_limit: Duration,
+}
+
+/// The app's routes over shared state: the page and its assets, and the API.
+pub fn router(app: Arc<App>) -> Router {
+    Router::new()
+        .route("/", get(page::index))
+        .route("/style.css", get(page::style))
+        .route("/app.js", get(page::script))
+        .route("/api/solve", post(api::solve))
+        .route("/api/random", get(api::random))
+        .fallback(api::not_found)
+        .method_not_allowed_fallback(api::wrong_method)
+        .layer(DefaultBodyLimit::max(MAX_BODY))
+        .with_state(app)
+}
+
+/// `solver serve`: serves until Ctrl-C or SIGTERM (then exit code 130, as every command that is interrupted).
+pub fn run(args: &ServeArgs) -> anyhow::Result<ExitCode> {
+    let threads = args.threads.map_or_else(engine::cores, |t| t as usize);
+    let app = Arc::new(App::new(args.pdbs.clone(), args.time_limit, threads));
+    // Two workers are plenty for the I/O; the searches run on blocking threads, bounded by `threads`.
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .context("cannot start the async runtime")?;
+    runtime.block_on(async {
+        let addr = SocketAddr::new(args.bind, args.port);
+        let listener = tokio::net::TcpListener::bind(addr).await.with_context(|| format!("cannot listen on {addr}"))?;
+        let local = listener.local_addr()?;
+        cli_common::log(&format!("solver: serving on http://{local}/ ({threads} searches at once; Ctrl-C stops)"));
+        axum::serve(listener, router(app)).with_graceful_shutdown(stopped()).await.context("serving")
+    })?;
+    Ok(ExitCode::from(cli_common::EXIT_INTERRUPTED))
+}
+
+/// Resolves on Ctrl-C or SIGTERM.
+async fn stopped() {
+    let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()).ok();
+    let term = async move {
+        match term.as_mut() {
+            Some(t) => {
+                t.recv().await;
+            }
+            None => std::future::pending::<()>().await,
+        }
+    };
+    tokio::select! {
+        _ = tokio::signal::ctrl_c() => {}
+        _ = term => {}
+    }
+}
