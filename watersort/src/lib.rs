@@ -15,6 +15,7 @@ pub mod render;
 pub mod rule;
 pub mod solve;
 pub mod state;
+pub mod task;
 pub mod tube;
 
 pub use heuristic::Heuristic;

@@ -1,16 +1,18 @@
-//! `watersort`: solve and generate water sort levels from the command line. A thin shell over the
-//! library: it parses arguments, reads input, prints results, and maps failures to exit codes once
-//! (0 every level solved, 1 unsolvable / stopped / internal failure, 2 bad input or usage).
+//! `watersort`: solve, batch-solve and generate water sort levels from the command line. A thin shell over
+//! the library; errors and exit codes go through `cli_common` like every tool's (0 every level solved, 1
+//! unsolvable or an internal failure, 2 bad input or usage, 3 stopped by a limit).
 
 use anyhow::Context;
+use batch::{LimitArgs, Source};
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use std::io::{IsTerminal, Read};
+use cli_common::{log, usage};
+use std::io::{IsTerminal, Read, Write};
 use std::process::ExitCode;
-use std::time::Duration;
 use watersort::generate::{generate, Spec};
+use watersort::task::{record, Levels};
 use watersort::{
-    is_json, parse_json, parse_levels, render, solve, Algorithm, Heuristic, Level, Limits, Model, Options, Outcome,
-    Pruning, Rule, Solution, Tubes,
+    is_json, parse_json, parse_levels, render, solve, Algorithm, Heuristic, Level, Model, Options, Outcome, Pruning,
+    Rule, Solution, Tubes,
 };
 
 const EXAMPLES: &str = "\
@@ -20,12 +22,15 @@ Examples:
   watersort solve level.json --show
   watersort generate --colors 12 --empty 2 --count 1000 --seed 1 > game.txt
   watersort solve game.txt --algorithm greedy
+  watersort batch game.txt -o game.jsonl             # one record a level, resumable (--resume), shardable
+  watersort report game.jsonl
   echo 'x: aab abb - ' | watersort solve - --capacity 3 --rule one-unit
 
 Level text: one level a line, `name: tube tube ...`, each tube its colours bottom to top as letters
 (case-sensitive), `-` an empty tube, `#` a comment. JSON: an array of tubes, each an array of colour
 names bottom to top; \"Empty\" entries or [] are space.
-Exit codes: 0 all solved, 1 unsolvable or stopped by a limit, 2 bad input or usage.";
+Exit codes: 0 all solved, 1 unsolvable (or an internal failure), 2 bad input or usage, 3 stopped by a
+limit, 130 interrupted.";
 
 #[derive(Parser)]
 #[command(name = "watersort", version, about = "Solves water sort levels in the fewest pours", after_help = EXAMPLES)]
@@ -38,6 +43,11 @@ struct Cli {
 enum Command {
     /// Solve levels: a level given inline, a file of level lines or a JSON level, or `-` for stdin.
     Solve(SolveArgs),
+    /// Solve a file of level lines, writing one record (JSON lines or CSV) a level as it finishes;
+    /// resumable, interruptible, shardable (the same machinery as `solver batch`).
+    Batch(LevelsBatchArgs),
+    /// Merge record files of `batch` (e.g. its shards) and print their summary, or compare two runs.
+    Report(batch::report::ReportArgs),
     /// Write random solvable levels as level lines, reproducible from the seed.
     Generate(GenerateArgs),
 }
@@ -72,10 +82,9 @@ struct ModelArgs {
     rule: Rule,
 }
 
+/// How levels are searched: shared by `solve` and `batch`.
 #[derive(Args)]
-struct SolveArgs {
-    /// A level line (`name: ab ba -`), a file (level lines, or one JSON level), or `-` for stdin.
-    input: String,
+struct SearchArgs {
     #[command(flatten)]
     model: ModelArgs,
     #[arg(long, value_enum, default_value = "astar")]
@@ -93,20 +102,33 @@ struct SolveArgs {
     /// Do not treat tube order as a symmetry (for measurement).
     #[arg(long)]
     no_symmetry: bool,
-    /// Give up after this many seconds (a level).
-    #[arg(long)]
-    time_limit: Option<f64>,
-    /// Give up after expanding this many states (a level).
-    #[arg(long)]
-    node_limit: Option<u64>,
-    /// Give up when stored states would take more than this, e.g. 4G, 500M, or bytes.
-    #[arg(long, value_parser = parse_bytes)]
-    memory_limit: Option<u64>,
+}
+
+#[derive(Args)]
+struct SolveArgs {
+    /// A level line (`name: ab ba -`), a file (level lines, or one JSON level), or `-` for stdin.
+    input: String,
+    #[command(flatten)]
+    search: SearchArgs,
+    #[command(flatten)]
+    limits: LimitArgs,
+    /// text, or one JSON record a level (the fields of `batch` records).
     #[arg(long, value_enum, default_value = "text")]
     format: Format,
     /// Draw the tubes after every pour (in colour when stdout is a terminal).
     #[arg(long)]
     show: bool,
+}
+
+#[derive(Args)]
+struct LevelsBatchArgs {
+    #[command(flatten)]
+    batch: batch::BatchArgs,
+    #[command(flatten)]
+    search: SearchArgs,
+    /// Levels searched side by side, one a thread [default: all cores].
+    #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u64).range(1..=1024))]
+    threads: Option<u64>,
 }
 
 #[derive(Args)]
@@ -129,57 +151,21 @@ struct GenerateArgs {
     attempts: usize,
 }
 
-/// A failure and the exit code it maps to.
-enum Failure {
-    /// The user's input or usage: exit 2.
-    Input(anyhow::Error),
-    /// Anything else: exit 1.
-    Other(anyhow::Error),
-}
-
 fn main() -> ExitCode {
-    match run(Cli::parse()) {
-        Ok(code) => code,
-        Err(Failure::Input(e)) => {
-            eprintln!("error: {e:#}");
-            ExitCode::from(2)
-        }
-        Err(Failure::Other(e)) => {
-            eprintln!("error: {e:#}");
-            ExitCode::from(1)
-        }
-    }
-}
-
-fn run(cli: Cli) -> Result<ExitCode, Failure> {
-    match cli.command {
+    let cli = Cli::parse();
+    cli_common::main("watersort", || match cli.command {
         Command::Solve(args) => solve_command(&args),
+        Command::Batch(args) => batch_command(&args),
+        Command::Report(args) => batch::report::run("watersort", &args),
         Command::Generate(args) => generate_command(&args),
-    }
+    })
 }
 
-fn parse_bytes(s: &str) -> Result<u64, String> {
-    let s = s.trim();
-    let (digits, scale) = match s.char_indices().last() {
-        Some((i, 'K' | 'k')) => (&s[..i], 1u64 << 10),
-        Some((i, 'M' | 'm')) => (&s[..i], 1 << 20),
-        Some((i, 'G' | 'g')) => (&s[..i], 1 << 30),
-        _ => (s, 1),
-    };
-    let n: f64 = digits.parse().map_err(|_| format!("{s:?} is not a size such as 4G, 500M or 1000000"))?;
-    Ok((n * scale as f64) as u64)
-}
-
-fn options(args: &SolveArgs) -> Result<Options, Failure> {
-    let time = match args.time_limit {
-        Some(t) if !(t.is_finite() && t >= 0.0) => {
-            return Err(Failure::Input(anyhow::anyhow!("--time-limit must be a number of seconds ≥ 0")))
-        }
-        t => t.map(Duration::from_secs_f64),
-    };
+/// The search options, checked: an inadmissible heuristic is refused for the optimal algorithms.
+fn options(args: &SearchArgs, limits: search::Limits) -> anyhow::Result<Options> {
     let heuristic = match (args.heuristic, args.algorithm) {
         (Some(h), AlgorithmArg::Astar | AlgorithmArg::Ida) if !h.admissible() => {
-            return Err(Failure::Input(anyhow::anyhow!("--heuristic {h:?} is for --algorithm greedy only")))
+            return Err(usage(anyhow::anyhow!("--heuristic {h:?} is for --algorithm greedy only")))
         }
         (Some(h), _) => h,
         (None, AlgorithmArg::Greedy) => Heuristic::Guide,
@@ -198,19 +184,18 @@ fn options(args: &SolveArgs) -> Result<Options, Failure> {
             pruning: Pruning { finished: !args.no_prune_finished, pure_to_empty: !args.no_prune_pure_to_empty },
             no_symmetry: args.no_symmetry,
         },
-        limits: Limits { nodes: args.node_limit, time, memory: args.memory_limit, cancel: None },
+        limits,
     })
 }
 
 /// The levels named by `input`, one result a level (a bad one does not stop the rest).
-fn read_levels(input: &str, capacity: usize) -> Result<Vec<Result<Level, watersort::LevelError>>, Failure> {
+fn read_levels(input: &str, capacity: usize) -> anyhow::Result<Vec<Result<Level, watersort::LevelError>>> {
     let (text, name) = if input == "-" {
         let mut text = String::new();
-        std::io::stdin().read_to_string(&mut text).context("reading stdin").map_err(Failure::Input)?;
+        std::io::stdin().read_to_string(&mut text).context("reading stdin").map_err(usage)?;
         (text, "stdin".to_string())
     } else if std::path::Path::new(input).is_file() {
-        let text =
-            std::fs::read_to_string(input).with_context(|| format!("reading {input}")).map_err(Failure::Input)?;
+        let text = std::fs::read_to_string(input).with_context(|| format!("reading {input}")).map_err(usage)?;
         let stem = std::path::Path::new(input).file_stem().map(|s| s.to_string_lossy().into_owned());
         (text, stem.unwrap_or_else(|| input.to_string()))
     } else {
@@ -219,96 +204,111 @@ fn read_levels(input: &str, capacity: usize) -> Result<Vec<Result<Level, waterso
     Ok(if is_json(&text) { vec![parse_json(&text, &name, capacity)] } else { parse_levels(&text, capacity) })
 }
 
-fn solve_command(args: &SolveArgs) -> Result<ExitCode, Failure> {
-    let options = options(args)?;
-    let levels = read_levels(&args.input, args.model.capacity)?;
-    if levels.is_empty() {
-        return Err(Failure::Input(anyhow::anyhow!("no level in the input")));
+fn solve_command(args: &SolveArgs) -> anyhow::Result<ExitCode> {
+    if args.search.model.capacity == 0 {
+        return Err(usage(anyhow::anyhow!("--capacity must be at least 1")));
     }
-    let mut worst = 0u8;
-    for level in levels {
+    let options = options(&args.search, args.limits.limits(None))?;
+    let levels = read_levels(&args.input, args.search.model.capacity)?;
+    if levels.is_empty() {
+        return Err(usage(anyhow::anyhow!("no level in the input")));
+    }
+    // The worst outcome decides the exit code: a bad level (the user's), then an unsolvable one, then a limit.
+    let (mut bad, mut unsolvable, mut stopped) = (false, false, false);
+    for (n, level) in levels.into_iter().enumerate() {
         let level = match level {
             Ok(level) => level,
             Err(e) => {
-                eprintln!("error: {e}");
-                worst = 2;
+                log(&format!("watersort: error: {e}"));
+                bad = true;
                 continue;
             }
         };
-        let solution = solve(&level, &options).map_err(|e| Failure::Other(e.into()))?;
-        print_solution(&level, &solution, args);
-        if !matches!(solution.outcome, Outcome::Solved(_)) {
-            worst = worst.max(1);
-        }
+        let solution = solve(&level, &options)?;
+        print_solution(&level, n as u64 + 1, &solution, &options, args)?;
+        unsolvable |= matches!(solution.outcome, Outcome::Unsolvable);
+        stopped |= matches!(solution.outcome, Outcome::Stopped(_));
     }
-    Ok(ExitCode::from(worst))
+    Ok(match (bad, unsolvable, stopped) {
+        (true, _, _) => ExitCode::from(cli_common::EXIT_USAGE),
+        (false, true, _) => ExitCode::from(cli_common::EXIT_FAILURE),
+        (false, false, true) => ExitCode::from(cli_common::EXIT_LIMIT),
+        _ => ExitCode::SUCCESS,
+    })
 }
 
-fn print_solution(level: &Level, solution: &Solution, args: &SolveArgs) {
+fn batch_command(args: &LevelsBatchArgs) -> anyhow::Result<ExitCode> {
+    if args.search.model.capacity == 0 {
+        return Err(usage(anyhow::anyhow!("--capacity must be at least 1")));
+    }
+    let threads =
+        args.threads.map_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()), |t| t as usize);
+    let task = Levels {
+        capacity: args.search.model.capacity,
+        options: options(&args.search, search::Limits::default())?,
+        threads,
+    };
+    batch::run(&args.batch, &task)
+}
+
+fn print_solution(
+    level: &Level,
+    n: u64,
+    solution: &Solution,
+    options: &Options,
+    args: &SolveArgs,
+) -> anyhow::Result<()> {
     let stats = &solution.stats;
-    let optimal = args.algorithm != AlgorithmArg::Greedy;
+    let optimal = args.search.algorithm != AlgorithmArg::Greedy;
+    let mut out = std::io::stdout().lock();
     match args.format {
         Format::Json => {
-            let (outcome, pours) = match &solution.outcome {
-                Outcome::Solved(p) => ("solved", Some(p.iter().map(|p| [p.from + 1, p.to + 1]).collect::<Vec<_>>())),
-                Outcome::Unsolvable => ("unsolvable", None),
-                Outcome::Stopped(_) => ("stopped", None),
-            };
-            let stop = match &solution.outcome {
-                Outcome::Stopped(s) => Some(format!("{s:?}")),
-                _ => None,
-            };
-            let record = serde_json::json!({
-                "name": level.name(),
-                "outcome": outcome,
-                "length": pours.as_ref().map(Vec::len),
-                "optimal": optimal && pours.is_some(),
-                "pours": pours,
-                "stop": stop,
-                "expanded": stats.expanded,
-                "generated": stats.generated,
-                "peak_stored": stats.peak_stored,
-                "seconds": stats.seconds,
-            });
-            println!("{record}");
+            let text = level.to_line();
+            let src = Source { id: level.name(), line: n, text: &text, expected: None };
+            writeln!(out, "{}", serde_json::to_string(&record(&src, options, solution))?)?;
         }
         Format::Text => {
             let work = format!("{} nodes, {:.4} s", stats.expanded, stats.seconds);
             match &solution.outcome {
                 Outcome::Solved(pours) => {
                     let kind = if optimal { "optimal" } else { "greedy, not necessarily fewest" };
-                    println!("{}: {} pours ({kind}), {work}", level.name(), pours.len());
+                    writeln!(out, "{}: {} pours ({kind}), {work}", level.name(), pours.len())?;
                     let list: Vec<String> = pours.iter().map(ToString::to_string).collect();
-                    println!("{}", list.join(", "));
+                    writeln!(out, "{}", list.join(", "))?;
                 }
-                Outcome::Unsolvable => {
-                    println!("{}: unsolvable, proved by examining {} states, {work}", level.name(), stats.expanded)
-                }
-                Outcome::Stopped(why) => println!("{}: stopped ({why:?}) after {work}", level.name()),
+                Outcome::Unsolvable => writeln!(
+                    out,
+                    "{}: unsolvable, proved by examining {} states, {work}",
+                    level.name(),
+                    stats.expanded
+                )?,
+                Outcome::Stopped(why) => writeln!(out, "{}: stopped ({why:?}) after {work}", level.name())?,
             }
         }
     }
     if let (true, Outcome::Solved(pours)) = (args.show, &solution.outcome) {
-        show(level, pours, args.model.rule);
+        show(&mut out, level, pours, args.search.model.rule)?;
     }
+    Ok(())
 }
 
 /// Draws the start and the tubes after each pour.
-fn show(level: &Level, pours: &[watersort::Pour], rule: Rule) {
+fn show(out: &mut impl Write, level: &Level, pours: &[watersort::Pour], rule: Rule) -> std::io::Result<()> {
     let colour = std::io::stdout().is_terminal();
     let letters = level.letters();
     let mut tubes = Tubes::new(level);
-    println!("start\n{}", render::draw(&tubes, &letters, colour));
+    writeln!(out, "start\n{}", render::draw(&tubes, &letters, colour))?;
     for (i, &pour) in pours.iter().enumerate() {
         // `solve` replayed these pours already; a failure here cannot happen and would only end the drawing.
         if tubes.pour(pour, rule).is_err() {
-            return;
+            break;
         }
-        println!("pour {}: {pour}\n{}", i + 1, render::draw(&tubes, &letters, colour));
+        writeln!(out, "pour {}: {pour}\n{}", i + 1, render::draw(&tubes, &letters, colour))?;
     }
+    Ok(())
 }
 
-fn generate_command(args: &GenerateArgs) -> Result<ExitCode, Failure> {
+fn generate_command(args: &GenerateArgs) -> anyhow::Result<ExitCode> {
     let spec = Spec {
         colours: args.colors,
         empty: args.empty,
@@ -318,9 +318,10 @@ fn generate_command(args: &GenerateArgs) -> Result<ExitCode, Failure> {
         attempts: args.attempts,
     };
     let options = Options { model: Model { rule: args.model.rule, ..Model::default() }, ..Options::default() };
-    let levels = generate(&spec, &options).map_err(|e| Failure::Input(e.into()))?;
+    let levels = generate(&spec, &options).map_err(usage)?;
+    let mut out = std::io::stdout().lock();
     for level in levels {
-        println!("{}", level.to_line());
+        writeln!(out, "{}", level.to_line())?;
     }
     Ok(ExitCode::SUCCESS)
 }

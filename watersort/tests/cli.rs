@@ -78,10 +78,10 @@ fn unsolvable_is_proved_and_exits_1() {
 }
 
 #[test]
-fn limits_stop_the_search_and_exit_1() {
+fn limits_stop_the_search_and_exit_3() {
     let level = "hard: abcd bcda cdab dabc - -";
     let out = watersort(&["solve", level, "--node-limit", "1", "--algorithm", "bfs"], "");
-    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(out.status.code(), Some(3));
     assert!(text(&out.stdout).contains("stopped (NodeLimit)"), "{}", text(&out.stdout));
 }
 
@@ -93,9 +93,10 @@ fn reads_json_and_writes_json() {
     std::fs::remove_file(&path).unwrap();
     assert_eq!(out.status.code(), Some(0));
     let record: serde_json::Value = serde_json::from_str(text(&out.stdout).trim()).unwrap();
-    assert_eq!(record["outcome"], "solved");
+    // The record every tool's batch writes.
+    assert_eq!((record["status"].as_str(), record["algorithm"].as_str()), (Some("solved"), Some("astar")));
     assert_eq!(record["length"], 3);
-    assert_eq!(record["pours"].as_array().unwrap().len(), 3);
+    assert_eq!(record["moves"].as_str().unwrap().split(' ').count(), 3);
 }
 
 #[test]
@@ -124,3 +125,46 @@ fn generate_is_reproducible_from_the_seed() {
 }
 
 const FIRST_LEVEL_SEED_42: &str = "s42-1: eccb dffe acdd facb dfea bbae - -";
+
+/// The batch machinery is the tile solver's: records as levels finish, invalid and unsolvable lines recorded,
+/// resumption, and a report of the file.
+#[test]
+fn batch_writes_a_record_a_level_resumes_and_reports() {
+    let dir = std::env::temp_dir().join(format!("watersort-batch-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let input = dir.join("levels.txt");
+    std::fs::write(&input, "a: ab ba -\nstuck: ab ba\nbad: a?b -\n").unwrap();
+    let out = dir.join("out.jsonl");
+    let args = ["batch", input.to_str().unwrap(), "-o", out.to_str().unwrap(), "--capacity", "2"];
+    let o = watersort(&args, "");
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let records: Vec<serde_json::Value> =
+        std::fs::read_to_string(&out).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let mut by_id: Vec<(String, String)> = records
+        .iter()
+        .map(|r| (r["id"].as_str().unwrap().to_string(), r["status"].as_str().unwrap().to_string()))
+        .collect();
+    by_id.sort();
+    let want = [("a", "solved"), ("bad", "invalid"), ("stuck", "unsolvable")];
+    assert_eq!(by_id, want.map(|(a, b)| (a.to_string(), b.to_string())));
+    // Resumed: nothing left to do, nothing written twice.
+    let mut resume = args.to_vec();
+    resume.push("--resume");
+    let o = watersort(&resume, "");
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    assert_eq!(std::fs::read_to_string(&out).unwrap().lines().count(), 3);
+    let report = watersort(&["report", out.to_str().unwrap()], "");
+    assert_eq!(report.status.code(), Some(0));
+    assert!(text(&report.stdout).contains("unsolvable   1"), "{}", text(&report.stdout));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn every_subcommand_explains_itself() {
+    for sub in ["solve", "batch", "report", "generate"] {
+        let o = watersort(&[sub, "--help"], "");
+        assert_eq!(o.status.code(), Some(0), "{sub}: {}", text(&o.stderr));
+        assert!(text(&o.stdout).contains("Usage: watersort"), "{sub}");
+    }
+}

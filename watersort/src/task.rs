@@ -1,0 +1,132 @@
+//! Water sort in the batch machinery every tool shares (`batch`): a level line read as a job, a search
+//! written as the common record. `watersort solve --format json` prints the same record.
+
+use crate::level::{parse_levels, Level};
+use crate::solve::{solve, Options, Outcome, Solution};
+use batch::{Attempt, Line, Record, Source, Status, Task};
+
+/// A batch of level lines, all solved with one set of options (their limits replaced by the batch's).
+pub struct Levels {
+    pub capacity: usize,
+    pub options: Options,
+    /// Threads the batch may use: one search a thread (a water sort search runs on one).
+    pub threads: usize,
+}
+
+/// The record of one search of `level`.
+pub fn record(src: &Source, options: &Options, solution: &Solution) -> Record {
+    let (status, pours) = match &solution.outcome {
+        Outcome::Solved(p) => (Status::Solved, Some(p)),
+        Outcome::Unsolvable => (Status::Unsolvable, None),
+        Outcome::Stopped(_) => (Status::Limit, None),
+    };
+    let stats = &solution.stats;
+    let error = match &solution.outcome {
+        Outcome::Stopped(stop) => Some(format!(
+            "{}: stopped after {} expanded states, {} stored at most",
+            stop_name(*stop),
+            stats.expanded,
+            stats.peak_stored
+        )),
+        Outcome::Unsolvable => Some(format!("no solution: all {} reachable states examined", stats.expanded)),
+        Outcome::Solved(_) => None,
+    };
+    let length = pours.map(|p| p.len() as u32);
+    let optimal = options.algorithm != search::Algorithm::Greedy;
+    Record {
+        id: src.id.to_string(),
+        line: src.line,
+        instance: src.text.to_string(),
+        status,
+        length,
+        moves: pours
+            .map(|p| p.iter().map(|p| format!("{}->{}", p.from + 1, p.to + 1)).collect::<Vec<_>>().join(" "))
+            .unwrap_or_default(),
+        nodes: stats.generated,
+        expanded: stats.expanded,
+        seconds: stats.seconds,
+        threads: 1,
+        lanes: 1,
+        algorithm: algorithm_name(options.algorithm).to_string(),
+        heuristic: format!("{:?}", options.model.heuristic).to_lowercase(),
+        root_h: None,
+        iterations: None,
+        peak_stored: Some(stats.peak_stored),
+        tables: String::new(),
+        expected: src.expected,
+        matched: length.zip(src.expected).filter(|_| optimal).map(|(l, e)| l == e),
+        error,
+    }
+}
+
+/// The name `--algorithm` takes.
+pub fn algorithm_name(a: search::Algorithm) -> &'static str {
+    match a {
+        search::Algorithm::Bfs => "bfs",
+        search::Algorithm::Bibfs => "bibfs",
+        search::Algorithm::Astar => "astar",
+        search::Algorithm::Ida => "ida",
+        search::Algorithm::Greedy => "greedy",
+    }
+}
+
+fn stop_name(stop: search::Stop) -> &'static str {
+    match stop {
+        search::Stop::NodeLimit => "node limit",
+        search::Stop::TimeLimit => "time limit",
+        search::Stop::MemoryLimit => "memory limit",
+        search::Stop::Cancelled => "cancelled",
+    }
+}
+
+impl Task for Levels {
+    type Instance = Level;
+
+    fn name(&self) -> &str {
+        "watersort"
+    }
+
+    /// A level line: `name: tubes` (the name is the record's id) or bare tubes.
+    fn parse(&self, line: &str) -> Option<Line<Level>> {
+        let text = line.split('#').next().unwrap_or("").trim();
+        if text.is_empty() {
+            return None;
+        }
+        let id = text.split_once(':').map(|(name, _)| name.trim().to_string());
+        let parsed = parse_levels(text, self.capacity).pop()?;
+        Some(Line { id, text: text.to_string(), parsed: parsed.map(|l| (l, None)).map_err(|e| e.problem.to_string()) })
+    }
+
+    fn invalid(&self, src: &Source, problem: String) -> Record {
+        Record {
+            id: src.id.to_string(),
+            line: src.line,
+            instance: src.text.to_string(),
+            status: Status::Invalid,
+            error: Some(problem),
+            ..Record::default()
+        }
+    }
+
+    fn solve(&self, level: &Level, src: &Source, _threads: usize, limits: &search::Limits) -> anyhow::Result<Attempt> {
+        let options = Options { limits: limits.clone(), ..self.options.clone() };
+        let solution = solve(level, &options)?;
+        let stop = match solution.outcome {
+            Outcome::Stopped(s) => Some(s),
+            _ => None,
+        };
+        Ok(Attempt { record: record(src, &options, &solution), stop })
+    }
+
+    fn threads(&self) -> usize {
+        self.threads
+    }
+
+    fn parallel_search(&self) -> bool {
+        false
+    }
+
+    fn no_valid_hint(&self) -> String {
+        format!("is --capacity {} right?", self.capacity)
+    }
+}
