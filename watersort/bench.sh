@@ -12,8 +12,8 @@ summary() { # file.jsonl label: solved/unsolvable/stopped counts, median and wor
 import json, statistics, sys
 rs = [json.loads(l) for l in open(sys.argv[1])]
 by = lambda k: sorted(r[k] for r in rs)
-out = {o: sum(r["outcome"] == o for r in rs) for o in ("solved", "unsolvable", "stopped")}
-s, e, g = by("seconds"), by("expanded"), by("generated")
+out = {o: sum(r["status"] == o for r in rs) for o in ("solved", "unsolvable", "limit")}
+s, e, g = by("seconds"), by("expanded"), by("nodes")
 print(f"{sys.argv[2]:<28} n={len(rs)} {out} median {statistics.median(s):.4f} s worst {s[-1]:.4f} s "
       f"median {statistics.median(e):.0f} expanded worst {e[-1]} sum {sum(e)} generated {sum(g)} total {sum(s):.3f} s")
 PY

@@ -209,6 +209,8 @@ fn parallel_iteration<H: Heuristic>(
             if f.is_none() {
                 *f = Some(moves);
                 guard.stop.store(true, Ordering::Relaxed);
+                // A thread asleep waiting for work must see the stop now, not at its next look.
+                queue.wake_all();
             }
         }
         next_bound.fetch_min(worker.next_bound(), Ordering::Relaxed);

@@ -9,8 +9,9 @@ use std::sync::{Condvar, Mutex};
 use std::time::Duration;
 
 /// Rounds a waiting thread polls (yielding) before it sleeps: a donation usually comes within a few.
-const SPIN_ROUNDS: u32 = 64;
-/// The longest a waiting thread sleeps before it looks again; the stop flag is noticed by this.
+const SPIN_ROUNDS: u32 = 256;
+/// The longest a waiting thread sleeps before it looks again: a backstop, since work, the end of the iteration
+/// and a solution all wake it at once; only a limit's stop is noticed by this.
 const NAP: Duration = Duration::from_millis(1);
 
 /// Where a worker's nodes come from in one iteration.
@@ -66,12 +67,18 @@ impl<N> Queue<N> {
         self.wake.notify_one();
     }
 
+    /// Wakes every waiting thread (the search stops).
+    pub(crate) fn wake_all(&self) {
+        let _q = self.items.lock().unwrap();
+        self.wake.notify_all();
+    }
+
     /// Waits for work: true when some arrived, false when every thread is waiting (the iteration is done)
     /// or the search stops. It polls briefly, then sleeps, so a long wait leaves the core to others (on a
     /// 2-core machine a spinning waiter would take half of it).
     pub(crate) fn wait(&self, guard: &Guard) -> bool {
         if self.idle.fetch_add(1, Ordering::SeqCst) + 1 == self.threads {
-            self.wake.notify_all();
+            self.wake_all();
         }
         let mut rounds = 0;
         loop {
@@ -86,8 +93,10 @@ impl<N> Queue<N> {
                 rounds += 1;
                 std::thread::yield_now();
             } else {
+                // Looked at again under the lock that every waker takes, so that no wake-up is missed.
                 let q = self.items.lock().unwrap();
-                if q.is_empty() {
+                let done = guard.stop.load(Ordering::Relaxed) || self.idle.load(Ordering::SeqCst) == self.threads;
+                if q.is_empty() && !done {
                     drop(self.wake.wait_timeout(q, NAP).unwrap());
                 }
             }
