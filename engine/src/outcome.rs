@@ -80,10 +80,10 @@ pub struct Report {
     pub seconds: f64,
 }
 
-impl Report {
+impl Outcome {
     /// The solution's moves, if solved.
     pub fn moves(&self) -> Option<&[u8]> {
-        match &self.outcome {
+        match self {
             Outcome::Solved(m) => Some(m),
             Outcome::Stopped(_) => None,
         }
@@ -91,9 +91,21 @@ impl Report {
 
     /// Why the search stopped, if it did.
     pub fn stopped(&self) -> Option<Stop> {
-        match self.outcome {
+        match *self {
             Outcome::Solved(_) => None,
             Outcome::Stopped(s) => Some(s),
         }
+    }
+}
+
+impl Report {
+    /// The solution's moves, if solved.
+    pub fn moves(&self) -> Option<&[u8]> {
+        self.outcome.moves()
+    }
+
+    /// Why the search stopped, if it did.
+    pub fn stopped(&self) -> Option<Stop> {
+        self.outcome.stopped()
     }
 }

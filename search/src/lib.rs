@@ -21,6 +21,7 @@ mod guard;
 mod hash;
 mod ida;
 mod path;
+pub mod rng;
 mod store;
 
 pub use astar::{astar, AstarOptions};

@@ -60,17 +60,11 @@ pub struct Searched {
 
 impl Searched {
     pub fn moves(&self) -> Option<&[u8]> {
-        match &self.outcome {
-            Outcome::Solved(m) => Some(m),
-            Outcome::Stopped(_) => None,
-        }
+        self.outcome.moves()
     }
 
     pub fn stopped(&self) -> Option<Stop> {
-        match self.outcome {
-            Outcome::Solved(_) => None,
-            Outcome::Stopped(s) => Some(s),
-        }
+        self.outcome.stopped()
     }
 }
 

@@ -1,33 +1,13 @@
 //! Reproducible random instances: uniformly random solvable positions, or random walks from the goal.
 //!
-//! The generator is our own splitmix64, so a seed gives the same instances on every platform and with every
-//! version of every dependency.
+//! The generator is `search::rng`'s splitmix64, so a seed gives the same instances on every platform and with
+//! every version of every dependency.
 
 use clap::Args;
 use puzzle::{Board, State};
 use std::io::Write;
 
-/// splitmix64 (Steele, Lea, Flood 2014): tiny, fast, and fixed forever.
-pub struct SplitMix64(u64);
-
-impl SplitMix64 {
-    pub fn new(seed: u64) -> Self {
-        SplitMix64(seed)
-    }
-
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// A number in `0..n` (multiply-shift; the bias is below n / 2^64, nil for the small n used here).
-    pub fn below(&mut self, n: usize) -> usize {
-        ((self.next_u64() as u128 * n as u128) >> 64) as usize
-    }
-}
+pub use search::rng::SplitMix64;
 
 /// A uniformly random solvable position: a uniform permutation (Fisher-Yates), and if it is unsolvable the
 /// first two tiles swapped. The swap pairs every unsolvable permutation with exactly one solvable one, so
@@ -35,7 +15,7 @@ impl SplitMix64 {
 pub fn random_position(board: Board, rng: &mut SplitMix64) -> State {
     let mut tiles: Vec<u8> = (0..board.cells() as u8).collect();
     for i in (1..tiles.len()).rev() {
-        tiles.swap(i, rng.below(i + 1));
+        tiles.swap(i, rng.below(i as u64 + 1) as usize);
     }
     let state = State::from_tiles(board, &tiles).expect("a permutation of the board's tiles");
     if state.is_solvable() {
@@ -57,7 +37,7 @@ pub fn random_walk(board: Board, steps: u32, rng: &mut SplitMix64) -> State {
     for _ in 0..steps {
         let dirs: Vec<puzzle::Dir> =
             puzzle::Dir::ALL.into_iter().filter(|&d| Some(d) != back && board.step(s.blank(), d).is_some()).collect();
-        let d = dirs[rng.below(dirs.len())];
+        let d = dirs[rng.below(dirs.len() as u64) as usize];
         s.move_blank(d);
         back = Some(d.opposite());
     }

@@ -8,15 +8,7 @@ use std::process::{Command, Output, Stdio};
 const KORF9: &str = "3 14 9 11 5 4 8 2 13 12 6 7 10 1 15 0";
 
 fn solver(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_solver"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child.stdin.take().unwrap().write_all(stdin.as_bytes()).unwrap();
-    child.wait_with_output().unwrap()
+    common::run(env!("CARGO_BIN_EXE_solver"), args, stdin.as_bytes())
 }
 
 fn stderr(o: &Output) -> String {

@@ -1,19 +1,10 @@
 //! The `watersort` binary: exit codes, one-line errors for every malformed level, JSON input and output,
 //! `--show`, and `generate` reproducible from its seed.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 
 fn watersort(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_watersort"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child.stdin.take().unwrap().write_all(stdin.as_bytes()).unwrap();
-    child.wait_with_output().unwrap()
+    harness::run(env!("CARGO_BIN_EXE_watersort"), args, stdin.as_bytes())
 }
 
 fn text(bytes: &[u8]) -> String {
