@@ -64,7 +64,7 @@ enum Command {
         /// A named partition (4x4: 7-8, 6-6-3, 5-5-5; 3x3: 4-4; 2x3: 2-3) or tiles like 1,2,3/4,5,6,7,8.
         #[arg(long, value_name = "PARTITION", help_heading = TABLES)]
         partition: String,
-        /// The board, rows x columns (at most 16 cells).
+        /// The board, rows x columns (at most 25 cells).
         #[arg(long, value_name = "RxC", default_value = "4x4", help_heading = TABLES)]
         board: Board,
         /// Rebuild tables whose valid file already exists.
