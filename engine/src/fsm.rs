@@ -43,24 +43,17 @@ struct Node {
 
 impl MoveFsm {
     /// Learns the forbidden strings of up to `depth` moves on `board` and builds the automaton. If its
-    /// states do not fit 16 bits (boards of more than 16 cells at the full depth), the strings of the
-    /// longest length are dropped until they do: a shallower automaton prunes less but never wrongly, and a
-    /// small table read at every node is worth more than the last level of pruning.
+    /// states would not fit 16 bits (boards of more than 16 cells at the full depth), learning stops at the
+    /// last depth that fits: a shallower automaton prunes less but never wrongly, and a small table read at
+    /// every node is worth more than the last level of pruning (and learning it costs seconds on 5x5).
     pub fn build(board: Board, depth: usize) -> MoveFsm {
         let threads = std::thread::available_parallelism().map_or(1, |t| t.get());
-        let mut patterns = forbidden_strings(board, depth, threads);
-        // Strings are found level by level, so those of up to d moves are a prefix of the list.
-        for d in (1..=depth).rev() {
-            patterns.retain(|p| p.len() <= d + 1);
-            if let Some(fsm) = MoveFsm::from_strings(board, &patterns, d) {
-                return fsm;
-            }
-        }
-        unreachable!("the automaton without forbidden strings has one state a cell")
+        let (patterns, depth) = forbidden_strings(board, depth, threads);
+        MoveFsm::from_strings(board, &patterns, depth)
     }
 
-    /// The automaton forbidding `patterns` as suffixes; `None` if its states do not fit 16 bits.
-    fn from_strings(board: Board, patterns: &[Vec<u8>], depth: usize) -> Option<MoveFsm> {
+    /// The automaton forbidding `patterns` (at most `depth` moves) as suffixes.
+    fn from_strings(board: Board, patterns: &[Vec<u8>], depth: usize) -> MoveFsm {
         let n = board.cells();
         // Node 0 is the root; nodes 1..=n are the one-cell strings, one for each starting cell.
         let mut nodes: Vec<Node> = (0..=n)
@@ -77,9 +70,6 @@ impl MoveFsm {
                 u = nodes[u].child[d] as usize;
             }
             nodes[u].terminal = true;
-        }
-        if nodes.len() >= PRUNED as usize {
-            return None;
         }
         // Failure links (longest proper suffix that is also in the trie), breadth first, then the full
         // transition function; a terminal anywhere along the failure chain forbids the state.
@@ -117,7 +107,7 @@ impl MoveFsm {
         }
         let start = std::array::from_fn(|c| if c < n { 1 + c as u32 } else { 0 });
         let next = next.iter().map(|row| row.map(|t| t as u16)).collect();
-        Some(MoveFsm { next, start, forbidden: patterns.len(), depth })
+        MoveFsm { next, start, forbidden: patterns.len(), depth }
     }
 
     /// The state of an empty path with the blank on `cell`.
@@ -214,9 +204,11 @@ impl std::hash::Hasher for MulHasher {
 type FastSet<T> = HashSet<T, std::hash::BuildHasherDefault<MulHasher>>;
 
 /// Every move string (as the blank's cells, start included) of up to `depth` moves that reaches a position
-/// some smaller string from the same cell reached, and that has no shorter forbidden suffix.
+/// some smaller string from the same cell reached, and that has no shorter forbidden suffix; and the depth
+/// reached, which is less than `depth` if the next level's strings would take the automaton (one state per
+/// starting cell and per distinct prefix of two or more cells, plus the root) to 16 bits.
 /// `threads` share each level's starting cells; the result does not depend on how many there are.
-fn forbidden_strings(board: Board, depth: usize, threads: usize) -> Vec<Vec<u8>> {
+fn forbidden_strings(board: Board, depth: usize, threads: usize) -> (Vec<Vec<u8>>, usize) {
     assert!(depth <= MAX_DEPTH, "automaton depth {depth} exceeds {MAX_DEPTH}");
     let n = board.cells();
     // Tokens: cell c starts with token c; the arrangement identifies the permutation a string makes.
@@ -231,7 +223,8 @@ fn forbidden_strings(board: Board, depth: usize, threads: usize) -> Vec<Vec<u8>>
     // to reach an arrangement is the smallest, and shorter forbidden strings are known before longer ones.
     // Within a level the starting cells are independent (the suffix test reads only shorter strings), so
     // they are shared among threads; their results are merged in cell order, as one thread would find them.
-    for _ in 0..depth {
+    let mut prefixes: FastSet<Cells> = FastSet::default();
+    for level_depth in 1..=depth {
         let known_now = &known;
         let level: Vec<Vec<Cells>> = std::thread::scope(|s| {
             let chunk = n.div_ceil(threads);
@@ -243,12 +236,23 @@ fn forbidden_strings(board: Board, depth: usize, threads: usize) -> Vec<Vec<u8>>
                 .collect();
             handles.into_iter().flat_map(|h| h.join().expect("automaton builder thread")).collect()
         });
-        for p in level.into_iter().flatten() {
+        let level: Vec<Cells> = level.into_iter().flatten().collect();
+        let before = prefixes.len();
+        for p in &level {
+            for k in 2..=p.len() {
+                prefixes.insert(Cells(p.0 & ((1 << (CELL_BITS * k)) - 1) | (k as u128) << LEN_AT));
+            }
+        }
+        if n + 1 + prefixes.len() >= PRUNED as usize {
+            debug_assert!(n + 1 + before < PRUNED as usize);
+            return (found, level_depth - 1);
+        }
+        for p in level {
             known.insert(p);
             found.push(p.to_vec());
         }
     }
-    found
+    (found, depth)
 }
 
 /// The breadth-first search from one starting cell: the arrangements reached, and the strings of the current
@@ -308,7 +312,7 @@ mod tests {
         for (board, depth) in [("3x3", 12), ("4x4", 10), ("2x5", 12)] {
             let board: Board = board.parse().unwrap();
             let one = forbidden_strings(board, depth, 1);
-            assert!(one.len() > 100, "{board}: {}", one.len());
+            assert!(one.0.len() > 100, "{board}: {}", one.0.len());
             for threads in [2, 3, 16] {
                 assert_eq!(forbidden_strings(board, depth, threads), one, "{board} depth {depth}, {threads} threads");
             }
@@ -333,7 +337,7 @@ mod tests {
         assert_eq!(largest, (56_602, "4x4".to_string()));
     }
 
-    /// Bigger boards get the deepest automaton that fits, built from the same strings cut to its depth.
+    /// Bigger boards get the deepest automaton that fits: the same as asking for that depth.
     #[test]
     fn a_big_board_gets_the_deepest_automaton_that_fits() {
         let board: Board = "5x5".parse().unwrap();
