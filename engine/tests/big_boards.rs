@@ -156,3 +156,22 @@ fn the_five_by_five_automaton_never_prunes_an_optimal_path() {
     }
     assert!(pruned_less > 0, "the automaton pruned nothing");
 }
+
+/// Korf and Felner's fifty 24-puzzle instances (tests/data) parse, are solvable, and linear conflict never
+/// estimates more than their published optimal lengths.
+#[test]
+fn the_korf_felner_instances_read_and_estimate_admissibly() {
+    let board: Board = "5x5".parse().unwrap();
+    let text =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/data/korf_felner_24puzzle50.txt"))
+            .unwrap();
+    let lc = common::table_free(board, HeuristicChoice::LinearConflict);
+    let mut count = 0;
+    for line in text.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()) {
+        let inst = puzzle::parse_line(board, puzzle::Goal::BlankFirst, line).unwrap().unwrap();
+        let optimal = inst.optimal.unwrap();
+        assert!(inst.state.is_solvable() && lc.estimate(&inst.state) <= optimal, "{line}");
+        count += 1;
+    }
+    assert_eq!(count, 50);
+}
