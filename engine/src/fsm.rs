@@ -24,11 +24,13 @@ const NONE: u32 = u32::MAX;
 /// The automaton: for each state and blank direction, the next state or [`PRUNED`]. States are 16-bit: the
 /// table is read at every node, and at 452 KB (4x4, depth 14) it shares the caches with the pattern
 /// databases better than at twice that. Every board of up to 16 cells stays below 65,535 states at
-/// `MAX_DEPTH` (4x4: 56,602; a test builds them all).
+/// `MAX_DEPTH` (4x4: 56,602; a test builds them all); bigger boards get the deepest automaton that fits
+/// (see [`MoveFsm::build`]).
 pub struct MoveFsm {
     next: Vec<[u16; 4]>,
     start: [u32; MAX_CELLS],
     forbidden: usize,
+    depth: usize,
 }
 
 struct Node {
@@ -40,16 +42,24 @@ struct Node {
 }
 
 impl MoveFsm {
-    /// Learns the forbidden strings of up to `depth` moves on `board` and builds the automaton.
+    /// Learns the forbidden strings of up to `depth` moves on `board` and builds the automaton. If its
+    /// states would not fit 16 bits (boards of more than 16 cells at the full depth), learning stops at the
+    /// last depth that fits: a shallower automaton prunes less but never wrongly, and a small table read at
+    /// every node is worth more than the last level of pruning (and learning it costs seconds on 5x5).
     pub fn build(board: Board, depth: usize) -> MoveFsm {
         let threads = std::thread::available_parallelism().map_or(1, |t| t.get());
-        let patterns = forbidden_strings(board, depth, threads);
+        let (patterns, depth) = forbidden_strings(board, depth, threads);
+        MoveFsm::from_strings(board, &patterns, depth)
+    }
+
+    /// The automaton forbidding `patterns` (at most `depth` moves) as suffixes.
+    fn from_strings(board: Board, patterns: &[Vec<u8>], depth: usize) -> MoveFsm {
         let n = board.cells();
         // Node 0 is the root; nodes 1..=n are the one-cell strings, one for each starting cell.
         let mut nodes: Vec<Node> = (0..=n)
             .map(|i| Node { cell: i.saturating_sub(1) as u8, child: [NONE; 4], fail: 0, terminal: false })
             .collect();
-        for p in &patterns {
+        for p in patterns {
             let mut u = 1 + p[0] as usize;
             for w in p.windows(2) {
                 let d = dir_index(board, w[0], w[1]);
@@ -96,9 +106,8 @@ impl MoveFsm {
             }
         }
         let start = std::array::from_fn(|c| if c < n { 1 + c as u32 } else { 0 });
-        assert!(next.len() < PRUNED as usize, "{board} at depth {depth}: {} states do not fit 16 bits", next.len());
         let next = next.iter().map(|row| row.map(|t| t as u16)).collect();
-        MoveFsm { next, start, forbidden: patterns.len() }
+        MoveFsm { next, start, forbidden: patterns.len(), depth }
     }
 
     /// The state of an empty path with the blank on `cell`.
@@ -120,6 +129,11 @@ impl MoveFsm {
     pub fn forbidden(&self) -> usize {
         self.forbidden
     }
+
+    /// The longest forbidden strings' moves: the depth asked for, or less on a big board.
+    pub fn depth(&self) -> usize {
+        self.depth
+    }
 }
 
 fn dir_index(board: Board, from: u8, to: u8) -> usize {
@@ -127,39 +141,45 @@ fn dir_index(board: Board, from: u8, to: u8) -> usize {
     Dir::ALL.iter().position(|&x| x == d).unwrap()
 }
 
-/// Deepest automaton: a string of `depth` moves has `depth + 1` cells, packed 4 bits each with the length
-/// in the top 4 bits of a `u64`.
+/// Deepest automaton: a string of `depth` moves has `depth + 1` cells, packed 5 bits each (25 cells) with
+/// the length in the top 8 bits of a `u128`.
 pub const MAX_DEPTH: usize = 14;
 
-/// A move string: the blank's cells (start included), 4 bits each from the lowest, and the count on top.
+/// Bits a cell or token in [`Cells`] and in the arrangements of `forbidden_strings`.
+const CELL_BITS: usize = 5;
+const CELL_MASK: u128 = (1 << CELL_BITS) - 1;
+/// Where [`Cells`] keeps its length.
+const LEN_AT: usize = 120;
+
+/// A move string: the blank's cells (start included), 5 bits each from the lowest, and the count on top.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
-struct Cells(u64);
+struct Cells(u128);
 
 impl Cells {
     fn new(cell: usize) -> Cells {
-        Cells(cell as u64 | 1 << 60)
+        Cells(cell as u128 | 1 << LEN_AT)
     }
     fn len(self) -> usize {
-        (self.0 >> 60) as usize
+        (self.0 >> LEN_AT) as usize
     }
     fn push(self, cell: usize) -> Cells {
         let n = self.len();
-        Cells((self.0 & !(0xF << 60)) | (cell as u64) << (4 * n) | ((n + 1) as u64) << 60)
+        Cells((self.0 & !(0xFF << LEN_AT)) | (cell as u128) << (CELL_BITS * n) | ((n + 1) as u128) << LEN_AT)
     }
     fn get(self, i: usize) -> u8 {
-        (self.0 >> (4 * i) & 0xF) as u8
+        (self.0 >> (CELL_BITS * i) & CELL_MASK) as u8
     }
     /// The string from its `k`-th cell on.
     fn suffix(self, k: usize) -> Cells {
         let n = self.len() - k;
-        Cells((self.0 & ((1 << 60) - 1)) >> (4 * k) | (n as u64) << 60)
+        Cells((self.0 & ((1 << LEN_AT) - 1)) >> (CELL_BITS * k) | (n as u128) << LEN_AT)
     }
     fn to_vec(self) -> Vec<u8> {
         (0..self.len()).map(|i| self.get(i)).collect()
     }
 }
 
-/// A fast hasher for keys that are already well mixed 64-bit words (arrangements, packed strings).
+/// A fast hasher for keys that are already well mixed words (arrangements, packed strings).
 #[derive(Default, Clone, Copy)]
 struct MulHasher(u64);
 
@@ -175,18 +195,24 @@ impl std::hash::Hasher for MulHasher {
     fn write_u64(&mut self, x: u64) {
         self.0 = (self.0 ^ x).wrapping_mul(0x9E37_79B9_7F4A_7C15).rotate_left(29);
     }
+    fn write_u128(&mut self, x: u128) {
+        self.write_u64(x as u64);
+        self.write_u64((x >> 64) as u64);
+    }
 }
 
 type FastSet<T> = HashSet<T, std::hash::BuildHasherDefault<MulHasher>>;
 
 /// Every move string (as the blank's cells, start included) of up to `depth` moves that reaches a position
-/// some smaller string from the same cell reached, and that has no shorter forbidden suffix.
+/// some smaller string from the same cell reached, and that has no shorter forbidden suffix; and the depth
+/// reached, which is less than `depth` if the next level's strings would take the automaton (one state per
+/// starting cell and per distinct prefix of two or more cells, plus the root) to 16 bits.
 /// `threads` share each level's starting cells; the result does not depend on how many there are.
-fn forbidden_strings(board: Board, depth: usize, threads: usize) -> Vec<Vec<u8>> {
+fn forbidden_strings(board: Board, depth: usize, threads: usize) -> (Vec<Vec<u8>>, usize) {
     assert!(depth <= MAX_DEPTH, "automaton depth {depth} exceeds {MAX_DEPTH}");
     let n = board.cells();
     // Tokens: cell c starts with token c; the arrangement identifies the permutation a string makes.
-    let initial: u64 = (0..n).map(|c| (c as u64) << (4 * c)).sum();
+    let initial: u128 = (0..n).map(|c| (c as u128) << (CELL_BITS * c)).sum();
     let mut starts: Vec<FromCell> = (0..n)
         .map(|c| FromCell { seen: FastSet::from_iter([initial]), level: vec![(initial, Cells::new(c))] })
         .collect();
@@ -197,7 +223,8 @@ fn forbidden_strings(board: Board, depth: usize, threads: usize) -> Vec<Vec<u8>>
     // to reach an arrangement is the smallest, and shorter forbidden strings are known before longer ones.
     // Within a level the starting cells are independent (the suffix test reads only shorter strings), so
     // they are shared among threads; their results are merged in cell order, as one thread would find them.
-    for _ in 0..depth {
+    let mut prefixes: FastSet<Cells> = FastSet::default();
+    for level_depth in 1..=depth {
         let known_now = &known;
         let level: Vec<Vec<Cells>> = std::thread::scope(|s| {
             let chunk = n.div_ceil(threads);
@@ -209,19 +236,30 @@ fn forbidden_strings(board: Board, depth: usize, threads: usize) -> Vec<Vec<u8>>
                 .collect();
             handles.into_iter().flat_map(|h| h.join().expect("automaton builder thread")).collect()
         });
-        for p in level.into_iter().flatten() {
+        let level: Vec<Cells> = level.into_iter().flatten().collect();
+        let before = prefixes.len();
+        for p in &level {
+            for k in 2..=p.len() {
+                prefixes.insert(Cells(p.0 & ((1 << (CELL_BITS * k)) - 1) | (k as u128) << LEN_AT));
+            }
+        }
+        if n + 1 + prefixes.len() >= PRUNED as usize {
+            debug_assert!(n + 1 + before < PRUNED as usize);
+            return (found, level_depth - 1);
+        }
+        for p in level {
             known.insert(p);
             found.push(p.to_vec());
         }
     }
-    found
+    (found, depth)
 }
 
 /// The breadth-first search from one starting cell: the arrangements reached, and the strings of the current
 /// length with the arrangement each makes.
 struct FromCell {
-    seen: FastSet<u64>,
-    level: Vec<(u64, Cells)>,
+    seen: FastSet<u128>,
+    level: Vec<(u128, Cells)>,
 }
 
 /// Extends one starting cell's strings by a move; returns the new forbidden ones, in the order found.
@@ -232,9 +270,9 @@ fn extend(board: Board, from: &mut FromCell, known: &FastSet<Cells>) -> Vec<Cell
         let blank = path.get(path.len() - 1) as usize;
         for d in Dir::ALL {
             let Some(to) = board.step(blank, d) else { continue };
-            let (a, b) = (4 * blank, 4 * to);
-            let (ta, tb) = (arr >> a & 0xF, arr >> b & 0xF);
-            let next = arr & !(0xF << a) & !(0xF << b) | tb << a | ta << b;
+            let (a, b) = (CELL_BITS * blank, CELL_BITS * to);
+            let (ta, tb) = (arr >> a & CELL_MASK, arr >> b & CELL_MASK);
+            let next = arr & !(CELL_MASK << a) & !(CELL_MASK << b) | tb << a | ta << b;
             let p = path.push(to);
             if !from.seen.insert(next) {
                 // Redundant if a shorter suffix is already forbidden (that one prunes it first).
@@ -274,7 +312,7 @@ mod tests {
         for (board, depth) in [("3x3", 12), ("4x4", 10), ("2x5", 12)] {
             let board: Board = board.parse().unwrap();
             let one = forbidden_strings(board, depth, 1);
-            assert!(one.len() > 100, "{board}: {}", one.len());
+            assert!(one.0.len() > 100, "{board}: {}", one.0.len());
             for threads in [2, 3, 16] {
                 assert_eq!(forbidden_strings(board, depth, threads), one, "{board} depth {depth}, {threads} threads");
             }
@@ -282,17 +320,32 @@ mod tests {
     }
 
     #[test]
-    fn every_board_fits_16_bit_states_at_the_full_depth() {
+    fn every_board_of_up_to_16_cells_fits_16_bit_states_at_the_full_depth() {
         let mut largest = (0, String::new());
         for rows in 2..=8 {
             for cols in 2..=8 {
                 let Ok(board) = Board::new(rows, cols) else { continue };
+                if board.cells() > 16 {
+                    continue;
+                }
                 let fsm = MoveFsm::build(board, MAX_DEPTH);
                 assert!(fsm.states() < PRUNED as usize);
+                assert_eq!(fsm.depth(), MAX_DEPTH);
                 largest = largest.max((fsm.states(), board.to_string()));
             }
         }
         assert_eq!(largest, (56_602, "4x4".to_string()));
+    }
+
+    /// Bigger boards get the deepest automaton that fits: the same as asking for that depth.
+    #[test]
+    fn a_big_board_gets_the_deepest_automaton_that_fits() {
+        let board: Board = "5x5".parse().unwrap();
+        let fsm = MoveFsm::build(board, MAX_DEPTH);
+        assert!(fsm.states() < PRUNED as usize && (10..MAX_DEPTH).contains(&fsm.depth()), "depth {}", fsm.depth());
+        let same = MoveFsm::build(board, fsm.depth());
+        assert_eq!((same.states(), same.forbidden(), same.depth()), (fsm.states(), fsm.forbidden(), fsm.depth()));
+        assert_eq!(MoveFsm::build(board, 6).depth(), 6);
     }
 
     #[test]

@@ -82,12 +82,15 @@ pub struct LinearConflictH {
     lc: LinearConflict,
 }
 
+/// Most lines (rows plus columns) of a board: 14, on 2x12.
+const MAX_LINES: usize = 2 + MAX_CELLS / 2;
+
 /// Manhattan distance, total line conflicts, and each line's conflicts (rows first).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct LcNode {
     md: u16,
     conflicts: u16,
-    lines: [u8; 12],
+    lines: [u8; MAX_LINES],
 }
 
 impl LinearConflictH {
@@ -100,7 +103,7 @@ impl Heuristic for LinearConflictH {
     type Node = LcNode;
 
     fn root(&self, tiles: &[u8; MAX_CELLS]) -> LcNode {
-        let mut lines = [0u8; 12];
+        let mut lines = [0u8; MAX_LINES];
         for (v, line) in lines.iter_mut().zip(&self.lc.lines) {
             *v = line.conflicts(|c| tiles[c]);
         }
@@ -223,7 +226,7 @@ struct Geometry {
     between: [u8; MAX_BETWEEN],
 }
 
-/// Cells between a vertical move's ends: `cols - 1`, at most 7 (a 2x8 board); the first `FAST_BETWEEN`
+/// Cells between a vertical move's ends: `cols - 1`, at most 11 (a 2x12 board); the first `FAST_BETWEEN`
 /// are read unconditionally (all of them up to 4 columns), the rest only on wider boards.
 const MAX_BETWEEN: usize = MAX_CELLS / 2 - 1;
 const FAST_BETWEEN: usize = 3;

@@ -235,21 +235,30 @@ mod tests {
 
     /// An iteration that finds no solution visits every node within its bound exactly once, however it is
     /// searched: the counts and the next bound must equal the plain depth-first search's exactly, with any
-    /// number of lanes (which hand work to each other) and threads (which split and donate work).
+    /// number of lanes (which hand work to each other) and threads (which split and donate work). On 4x4 and
+    /// on 5x5 (Korf and Felner's instance 40).
     #[test]
     fn an_iteration_without_a_solution_visits_the_same_nodes_with_any_lanes_and_threads() {
-        let board = Board::FOUR;
+        check_iterations(
+            "4x4",
+            &[
+                ("14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3", 8),
+                ("13 5 4 10 9 12 8 14 2 3 7 1 0 15 11 6", 8),
+                ("14 7 8 2 13 11 10 4 9 12 5 0 3 6 1 15", 10),
+            ],
+        );
+        check_iterations("5x5", &[("2 17 4 13 7 12 10 3 0 16 21 24 8 5 18 20 15 19 14 9 22 11 6 1 23", 8)]);
+    }
+
+    fn check_iterations(board: &str, cases: &[(&str, u32)]) {
+        let board: Board = board.parse().unwrap();
         let heur = LinearConflictH::new(board);
         let fsm = MoveFsm::build(board, 12);
         let moves = Moves::new(board, &fsm);
         let limits = Limits::default();
         let pools: Vec<_> =
             [2, 3].map(|t| rayon::ThreadPoolBuilder::new().num_threads(t).build().unwrap()).into_iter().collect();
-        for (tiles, extra) in [
-            ("14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3", 8),
-            ("13 5 4 10 9 12 8 14 2 3 7 1 0 15 11 6", 8),
-            ("14 7 8 2 13 11 10 4 9 12 5 0 3 6 1 15", 10),
-        ] {
+        for &(tiles, extra) in cases {
             let start = puzzle::parse_tiles(board, puzzle::Goal::BlankFirst, tiles).unwrap();
             let tiles = start.tile_array();
             let root = heur.root(&tiles);

@@ -39,6 +39,7 @@ enum Loaded {
     LinearConflict(LinearConflictH),
     Pdb2(PdbHeuristic<2>),
     Pdb3(PdbHeuristic<3>),
+    Pdb4(PdbHeuristic<4>),
     PdbMany(PdbHeuristic<{ puzzle::MAX_CELLS }>),
 }
 
@@ -50,6 +51,7 @@ macro_rules! with_heuristic {
             Loaded::LinearConflict($h) => $body,
             Loaded::Pdb2($h) => $body,
             Loaded::Pdb3($h) => $body,
+            Loaded::Pdb4($h) => $body,
             Loaded::PdbMany($h) => $body,
         }
     };
@@ -122,6 +124,7 @@ impl Solver {
                 let heuristic = match files.len() {
                     2 => Loaded::Pdb2(PdbHeuristic::new(board, files, reflect)),
                     3 => Loaded::Pdb3(PdbHeuristic::new(board, files, reflect)),
+                    4 => Loaded::Pdb4(PdbHeuristic::new(board, files, reflect)),
                     _ => Loaded::PdbMany(PdbHeuristic::new(board, files, reflect)),
                 };
                 (heuristic, name, check)
@@ -179,6 +182,7 @@ impl Solver {
         let files = match &self.heuristic {
             Loaded::Pdb2(h) => h.files(),
             Loaded::Pdb3(h) => h.files(),
+            Loaded::Pdb4(h) => h.files(),
             Loaded::PdbMany(h) => h.files(),
             _ => &[],
         };

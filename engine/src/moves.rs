@@ -4,7 +4,8 @@
 use crate::fsm::{MoveFsm, PRUNED};
 use puzzle::{Board, MAX_CELLS};
 
-/// Longest solution the path buffer holds; far beyond any 4x4 optimum (80).
+/// Longest solution the path buffer holds: far beyond any 4x4 optimum (80) and above the published upper
+/// bounds on 5x5 optima (about 200). A bound past it is reported as hopeless rather than searched.
 pub(crate) const MAX_PATH: usize = 256;
 
 /// The moves from each cell: the blank's neighbours, their direction, and the duplicate-path automaton.

@@ -12,8 +12,8 @@
 //! - A region is labelled by the rank of its smallest cell among the free cells, so labels are below the
 //!   number of free cells. Each placement has a *lane* of `LB` bits: `LB/2` "seen" bits, one per region
 //!   label, then `LB/2` "frontier" bits. Lanes are packed into `AtomicU64` words (four 16-bit lanes when at
-//!   most 8 cells are free, two 32-bit lanes otherwise), so checking and marking a child is one cache line
-//!   and one `fetch_or`.
+//!   most 8 cells are free, two 32-bit lanes when at most 16, else one 64-bit lane), so checking and marking
+//!   a child is one cache line and one `fetch_or`.
 //! - Every move of a pattern tile flips the parity of the sum of the pattern cells' (row + col). So the
 //!   states at depth `d` are exactly the frontier bits of placements of one parity, and their children all
 //!   have the other parity: one array serves as current and next frontier. Pass `d` scans every word, expands
@@ -24,11 +24,13 @@
 //! - Placements sharing their first `k-1` tiles form a contiguous run of `cells - k + 1` ranks; the scan
 //!   walks runs with an odometer instead of unranking every entry.
 //! - Children's ranks come from the parent's by [`Pattern::delta`]; regions and region labels from tables
-//!   over all cell sets, made once by bit-parallel flood fill. Children are queued in a small ring with
+//!   over all cell sets, made once by bit-parallel flood fill, on boards of up to 16 cells (2^25 cell sets
+//!   of a 5x5 board would take gigabytes; there the flood fill runs per lookup). Children are queued in a small ring with
 //!   their cache lines prefetched, so several misses on the big array are in flight at once.
 
 use crate::mem::Zeroed;
-use puzzle::{Board, Pattern};
+use puzzle::rank::MAX_PATTERN_TILES;
+use puzzle::{Board, Pattern, MAX_CELLS};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::time::{Duration, Instant};
@@ -62,15 +64,24 @@ pub struct Table {
 pub fn memory_needed(board: Board, pattern: &Pattern) -> u64 {
     let entries = pattern.size();
     let lanes = 64 / lane_bits(board, pattern) as u64;
-    let tables = (1u64 << board.cells()) * (16 * 2 + 8);
+    let tables = if tabled(board) { (1u64 << board.cells()) * (16 * 2 + 8) } else { 0 };
     entries.div_ceil(lanes) * 8 + entries + tables
 }
 
+/// Whether regions and labels come from tables over all cell sets (see the module notes).
+fn tabled(board: Board) -> bool {
+    board.cells() <= TABLED_CELLS
+}
+
+/// Largest board whose region tables are made: 16 cells, 2.5 MiB.
+const TABLED_CELLS: usize = 16;
+
+/// A lane holds a seen and a frontier bit per possible region label, i.e. per free cell.
 fn lane_bits(board: Board, pattern: &Pattern) -> u32 {
-    if board.cells() - pattern.len() <= 8 {
-        16
-    } else {
-        32
+    match board.cells() - pattern.len() {
+        0..=8 => 16,
+        9..=16 => 32,
+        _ => 64,
     }
 }
 
@@ -79,7 +90,8 @@ pub fn build(board: Board, pattern: &Pattern, progress: &mut dyn FnMut(&DepthRep
     let ctx = Ctx::new(board, pattern);
     match lane_bits(board, pattern) {
         16 => search::<16>(&ctx, progress),
-        _ => search::<32>(&ctx, progress),
+        32 => search::<32>(&ctx, progress),
+        _ => search::<64>(&ctx, progress),
     }
 }
 
@@ -89,14 +101,16 @@ struct Geometry {
     not_first_col: u32,
     not_last_col: u32,
     cols: u32,
-    neighbors: [u32; 16],
+    neighbors: [u32; MAX_CELLS],
     /// Cells whose row + col is odd.
     odd: u32,
     /// `components[free << 4 | c]`: the connected part of the cell set `free` that holds cell `c` (2 MiB on
-    /// 4x4; a flood fill instead is a chain of dependent shifts per step).
+    /// 4x4; a flood fill instead is a chain of dependent shifts per step). Empty on boards of more than
+    /// [`TABLED_CELLS`] cells, which flood fill instead.
     components: Vec<u16>,
     /// `labels[free]`: nibble `c` is the label of the region of `free` holding cell `c`. Looked up once per
-    /// child, so it is kept small (512 KiB on 4x4) to stay in L2 next to the lane words.
+    /// child, so it is kept small (512 KiB on 4x4) to stay in L2 next to the lane words. Empty like
+    /// `components`.
     labels: Vec<u64>,
 }
 
@@ -108,7 +122,7 @@ impl Geometry {
             not_first_col: 0,
             not_last_col: 0,
             cols: board.cols() as u32,
-            neighbors: [0; 16],
+            neighbors: [0; MAX_CELLS],
             odd: 0,
             components: Vec::new(),
             labels: Vec::new(),
@@ -124,6 +138,9 @@ impl Geometry {
                 g.odd |= 1 << c;
             }
             g.neighbors[c] = board.neighbors(c).fold(0, |m, x| m | 1 << x);
+        }
+        if !tabled(board) {
+            return g;
         }
         let mut components = vec![0u16; 16 << n];
         let mut labels = vec![0u64; 1 << n];
@@ -145,12 +162,18 @@ impl Geometry {
     /// The label of the region of `free` holding `cell` (a cell of `free`).
     #[inline]
     fn label_of(&self, free: u32, cell: usize) -> u32 {
+        if self.labels.is_empty() {
+            return label(free, self.flood(1 << cell, free));
+        }
         (self.labels[free as usize] >> (4 * cell) & 15) as u32
     }
 
     /// The connected part of `free` holding `cell` (a cell of `free`).
     #[inline]
     fn region(&self, free: u32, cell: usize) -> u32 {
+        if self.components.is_empty() {
+            return self.flood(1 << cell, free);
+        }
         self.components[(free << 4) as usize | cell] as u32
     }
 
@@ -206,12 +229,12 @@ struct Ctx<'a> {
     /// Placements sharing the first `k-1` tiles: `cells - k + 1` consecutive ranks.
     run: usize,
     /// `md[i][c]`: Manhattan distance of pattern tile `i` standing on cell `c`.
-    md: [[u32; 16]; 16],
+    md: [[u32; MAX_CELLS]; MAX_PATTERN_TILES],
 }
 
 impl Ctx<'_> {
     fn new(board: Board, pattern: &Pattern) -> Ctx<'_> {
-        let mut md = [[0; 16]; 16];
+        let mut md = [[0; MAX_CELLS]; MAX_PATTERN_TILES];
         for (i, &t) in pattern.tiles().iter().enumerate() {
             for (c, d) in md[i].iter_mut().enumerate().take(board.cells()) {
                 *d = board.manhattan(t as usize, c);
@@ -223,7 +246,7 @@ impl Ctx<'_> {
 
 /// A full placement: where each pattern tile stands, the occupied cells, parity and Manhattan distance.
 struct Placement {
-    cells: [u8; 16],
+    cells: [u8; MAX_PATTERN_TILES],
     occ: u32,
     parity: u32,
     md: u32,
@@ -235,7 +258,7 @@ struct Cursor<'a> {
     /// Rank of the first placement of the current run.
     base: usize,
     /// `cells[..k-1]`: the prefix tiles' cells.
-    cells: [u8; 16],
+    cells: [u8; MAX_PATTERN_TILES],
     occ: u32,
     parity: u32,
     md: u32,
@@ -243,7 +266,7 @@ struct Cursor<'a> {
 
 impl<'a> Cursor<'a> {
     fn new(ctx: &'a Ctx<'a>, index: usize) -> Cursor<'a> {
-        let mut c = Cursor { ctx, base: 0, cells: [0; 16], occ: 0, parity: 0, md: 0 };
+        let mut c = Cursor { ctx, base: 0, cells: [0; MAX_PATTERN_TILES], occ: 0, parity: 0, md: 0 };
         c.jump(index - index % ctx.run);
         c
     }
@@ -372,11 +395,20 @@ fn prefetch(p: &AtomicU64) {
 
 /// The seen bits of every lane of a word.
 const fn seen_mask(lb: u32) -> u64 {
-    let lane_seen = (1u64 << (lb / 2)) - 1;
-    if lb == 16 {
-        lane_seen * 0x0001_0001_0001_0001
+    let lane_seen = low_bits(lb / 2);
+    match lb {
+        16 => lane_seen * 0x0001_0001_0001_0001,
+        32 => lane_seen * 0x0000_0001_0000_0001,
+        _ => lane_seen,
+    }
+}
+
+/// The lowest `n` bits set, for `n` up to 64.
+const fn low_bits(n: u32) -> u64 {
+    if n == 64 {
+        u64::MAX
     } else {
-        lane_seen * 0x0000_0001_0000_0001
+        (1 << n) - 1
     }
 }
 
@@ -465,7 +497,7 @@ fn scan<const LB: u32>(
 ) -> PassStats {
     let lanes = (64 / LB) as usize;
     let half = LB / 2;
-    let lane_mask = (1u64 << LB) - 1;
+    let lane_mask = low_bits(LB);
     let frontier_mask = seen_mask(LB) << half;
     let first_entry = first * lanes;
     let mut cursor = Cursor::new(ctx, first_entry);
@@ -496,7 +528,7 @@ fn scan<const LB: u32>(
                 if placement.parity != parity {
                     continue; // a child marked in this pass
                 }
-                if value as u32 & ((1 << half) - 1) == frontier {
+                if (value & low_bits(half)) as u32 == frontier {
                     // First reached now: the PDB value is `depth`.
                     let md = placement.md;
                     assert!(
@@ -526,7 +558,7 @@ fn scan<const LB: u32>(
 fn expand<const LB: u32>(ctx: &Ctx, placement: &Placement, rank: usize, frontier: u32, pending: &mut Pending<LB>) {
     let geo = &ctx.geo;
     let free = geo.all & !placement.occ;
-    let mut pattern_index = [0u8; 16];
+    let mut pattern_index = [0u8; MAX_CELLS];
     for (i, &c) in placement.cells[..ctx.k].iter().enumerate() {
         pattern_index[c as usize] = i as u8;
     }
@@ -554,7 +586,7 @@ fn unreached_by_manhattan<const LB: u32>(ctx: &Ctx, words: &[AtomicU64]) -> Vec<
     let mut cursor = Cursor::new(ctx, 0);
     let mut hist = Vec::new();
     for index in 0..entries {
-        let value = words[index / lanes].load(Relaxed) >> (index % lanes * LB as usize) & ((1 << (LB / 2)) - 1);
+        let value = words[index / lanes].load(Relaxed) >> (index % lanes * LB as usize) & low_bits(LB / 2);
         if value == 0 {
             let md = cursor.seek(index).md as usize;
             if hist.len() <= md {
@@ -589,13 +621,35 @@ mod tests {
         assert_eq!(g.label_of(free, 15), 1);
     }
 
+    /// Boards too big for the region tables flood fill per lookup, with the same answers.
+    #[test]
+    fn untabled_regions_agree_with_the_tables() {
+        let board: Board = "4x4".parse().unwrap();
+        let tables = Geometry::new(board);
+        let mut plain = Geometry::new(board);
+        (plain.components, plain.labels) = (Vec::new(), Vec::new());
+        for free in (0..1u32 << 16).step_by(97) {
+            for c in bits(free) {
+                assert_eq!(
+                    (plain.region(free, c), plain.label_of(free, c)),
+                    (tables.region(free, c), tables.label_of(free, c))
+                );
+            }
+        }
+        let five = Geometry::new("5x5".parse().unwrap());
+        assert!(five.labels.is_empty());
+        // Tiles on cells 1 and 5 cut cell 0 off; the rest is one region.
+        let free = five.all & !(1 << 1 | 1 << 5);
+        assert_eq!((five.region(free, 0), five.label_of(free, 0), five.label_of(free, 24)), (1, 0, 1));
+    }
+
     #[test]
     fn cursor_walks_ranks_like_unrank() {
         let board: Board = "3x4".parse().unwrap();
         let pattern = Pattern::new(12, &[2, 5, 7, 11]);
         let ctx = Ctx::new(board, &pattern);
         let mut cursor = Cursor::new(&ctx, 0);
-        let mut cells = [0u8; 16];
+        let mut cells = [0u8; MAX_PATTERN_TILES];
         for index in (0..pattern.size() as usize).step_by(7) {
             let p = cursor.seek(index);
             pattern.unrank(index as u64, &mut cells);

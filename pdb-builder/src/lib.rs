@@ -6,6 +6,7 @@
 
 pub mod bfs;
 pub mod mem;
+pub mod symmetry;
 
 use puzzle::partition::file_name;
 use puzzle::pdb_file::{self, Encoding, Expect, Header, PdbError, PdbFile};
@@ -131,6 +132,39 @@ pub fn build_table(
         max_value: header.max_value,
         max_excess: table.max_excess,
         unreachable: table.unreachable,
+        file_bytes: header.file_len(),
+        elapsed: start.elapsed(),
+    })
+}
+
+/// Writes `pattern`'s table to `path` by relabelling the valid table of `source` at `source_path`, which
+/// `s` takes to `pattern` (see [`symmetry`]): the same entries and histogram without a BFS.
+pub fn derive_table(
+    board: Board,
+    pattern: &Pattern,
+    path: &Path,
+    source: &Pattern,
+    source_path: &Path,
+    s: symmetry::Symmetry,
+) -> Result<Built, Error> {
+    let start = Instant::now();
+    let file = PdbFile::open(source_path, &Expect { board: Some(board), tiles: Some(source.tiles()) })?;
+    let mut excess = mem::Zeroed::<u8>::new(pattern.size() as usize)
+        .map_err(|source| Error::Allocation { path: path.to_path_buf(), source })?;
+    symmetry::relabel(board, pattern, source, s, &|rank| file.excess(rank), &mut excess);
+    let max_excess = excess.iter().copied().max().unwrap_or(0);
+    let encoding = Encoding::for_max_excess(max_excess);
+    let payload =
+        pdb_file::encode(encoding, &excess).map_err(|kind| pdb_file::PdbError { path: path.to_path_buf(), kind })?;
+    drop(excess);
+    let header = Header::new(board, pattern, encoding, &file.header.histogram, BUILDER);
+    pdb_file::write_atomic(path, &header, &payload)?;
+    Ok(Built {
+        encoding,
+        max_value: header.max_value,
+        max_excess,
+        // Only boards where every placement is reachable have tables with images (2x2 has none).
+        unreachable: 0,
         file_bytes: header.file_len(),
         elapsed: start.elapsed(),
     })

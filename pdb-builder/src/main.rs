@@ -18,10 +18,10 @@
 use clap::{Parser, Subcommand, ValueEnum};
 use cli_common::units::{human_bytes, thousands};
 use indicatif::{ProgressBar, ProgressStyle};
-use pdb_builder::{bfs, Error, Existing};
+use pdb_builder::{bfs, symmetry, Error, Existing};
 use puzzle::partition::file_name;
 use puzzle::pdb_file::{Expect, PdbFile};
-use puzzle::{Board, Partition};
+use puzzle::{Board, Partition, Pattern};
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -65,7 +65,7 @@ enum Command {
         /// A named partition (4x4: 7-8, 6-6-3, 5-5-5; 3x3: 4-4; 2x3: 2-3) or tiles like 1,2,3/4,5,6,7,8.
         #[arg(long, value_name = "PARTITION", help_heading = TABLES)]
         partition: String,
-        /// The board, rows x columns (at most 16 cells).
+        /// The board, rows x columns (at most 25 cells).
         #[arg(long, value_name = "RxC", default_value = "4x4", help_heading = TABLES)]
         board: Board,
         /// Rebuild tables whose valid file already exists.
@@ -221,11 +221,14 @@ fn build(
         });
     }
     let mut todo = Vec::new();
+    // Valid tables of this partition, which a symmetric pattern's table can be relabelled from.
+    let mut ready: Vec<(&Pattern, PathBuf)> = Vec::new();
     for pattern in &partition.patterns {
         let path = out.join(file_name(board, pattern));
         match pdb_builder::existing(&path, board, pattern) {
             Existing::Valid if !force => {
-                note(&format!("{}: valid table already there, skipped (--force rebuilds it)", path.display()))
+                note(&format!("{}: valid table already there, skipped (--force rebuilds it)", path.display()));
+                ready.push((pattern, path));
             }
             Existing::Invalid(why) => {
                 note(&format!("{why}; rebuilding it"));
@@ -257,6 +260,20 @@ fn build(
     pdb_builder::check_writable(out)?;
     let pool = rayon::ThreadPoolBuilder::new().num_threads(threads.unwrap_or(0)).build()?;
     for (pattern, path) in todo {
+        let sources: Vec<&Pattern> = ready.iter().map(|(p, _)| *p).collect();
+        if let Some((i, s)) = symmetry::find_image(board, pattern, &sources) {
+            let (source, source_path) = (ready[i].0, ready[i].1.clone());
+            let built = pool.install(|| pdb_builder::derive_table(board, pattern, &path, source, &source_path, s))?;
+            note(&format!(
+                "wrote {}: the image of {} under a symmetry of the board, {}, {:.1} s",
+                path.display(),
+                source_path.display(),
+                human_bytes(built.file_bytes),
+                built.elapsed.as_secs_f64()
+            ));
+            ready.push((pattern, path));
+            continue;
+        }
         note(&format!(
             "building {}: {} entries, {} threads",
             path.display(),
@@ -309,6 +326,7 @@ fn build(
             human_bytes(built.file_bytes),
             built.elapsed.as_secs_f64()
         ));
+        ready.push((pattern, path));
     }
     Ok(())
 }

@@ -93,9 +93,12 @@ fn bad_partitions_are_usage_errors() {
         assert!(r.stderr.contains(message), "{partition}: {}", r.stderr);
         assert_eq!(r.stderr.lines().count(), 1, "one line: {}", r.stderr);
     }
-    let r = run(&["build", "--board", "5x5", "--partition", "7-8"]);
+    let r = run(&["build", "--board", "5x6", "--partition", "7-8"]);
     assert_eq!(r.code, 2);
     assert!(r.stderr.contains("supported boards"), "{}", r.stderr);
+    let r = run(&["build", "--board", "5x5", "--partition", "7-8"]);
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains("unknown partition '7-8' for a 5x5 board (known: 6-6-6-6"), "{}", r.stderr);
 }
 
 #[test]

@@ -116,40 +116,52 @@ fn brute_force(board: Board, pattern: &Pattern) -> Vec<Option<u32>> {
 fn check_against_brute_force(board: &str, partition: &str) {
     let board: Board = board.parse().unwrap();
     for pattern in Partition::parse(board, partition).unwrap().patterns {
-        let table = build(board, &pattern);
-        let expected = brute_force(board, &pattern);
-        let mut cells = [0u8; 16];
-        let mut unreachable = 0;
-        for (rank, want) in expected.iter().enumerate() {
-            pattern.unrank(rank as u64, &mut cells);
-            let md = pattern_manhattan(board, &pattern, &cells[..pattern.len()]);
-            let got = md + 2 * decode(Encoding::Byte, &table.excess, rank as u64) as u32;
-            match want {
-                Some(want) => assert_eq!(
-                    got,
-                    *want,
-                    "{board} pattern {:?} placement {:?}",
-                    pattern.tiles(),
-                    &cells[..pattern.len()]
-                ),
-                None => {
-                    assert_eq!(got, md, "unreachable placements are stored as their Manhattan distance");
-                    unreachable += 1;
-                }
-            }
-        }
-        assert_eq!(table.unreachable, unreachable);
-        let mut hist = vec![0u64; table.histogram.len().max(1)];
-        for (rank, want) in expected.iter().enumerate() {
-            pattern.unrank(rank as u64, &mut cells);
-            let value = want.unwrap_or_else(|| pattern_manhattan(board, &pattern, &cells[..pattern.len()])) as usize;
-            if hist.len() <= value {
-                hist.resize(value + 1, 0);
-            }
-            hist[value] += 1;
-        }
-        assert_eq!(trimmed(&table.histogram), trimmed(&hist), "{board} pattern {:?}", pattern.tiles());
+        check_pattern_against_brute_force(board, &pattern);
     }
+}
+
+/// Every entry and the histogram of one pattern's table against [`brute_force`].
+fn check_pattern_against_brute_force(board: Board, pattern: &Pattern) {
+    let table = build(board, pattern);
+    let expected = brute_force(board, pattern);
+    let mut cells = [0u8; 16];
+    let mut unreachable = 0;
+    for (rank, want) in expected.iter().enumerate() {
+        pattern.unrank(rank as u64, &mut cells);
+        let md = pattern_manhattan(board, pattern, &cells[..pattern.len()]);
+        let got = md + 2 * decode(Encoding::Byte, &table.excess, rank as u64) as u32;
+        match want {
+            Some(want) => {
+                assert_eq!(got, *want, "{board} pattern {:?} placement {:?}", pattern.tiles(), &cells[..pattern.len()])
+            }
+            None => {
+                assert_eq!(got, md, "unreachable placements are stored as their Manhattan distance");
+                unreachable += 1;
+            }
+        }
+    }
+    assert_eq!(table.unreachable, unreachable);
+    let mut hist = vec![0u64; table.histogram.len().max(1)];
+    for (rank, want) in expected.iter().enumerate() {
+        pattern.unrank(rank as u64, &mut cells);
+        let value = want.unwrap_or_else(|| pattern_manhattan(board, pattern, &cells[..pattern.len()])) as usize;
+        if hist.len() <= value {
+            hist.resize(value + 1, 0);
+        }
+        hist[value] += 1;
+    }
+    assert_eq!(trimmed(&table.histogram), trimmed(&hist), "{board} pattern {:?}", pattern.tiles());
+}
+
+/// Boards of more than 16 cells: no region tables, 64-bit lanes. 3- and 4-tile pieces of the 6-6-6-6
+/// blocks on 5x5, and a 3-tile pattern on 3x7.
+#[test]
+fn five_by_five_and_three_by_seven_match_brute_force() {
+    let five: Board = "5x5".parse().unwrap();
+    for tiles in [&[1u8, 2, 5][..], &[19, 23, 24], &[3, 4, 8, 9], &[10, 15, 20, 21]] {
+        check_pattern_against_brute_force(five, &Pattern::new(25, tiles));
+    }
+    check_pattern_against_brute_force("3x7".parse().unwrap(), &Pattern::new(21, &[6, 7, 13]));
 }
 
 #[test]
@@ -205,4 +217,27 @@ fn additive_tables_never_overestimate_on_the_eight_puzzle() {
         exact += (h == distance as u32) as usize;
     }
     assert!(exact > 0);
+}
+
+/// A table relabelled from its image under a symmetry of the board is byte for byte the table its own BFS
+/// builds: 3- and 4-tile patterns on 5x5 (rotations, a reflection) and on 3x7 (the half turn).
+#[test]
+fn relabelled_tables_equal_their_own_bfs() {
+    let dir = harness::TempDir::new("symmetry");
+    for (board, from, to) in [
+        ("5x5", &[12u8, 13, 17][..], &[7u8, 11, 12][..]),
+        ("5x5", &[3, 4, 8, 9], &[15, 16, 20, 21]),
+        ("5x5", &[3, 4, 8, 9], &[18, 19, 23, 24]),
+        ("3x7", &[1, 2, 8], &[12, 18, 19]),
+    ] {
+        let board: Board = board.parse().unwrap();
+        let (from, to) = (Pattern::new(board.cells(), from), Pattern::new(board.cells(), to));
+        let (s, d, b) = (dir.path("source.pdb"), dir.path("derived.pdb"), dir.path("bfs.pdb"));
+        pdb_builder::build_table(board, &from, &s, &mut |_| {}).unwrap();
+        let (i, sym) = pdb_builder::symmetry::find_image(board, &to, &[&from]).expect("an image");
+        assert_eq!(i, 0);
+        pdb_builder::derive_table(board, &to, &d, &from, &s, sym).unwrap();
+        pdb_builder::build_table(board, &to, &b, &mut |_| {}).unwrap();
+        assert!(std::fs::read(&d).unwrap() == std::fs::read(&b).unwrap(), "{board} {:?}", to.tiles());
+    }
 }

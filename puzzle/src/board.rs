@@ -7,9 +7,9 @@
 use std::fmt;
 use std::str::FromStr;
 
-/// Largest board the packed `u64` state supports (4 bits a cell). A 5x5 board needs a wider packing; the
-/// board type itself is size-agnostic so that only the state representation has to grow.
-pub const MAX_CELLS: usize = 16;
+/// Most cells a board may have: 5x5, and every rectangle up to 25 cells (4x6, 3x8, 2x12, ...). Cell sets
+/// fit a `u32` mask and a cell or tile number fits 5 bits; fixed-size arrays of this length hold positions.
+pub const MAX_CELLS: usize = 25;
 
 /// A direction the blank moves in. The tile moved goes the opposite way.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -44,7 +44,7 @@ impl Dir {
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum BoardError {
-    #[error("board '{0}' is not of the form RxC (e.g. 4x4, 3x3, 2x3)")]
+    #[error("board '{0}' is not of the form RxC (e.g. 4x4, 5x5, 2x3)")]
     Syntax(String),
     #[error("board {rows}x{cols} has {cells} cells; supported boards have 4 to {max} cells with at least 2 rows and 2 columns", cells = .rows * .cols, max = MAX_CELLS)]
     Size { rows: usize, cols: usize },
@@ -152,7 +152,10 @@ mod tests {
     fn parses_and_rejects_boards() {
         assert_eq!("4x4".parse::<Board>().unwrap(), Board::FOUR);
         assert_eq!("2x3".parse::<Board>().unwrap().cells(), 6);
-        assert!(matches!("5x5".parse::<Board>(), Err(BoardError::Size { .. })));
+        assert_eq!("5x5".parse::<Board>().unwrap().cells(), 25);
+        assert_eq!("2x12".parse::<Board>().unwrap().cells(), 24);
+        assert!(matches!("5x6".parse::<Board>(), Err(BoardError::Size { .. })));
+        assert!(matches!("2x13".parse::<Board>(), Err(BoardError::Size { .. })));
         assert!(matches!("1x4".parse::<Board>(), Err(BoardError::Size { .. })));
         assert!(matches!("44".parse::<Board>(), Err(BoardError::Syntax(_))));
     }
@@ -180,5 +183,7 @@ mod tests {
         }
         assert_eq!(b.transpose(1), 4);
         assert_eq!(b.transpose(7), 13);
+        let five: Board = "5x5".parse().unwrap();
+        assert_eq!((five.transpose(1), five.transpose(7), five.transpose(24)), (5, 11, 24));
     }
 }

@@ -8,7 +8,7 @@
 //! A line's conflicts depend only on which of its own tiles stand where in it, so they are tabulated by a
 //! key of 3 bits a cell: the search recomputes the two lines a move touches with a few loads.
 
-use crate::board::Board;
+use crate::board::{Board, MAX_CELLS};
 use crate::state::State;
 
 /// One row or column: its cells in order, and for every tile its code in this line (home index within
@@ -16,7 +16,7 @@ use crate::state::State;
 #[derive(Clone, Debug)]
 pub struct Line {
     pub cells: Vec<u8>,
-    pub code: [u8; 16],
+    pub code: [u8; MAX_CELLS],
     table: Vec<u8>,
 }
 
@@ -27,7 +27,7 @@ const MAX_TABLE_LEN: usize = 7;
 impl Line {
     fn new(board: Board, cells: Vec<u8>) -> Line {
         let len = cells.len();
-        let mut code = [len as u8; 16];
+        let mut code = [len as u8; MAX_CELLS];
         for (i, &c) in cells.iter().enumerate() {
             if c != 0 {
                 code[c as usize] = i as u8; // tile c's home is cell c

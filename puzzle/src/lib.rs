@@ -17,4 +17,4 @@ pub use board::{Board, Dir, MAX_CELLS};
 pub use instance::{parse_line, parse_tiles, Goal, Instance, InstanceError};
 pub use partition::{Partition, PartitionError};
 pub use rank::Pattern;
-pub use state::State;
+pub use state::{State, PACK_CELLS};

@@ -1,10 +1,16 @@
 //! Partitions of the tiles into disjoint patterns: the named catalogue and custom ones.
 
 use crate::board::Board;
-use crate::rank::Pattern;
+use crate::rank::{Pattern, MAX_PATTERN_TILES};
 
 /// Named partitions, as data: (board, name, patterns).
 pub const CATALOGUE: &[(&str, &str, &[&[u8]])] = &[
+    // Korf and Felner's 24-puzzle partition (2002): four 6-tile blocks, 127,512,000 entries each.
+    (
+        "5x5",
+        "6-6-6-6",
+        &[&[1, 2, 5, 6, 7, 12], &[3, 4, 8, 9, 13, 14], &[10, 11, 15, 16, 20, 21], &[17, 18, 19, 22, 23, 24]],
+    ),
     ("4x4", "7-8", &[&[1, 2, 3, 4, 5, 6, 7], &[8, 9, 10, 11, 12, 13, 14, 15]]),
     ("4x4", "6-6-3", &[&[1, 2, 3, 5, 6, 7], &[10, 11, 12, 13, 14, 15], &[4, 8, 9]]),
     ("4x4", "5-5-5", &[&[1, 2, 5, 6, 10], &[3, 7, 11, 14, 15], &[4, 8, 9, 12, 13]]),
@@ -28,6 +34,8 @@ pub enum PartitionError {
     EmptyPattern,
     #[error("a pattern of {0} tiles on {1} cells leaves no room for the blank")]
     TooLarge(usize, usize),
+    #[error("a pattern of {0} tiles is too large to tabulate (at most {max})", max = MAX_PATTERN_TILES)]
+    TooManyTiles(usize),
 }
 
 /// Disjoint patterns covering all tiles of a board.
@@ -70,13 +78,16 @@ impl Partition {
     /// Checks that `lists` are non-empty, disjoint and cover tiles `1..cells`.
     pub fn from_lists(board: Board, name: &str, lists: &[Vec<u8>]) -> Result<Partition, PartitionError> {
         let n = board.cells();
-        let mut seen = 0u64;
+        let mut seen = 0u32;
         for list in lists {
             if list.is_empty() {
                 return Err(PartitionError::EmptyPattern);
             }
             if list.len() >= n {
                 return Err(PartitionError::TooLarge(list.len(), n));
+            }
+            if list.len() > MAX_PATTERN_TILES {
+                return Err(PartitionError::TooManyTiles(list.len()));
             }
             for &t in list {
                 if t == 0 || t as usize >= n {
@@ -144,5 +155,15 @@ mod tests {
         );
         assert_eq!(err("1,99999999999999999999/2"), "'99999999999999999999' is not a tile number");
         assert_eq!(Partition::parse("2x2".parse().unwrap(), "1/2/3").unwrap().patterns.len(), 3);
+        let wide: Board = "2x12".parse().unwrap();
+        let all: Vec<String> = (1..24).map(|t| t.to_string()).collect();
+        assert_eq!(
+            Partition::parse(wide, &all.join(",")).unwrap_err().to_string(),
+            "a pattern of 23 tiles is too large to tabulate (at most 16)"
+        );
+        assert_eq!(
+            Partition::parse(wide, &format!("{}/{}", all[..12].join(","), all[12..].join(","))).unwrap().patterns.len(),
+            2
+        );
     }
 }

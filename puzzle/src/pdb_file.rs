@@ -30,7 +30,7 @@
 //! No timestamps: the same table always gives the same bytes.
 
 use crate::board::Board;
-use crate::rank::{Pattern, INDEX_SCHEME_LEX};
+use crate::rank::{Pattern, INDEX_SCHEME_LEX, MAX_PATTERN_TILES};
 use memmap2::Mmap;
 use rayon::prelude::*;
 use std::fs::{self, File};
@@ -220,9 +220,10 @@ impl Header {
             return Err(bad(format!("unknown index scheme {}", b[19])));
         }
         let k = b[21] as usize;
-        let tiles = b[24..24 + k.min(16)].to_vec();
+        let tiles = b[24..24 + k.min(MAX_PATTERN_TILES)].to_vec();
         let valid = k >= 1
             && k < board.cells()
+            && k <= MAX_PATTERN_TILES
             && tiles.windows(2).all(|w| w[0] < w[1])
             && tiles.iter().all(|&t| t >= 1 && (t as usize) < board.cells());
         if !valid {
@@ -394,7 +395,7 @@ pub fn histogram_of(board: Board, pattern: &Pattern, encoding: Encoding, payload
         .fold(
             || vec![0u64; HIST_BINS],
             |mut hist, chunk| {
-                let mut cells = [0u8; 16];
+                let mut cells = [0u8; MAX_PATTERN_TILES];
                 for r in chunk * RUNS_PER_CHUNK..((chunk + 1) * RUNS_PER_CHUNK).min(runs) {
                     pattern.unrank(r * run, &mut cells);
                     let md = pattern_manhattan(board, pattern, &cells[..k - 1]);

@@ -14,6 +14,10 @@ use crate::board::MAX_CELLS;
 /// Index scheme identifier recorded in PDB headers.
 pub const INDEX_SCHEME_LEX: u8 = 1;
 
+/// Most tiles a pattern may have: what a PDB header has room for, and far more than any table that fits in
+/// memory (16 tiles on 4x4 would be 16! entries).
+pub const MAX_PATTERN_TILES: usize = 16;
+
 /// A pattern: a set of tiles on a board of `cells` cells, with the weights of its rank's digits.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Pattern {
@@ -29,7 +33,12 @@ impl Pattern {
         let mut tiles = tiles.to_vec();
         tiles.sort_unstable();
         tiles.dedup();
-        assert!(cells <= MAX_CELLS && tiles.len() < cells && tiles.iter().all(|&t| t != 0 && (t as usize) < cells));
+        assert!(
+            cells <= MAX_CELLS
+                && tiles.len() < cells
+                && tiles.len() <= MAX_PATTERN_TILES
+                && tiles.iter().all(|&t| t != 0 && (t as usize) < cells)
+        );
         let k = tiles.len();
         let mut weights = vec![1u64; k];
         for i in (0..k.saturating_sub(1)).rev() {

@@ -2,6 +2,9 @@
 
 use crate::board::{Board, Dir, MAX_CELLS};
 
+/// Largest board [`State::pack`] takes: 4 bits a cell in a `u64`.
+pub const PACK_CELLS: usize = 16;
+
 /// A position: which tile stands on each cell (0 is the blank).
 ///
 /// The search keeps its own packed copy; this type is the checked, convenient one that crosses API borders.
@@ -73,15 +76,34 @@ impl State {
         pos
     }
 
-    /// 4 bits a cell, cell 0 in the lowest nibble.
+    /// 4 bits a cell, cell 0 in the lowest nibble: the compact key for boards of up to [`PACK_CELLS`] cells
+    /// (every board small enough to enumerate). Use [`State::pack_wide`] for any board.
+    ///
+    /// # Panics
+    /// On a board of more than [`PACK_CELLS`] cells, whose tiles do not fit 4 bits: a caller's bug.
     pub fn pack(&self) -> u64 {
+        assert!(self.board.cells() <= PACK_CELLS, "State::pack on a {} board; use pack_wide", self.board);
         self.tiles().iter().enumerate().fold(0u64, |acc, (c, &t)| acc | (t as u64) << (4 * c))
     }
 
-    /// Inverse of [`State::pack`]; `None` if `packed` is not a permutation of the board's tiles.
+    /// Inverse of [`State::pack`]; `None` if `packed` is not a permutation of the board's tiles or the
+    /// board has more than [`PACK_CELLS`] cells.
     pub fn unpack(board: Board, packed: u64) -> Option<State> {
+        (board.cells() <= PACK_CELLS).then_some(())?;
         let perm: Vec<u8> = (0..board.cells()).map(|c| (packed >> (4 * c) & 0xF) as u8).collect();
         (packed.checked_shr(4 * board.cells() as u32).unwrap_or(0) == 0).then_some(())?;
+        State::from_tiles(board, &perm)
+    }
+
+    /// 5 bits a cell, cell 0 lowest: a key for every board (25 cells take 125 bits).
+    pub fn pack_wide(&self) -> u128 {
+        self.tiles().iter().enumerate().fold(0u128, |acc, (c, &t)| acc | (t as u128) << (5 * c))
+    }
+
+    /// Inverse of [`State::pack_wide`]; `None` if `packed` is not a permutation of the board's tiles.
+    pub fn unpack_wide(board: Board, packed: u128) -> Option<State> {
+        let perm: Vec<u8> = (0..board.cells()).map(|c| (packed >> (5 * c) & 0x1F) as u8).collect();
+        (packed.checked_shr(5 * board.cells() as u32).unwrap_or(0) == 0).then_some(())?;
         State::from_tiles(board, &perm)
     }
 
@@ -222,6 +244,10 @@ mod tests {
         fn pack_roundtrips(dirs in proptest::collection::vec(0u8..4, 0..200)) {
             let s = walk(Board::FOUR, &dirs);
             prop_assert_eq!(State::unpack(Board::FOUR, s.pack()), Some(s));
+            prop_assert_eq!(State::unpack_wide(Board::FOUR, s.pack_wide()), Some(s));
+            let five: Board = "5x5".parse().unwrap();
+            let s = walk(five, &dirs);
+            prop_assert_eq!(State::unpack_wide(five, s.pack_wide()), Some(s));
         }
 
         #[test]
@@ -235,7 +261,7 @@ mod tests {
         }
 
         #[test]
-        fn walks_are_solvable_and_a_swap_is_not(dirs in proptest::collection::vec(0u8..4, 0..200), r in 2usize..5, c in 2usize..5) {
+        fn walks_are_solvable_and_a_swap_is_not(dirs in proptest::collection::vec(0u8..4, 0..200), r in 2usize..6, c in 2usize..6) {
             let board = Board::new(r, c).unwrap();
             let s = walk(board, &dirs);
             prop_assert!(s.is_solvable());
@@ -257,6 +283,10 @@ mod tests {
         assert_eq!(State::from_tiles(board, &[6, 0, 2, 3, 4, 5]), None, "out of range");
         assert_eq!(State::from_tiles(board, &[0, 1, 2, 3, 4]), None, "too short");
         assert_eq!(State::unpack(board, 0x1_0054_3210), None, "bits past the board");
+        let five: Board = "5x5".parse().unwrap();
+        assert_eq!(State::unpack(five, 0), None, "too big for 4 bits a cell");
+        assert_eq!(State::unpack_wide(five, State::goal(five).pack_wide() | 1 << 125), None, "bits past the board");
+        assert!(State::from_tiles(five, &(0..25).rev().collect::<Vec<u8>>()).is_some());
     }
 
     #[test]

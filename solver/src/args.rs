@@ -20,7 +20,7 @@ fn lookups_parser() -> impl clap::builder::TypedValueParser<Value = Lookups> {
 /// Options shared by every command that searches: board, goal, heuristic, tables and tuning.
 #[derive(clap::Args, Clone)]
 pub struct SearchArgs {
-    /// Board size, rows x columns (e.g. 4x4, 3x3, 2x3; at most 16 cells).
+    /// Board size, rows x columns (e.g. 4x4, 5x5, 3x3, 2x3; at most 25 cells).
     #[arg(long, value_name = "RxC", default_value = "4x4", help_heading = INPUT)]
     pub board: Board,
     /// The goal the input is written for: blank-first (`0 1 2 ... 15`, Korf's) or blank-last

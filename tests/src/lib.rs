@@ -26,7 +26,8 @@ pub fn table_free_lanes(board: Board, choice: HeuristicChoice, lanes: usize) -> 
     table_free_with(board, choice, Settings::default().with_lanes(lanes).unwrap())
 }
 
-fn table_free_with(board: Board, choice: HeuristicChoice, settings: Settings) -> Solver {
+/// A table-free solver with these settings.
+pub fn table_free_with(board: Board, choice: HeuristicChoice, settings: Settings) -> Solver {
     let spec = TableSpec { dir: "/nonexistent".into(), partition: None, lookups: Lookups::default() };
     Solver::new(board, choice, &spec, settings, &mut |w| panic!("unexpected warning {w}")).unwrap()
 }

@@ -120,3 +120,82 @@ fn a_damaged_table_stops_both_tools_with_its_name() {
     assert!(err.contains("3x3-5-6-7-8.pdb") && err.contains("payload checksum mismatch"), "{err}");
     assert_eq!(err.lines().count(), 1, "{err}");
 }
+
+/// A 5x5 board through every command: tables built, verified and described by `pdb-builder`; random walks
+/// from `generate` solved by `solve` (tables, linear conflict, the blank-last goal) and by `batch`, whose
+/// records `report` reads. Lengths agree across heuristics and goals, and never exceed the walk.
+#[test]
+fn five_by_five_through_every_command() {
+    let dir = TempDir::new("five");
+    let d = dir.to_str().unwrap();
+    let partition = "1,2,5/6,7,12/3,4,8/9,13,14/10,11,15/16,20,21/17,18,22/19,23,24";
+    let o = run("pdb-builder", &["build", "--board", "5x5", "--partition", partition, "--out", d, "--quiet"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let o = run("pdb-builder", &["verify", d]);
+    assert!(o.status.success(), "{}{}", text(&o.stdout), text(&o.stderr));
+    let o = run("pdb-builder", &["info", "--format", "json", &format!("{d}/5x5-1-2-5.pdb")]);
+    let info: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!((info["entries"].as_u64(), info["board"].as_str()), (Some(25 * 24 * 23), Some("5x5")));
+
+    let o = run("solver", &["generate", "--board", "5x5", "--count", "6", "--seed", "25", "--walk", "30"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let positions = dir.file("walks.txt", &text(&o.stdout));
+    let solve = |extra: &[&str]| -> Vec<u64> {
+        let mut args = vec!["solve", "-", "--board", "5x5", "--format", "json"];
+        args.extend_from_slice(extra);
+        let stdin = std::fs::File::open(&positions).unwrap();
+        let o = Command::new(bin("solver")).args(&args).stdin(stdin).output().unwrap();
+        assert!(o.status.success(), "{extra:?}: {}", text(&o.stderr));
+        text(&o.stdout)
+            .lines()
+            .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["length"].as_u64().unwrap())
+            .collect()
+    };
+    let with_tables = solve(&["--heuristic", "pdb", "--pdbs", d, "--partition", partition]);
+    assert_eq!(with_tables.len(), 6);
+    assert!(with_tables.iter().all(|&n| n <= 30 && n % 2 == 0), "{with_tables:?}");
+    assert_eq!(solve(&["--heuristic", "linear-conflict", "--threads", "2"]), with_tables);
+
+    // The same positions written for the blank-last goal (turned by 180 degrees, tile t renamed 25 - t) are
+    // just as far away.
+    let flipped: String = text(&std::fs::read(&positions).unwrap())
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .map(|l| {
+            l.split_whitespace()
+                .rev()
+                .map(|t| ((25 - t.parse::<u32>().unwrap()) % 25).to_string())
+                .collect::<Vec<_>>()
+                .join(" ")
+                + "\n"
+        })
+        .collect();
+    std::fs::write(&positions, flipped).unwrap();
+    assert_eq!(solve(&["--heuristic", "linear-conflict", "--goal", "blank-last"]), with_tables);
+
+    let records = dir.path("records.jsonl");
+    let o = run(
+        "solver",
+        &[
+            "batch",
+            positions.to_str().unwrap(),
+            "--board",
+            "5x5",
+            "--goal",
+            "blank-last",
+            "--heuristic",
+            "linear-conflict",
+            "-o",
+            records.to_str().unwrap(),
+            "--quiet",
+        ],
+    );
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let o = run("solver", &["report", "--format", "json", records.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert!(
+        text(&o.stdout).contains("\"solved\":6") || text(&o.stdout).contains("\"solved\": 6"),
+        "{}",
+        text(&o.stdout)
+    );
+}
