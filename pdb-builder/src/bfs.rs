@@ -10,14 +10,14 @@
 //!
 //! Layout, chosen for the 8-tile table (518,918,400 placements) on 2 cores in under 2 GiB:
 //! - A region is labelled by the rank of its smallest cell among the free cells, so labels are below the
-//!   number of free cells. Each placement has a *lane* of `LB` bits: `LB/2` "seen" bits, one per region
-//!   label, then `LB/2` "frontier" bits. Lanes are packed into `AtomicU64` words (four 16-bit lanes when at
-//!   most 8 cells are free, two 32-bit lanes when at most 16, else one 64-bit lane), so checking and marking
+//!   number of free cells. Each placement has a *slot* of `LB` bits: `LB/2` "seen" bits, one per region
+//!   label, then `LB/2` "frontier" bits. Slots are packed into `AtomicU64` words (four 16-bit slots when at
+//!   most 8 cells are free, two 32-bit slots when at most 16, else one 64-bit slot), so checking and marking
 //!   a child is one cache line and one `fetch_or`.
 //! - Every move of a pattern tile flips the parity of the sum of the pattern cells' (row + col). So the
 //!   states at depth `d` are exactly the frontier bits of placements of one parity, and their children all
 //!   have the other parity: one array serves as current and next frontier. Pass `d` scans every word, expands
-//!   the frontier lanes of parity `d`, and clears them.
+//!   the frontier slots of parity `d`, and clears them.
 //! - A placement is first reached at depth `d` exactly when, in pass `d`, its seen bits equal its frontier
 //!   bits. The scan then writes the entry's final value right away, in index order, so no random writes
 //!   are spent on values, and the histogram is the per-pass count.
@@ -58,14 +58,14 @@ pub struct Table {
     pub unreachable: u64,
 }
 
-/// Bytes the search for `pattern` holds at its peak: the lane words, the one-byte excess array and the
-/// region tables (the lanes are freed before the payload is encoded, and the payload is never larger than
+/// Bytes the search for `pattern` holds at its peak: the slot words, the one-byte excess array and the
+/// region tables (the slots are freed before the payload is encoded, and the payload is never larger than
 /// the excess array).
 pub fn memory_needed(board: Board, pattern: &Pattern) -> u64 {
     let entries = pattern.size();
-    let lanes = 64 / lane_bits(board, pattern) as u64;
+    let slots = 64 / slot_bits(board, pattern) as u64;
     let tables = if tabled(board) { (1u64 << board.cells()) * (16 * 2 + 8) } else { 0 };
-    entries.div_ceil(lanes) * 8 + entries + tables
+    entries.div_ceil(slots) * 8 + entries + tables
 }
 
 /// Whether regions and labels come from tables over all cell sets (see the module notes).
@@ -76,8 +76,8 @@ fn tabled(board: Board) -> bool {
 /// Largest board whose region tables are made: 16 cells, 2.5 MiB.
 const TABLED_CELLS: usize = 16;
 
-/// A lane holds a seen and a frontier bit per possible region label, i.e. per free cell.
-fn lane_bits(board: Board, pattern: &Pattern) -> u32 {
+/// A slot holds a seen and a frontier bit per possible region label, i.e. per free cell.
+fn slot_bits(board: Board, pattern: &Pattern) -> u32 {
     match board.cells() - pattern.len() {
         0..=8 => 16,
         9..=16 => 32,
@@ -88,7 +88,7 @@ fn lane_bits(board: Board, pattern: &Pattern) -> u32 {
 /// Computes the table of `pattern` on `board` in the current rayon pool, calling `progress` after each depth.
 pub fn build(board: Board, pattern: &Pattern, progress: &mut dyn FnMut(&DepthReport)) -> std::io::Result<Table> {
     let ctx = Ctx::new(board, pattern);
-    match lane_bits(board, pattern) {
+    match slot_bits(board, pattern) {
         16 => search::<16>(&ctx, progress),
         32 => search::<32>(&ctx, progress),
         _ => search::<64>(&ctx, progress),
@@ -96,7 +96,7 @@ pub fn build(board: Board, pattern: &Pattern, progress: &mut dyn FnMut(&DepthRep
 }
 
 /// Cell masks of a board (bit `c` = cell `c`).
-struct Geometry {
+struct BoardGraph {
     all: u32,
     not_first_col: u32,
     not_last_col: u32,
@@ -109,15 +109,15 @@ struct Geometry {
     /// [`TABLED_CELLS`] cells, which flood fill instead.
     components: Vec<u16>,
     /// `labels[free]`: nibble `c` is the label of the region of `free` holding cell `c`. Looked up once per
-    /// child, so it is kept small (512 KiB on 4x4) to stay in L2 next to the lane words. Empty like
+    /// child, so it is kept small (512 KiB on 4x4) to stay in L2 next to the slot words. Empty like
     /// `components`.
     labels: Vec<u64>,
 }
 
-impl Geometry {
-    fn new(board: Board) -> Geometry {
+impl BoardGraph {
+    fn new(board: Board) -> BoardGraph {
         let n = board.cells();
-        let mut g = Geometry {
+        let mut g = BoardGraph {
             all: (1 << n) - 1,
             not_first_col: 0,
             not_last_col: 0,
@@ -223,7 +223,7 @@ fn bits(mut m: u32) -> impl Iterator<Item = usize> {
 }
 
 struct Ctx<'a> {
-    geo: Geometry,
+    geo: BoardGraph,
     pattern: &'a Pattern,
     k: usize,
     /// Placements sharing the first `k-1` tiles: `cells - k + 1` consecutive ranks.
@@ -240,7 +240,7 @@ impl Ctx<'_> {
                 *d = board.manhattan(t as usize, c);
             }
         }
-        Ctx { geo: Geometry::new(board), pattern, k: pattern.len(), run: board.cells() - pattern.len() + 1, md }
+        Ctx { geo: BoardGraph::new(board), pattern, k: pattern.len(), run: board.cells() - pattern.len() + 1, md }
     }
 }
 
@@ -393,13 +393,13 @@ fn prefetch(p: &AtomicU64) {
     let _ = p;
 }
 
-/// The seen bits of every lane of a word.
+/// The seen bits of every slot of a word.
 const fn seen_mask(lb: u32) -> u64 {
-    let lane_seen = low_bits(lb / 2);
+    let slot_seen = low_bits(lb / 2);
     match lb {
-        16 => lane_seen * 0x0001_0001_0001_0001,
-        32 => lane_seen * 0x0000_0001_0000_0001,
-        _ => lane_seen,
+        16 => slot_seen * 0x0001_0001_0001_0001,
+        32 => slot_seen * 0x0000_0001_0000_0001,
+        _ => slot_seen,
     }
 }
 
@@ -439,16 +439,16 @@ const SKIP_WORDS: usize = 8;
 
 fn search<const LB: u32>(ctx: &Ctx, progress: &mut dyn FnMut(&DepthReport)) -> std::io::Result<Table> {
     let start = Instant::now();
-    let lanes = (64 / LB) as usize;
+    let slots = (64 / LB) as usize;
     let entries = ctx.pattern.size() as usize;
-    let words = Zeroed::<AtomicU64>::new(entries.div_ceil(lanes))?;
+    let words = Zeroed::<AtomicU64>::new(entries.div_ceil(slots))?;
     let mut excess = Zeroed::<u8>::new(entries)?;
 
     // The goal: every pattern tile on its home cell (its number), the blank's region the one holding cell 0,
     // which is the smallest free cell, hence label 0.
     let goal = ctx.pattern.rank(ctx.pattern.tiles()) as usize;
     let goal_parity = ctx.pattern.tiles().iter().fold(0, |p, &t| p ^ (ctx.geo.odd >> t & 1));
-    words[goal / lanes].fetch_or((1 | 1 << (LB / 2)) << (goal % lanes * LB as usize), Relaxed);
+    words[goal / slots].fetch_or((1 | 1 << (LB / 2)) << (goal % slots * LB as usize), Relaxed);
 
     let mut histogram = Vec::new();
     let mut reached = 0u64;
@@ -456,7 +456,7 @@ fn search<const LB: u32>(ctx: &Ctx, progress: &mut dyn FnMut(&DepthReport)) -> s
     for depth in 0u32.. {
         let parity = goal_parity ^ (depth & 1);
         let stats = excess
-            .par_chunks_mut(CHUNK_WORDS * lanes)
+            .par_chunks_mut(CHUNK_WORDS * slots)
             .enumerate()
             .map(|(chunk, out)| scan::<LB>(ctx, &words, chunk * CHUNK_WORDS, out, depth, parity))
             .reduce(PassStats::default, PassStats::merge);
@@ -495,11 +495,11 @@ fn scan<const LB: u32>(
     depth: u32,
     parity: u32,
 ) -> PassStats {
-    let lanes = (64 / LB) as usize;
+    let slots = (64 / LB) as usize;
     let half = LB / 2;
-    let lane_mask = low_bits(LB);
+    let slot_mask = low_bits(LB);
     let frontier_mask = seen_mask(LB) << half;
-    let first_entry = first * lanes;
+    let first_entry = first * slots;
     let mut cursor = Cursor::new(ctx, first_entry);
     let mut pending = Pending::<LB>::new(words);
     let mut stats = PassStats::default();
@@ -517,13 +517,13 @@ fn scan<const LB: u32>(
                 continue;
             }
             let mut expanded = 0u64;
-            for lane in 0..lanes {
-                let value = bits >> (lane * LB as usize) & lane_mask;
+            for slot in 0..slots {
+                let value = bits >> (slot * LB as usize) & slot_mask;
                 let frontier = (value >> half) as u32;
                 if frontier == 0 {
                     continue;
                 }
-                let index = w * lanes + lane;
+                let index = w * slots + slot;
                 let placement = cursor.seek(index);
                 if placement.parity != parity {
                     continue; // a child marked in this pass
@@ -542,7 +542,7 @@ fn scan<const LB: u32>(
                 }
                 stats.expanded += frontier.count_ones() as u64;
                 expand(ctx, &placement, index, frontier, &mut pending);
-                expanded |= (frontier as u64) << (lane * LB as usize + half as usize);
+                expanded |= (frontier as u64) << (slot * LB as usize + half as usize);
             }
             if expanded != 0 {
                 word.fetch_and(!expanded, Relaxed);
@@ -581,12 +581,12 @@ fn expand<const LB: u32>(ctx: &Ctx, placement: &Placement, rank: usize, frontier
 
 /// Manhattan-distance histogram of the placements never reached (their seen bits are all clear).
 fn unreached_by_manhattan<const LB: u32>(ctx: &Ctx, words: &[AtomicU64]) -> Vec<u64> {
-    let lanes = (64 / LB) as usize;
+    let slots = (64 / LB) as usize;
     let entries = ctx.pattern.size() as usize;
     let mut cursor = Cursor::new(ctx, 0);
     let mut hist = Vec::new();
     for index in 0..entries {
-        let value = words[index / lanes].load(Relaxed) >> (index % lanes * LB as usize) & low_bits(LB / 2);
+        let value = words[index / slots].load(Relaxed) >> (index % slots * LB as usize) & low_bits(LB / 2);
         if value == 0 {
             let md = cursor.seek(index).md as usize;
             if hist.len() <= md {
@@ -604,7 +604,7 @@ mod tests {
 
     #[test]
     fn flood_fill_and_labels() {
-        let g = Geometry::new(Board::FOUR);
+        let g = BoardGraph::new(Board::FOUR);
         // Pattern tiles on cells 1 and 4 cut cell 0 off.
         let free = g.all & !(1 << 1 | 1 << 4);
         assert_eq!(g.flood(1, free), 1);
@@ -625,8 +625,8 @@ mod tests {
     #[test]
     fn untabled_regions_agree_with_the_tables() {
         let board: Board = "4x4".parse().unwrap();
-        let tables = Geometry::new(board);
-        let mut plain = Geometry::new(board);
+        let tables = BoardGraph::new(board);
+        let mut plain = BoardGraph::new(board);
         (plain.components, plain.labels) = (Vec::new(), Vec::new());
         for free in (0..1u32 << 16).step_by(97) {
             for c in bits(free) {
@@ -636,7 +636,7 @@ mod tests {
                 );
             }
         }
-        let five = Geometry::new("5x5".parse().unwrap());
+        let five = BoardGraph::new("5x5".parse().unwrap());
         assert!(five.labels.is_empty());
         // Tiles on cells 1 and 5 cut cell 0 off; the rest is one region.
         let free = five.all & !(1 << 1 | 1 << 5);
