@@ -22,7 +22,7 @@ mod work;
 
 pub use error::Error;
 pub use outcome::{Counts, Limits, Outcome, Progress, Report, Stop};
-pub use settings::{cores, max_threads, Settings, FSM_DEPTH, LANES, MAX_LANES};
+pub use settings::{cores, Settings, FSM_DEPTH, LANES, MAX_LANES, MAX_THREADS};
 pub use tables::{default_partition, open_tables, HeuristicChoice, Lookups, TableSpec};
 
 use heuristic::{Heuristic, LinearConflictH, Manhattan, PdbHeuristic};

@@ -10,18 +10,14 @@ pub const FSM_DEPTH: usize = fsm::MAX_DEPTH;
 pub const LANES: usize = 3;
 /// The most lanes a thread may run.
 pub const MAX_LANES: usize = 16;
-/// The most threads one search may use, as a multiple of the cores: more only adds switching, and a
-/// mistyped `--threads 100000` must not spend minutes starting threads.
-pub const MAX_THREADS_PER_CORE: usize = 4;
+/// The most threads one search may use: far above any machine this runs on (more than the cores only adds
+/// switching), low enough that a mistyped `--threads 100000` does not spend minutes starting threads, and
+/// fixed, so that a command valid on one machine is valid on all (pdb-builder's `--threads` takes the same).
+pub const MAX_THREADS: usize = 256;
 
 /// The cores this process may use.
 pub fn cores() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
-}
-
-/// The most threads a search may be given on this machine.
-pub fn max_threads() -> usize {
-    MAX_THREADS_PER_CORE * cores()
 }
 
 /// Settings of a [`crate::Solver`]. Every setter checks its range, so a `Settings` is always valid.
@@ -40,7 +36,7 @@ impl Default for Settings {
 }
 
 impl Settings {
-    /// Threads for one search: 1 to [`max_threads`].
+    /// Threads for one search: 1 to [`MAX_THREADS`].
     pub fn threads(self) -> usize {
         self.threads
     }
@@ -50,10 +46,9 @@ impl Settings {
     }
 
     pub fn with_threads(mut self, threads: usize) -> Result<Settings, Error> {
-        let max = max_threads();
-        if !(1..=max).contains(&threads) {
+        if !(1..=MAX_THREADS).contains(&threads) {
             return Err(Error::Setting(format!(
-                "the number of threads must be from 1 to {max} ({MAX_THREADS_PER_CORE} a core), not {threads}"
+                "the number of threads must be from 1 to {MAX_THREADS}, not {threads}"
             )));
         }
         self.threads = threads;

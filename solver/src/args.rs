@@ -48,7 +48,7 @@ pub struct SearchArgs {
     /// the main diagonal, on square boards).
     #[arg(long, value_name = "HOW", default_value = "reflected", value_parser = lookups_parser(), help_heading = TABLES, hide_short_help = true)]
     pub lookups: Lookups,
-    /// Worker threads for one search [default: all cores; at most 4 a core].
+    /// Worker threads, 1 to 256 [default: all cores].
     #[arg(long, short = 'j', value_name = "N", help_heading = TUNING)]
     pub threads: Option<usize>,
     /// Duplicate-path pruning: the length of the move strings the pruning automaton learns, 2 (never undo

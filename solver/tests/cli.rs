@@ -105,7 +105,7 @@ fn bad_positions_exit_2_with_one_clear_line() {
         ("--lanes", "0", "the number of lanes must be from 1 to 16, not 0"),
         ("--fsm-depth", "15", "the duplicate-pruning depth must be from 2 to 14, not 15"),
         ("--threads", "0", "--threads: the number of threads must be from 1 to"),
-        ("--threads", "100000", "(4 a core), not 100000"),
+        ("--threads", "100000", "from 1 to 256, not 100000"),
     ] {
         let o = solver(&["solve", option, value, "--heuristic", "manhattan", KORF9], "");
         assert_eq!((o.status.code(), stderr(&o).lines().count()), (Some(2), 1), "{}", stderr(&o));
