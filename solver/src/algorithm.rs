@@ -72,7 +72,8 @@ impl Searched {
 /// (the memory limit bounds the algorithms that store states). A solution is replayed to the goal before it
 /// is returned.
 ///
-/// `progress` follows IDA*'s nodes and bound (the library's algorithms report none).
+/// `progress` follows IDA*'s nodes and bound; given, the library's algorithms print a line on stderr at each
+/// new depth instead (the library itself never prints).
 pub fn solve(
     solver: &Solver,
     algorithm: Algorithm,
@@ -105,7 +106,16 @@ pub fn solve(
         return Err(engine_error(engine::Error::WrongBoard { position: state.board(), solver: solver.board() }));
     }
     let puzzle = TilePuzzle::new(state.board(), |s: &State| solver.estimate(s));
-    let r = search::run(library, &puzzle, &state.pack(), limits, &mut |_| {})
+    let watch = progress.is_some();
+    let mut report = |p: &search::Progress| {
+        if let (true, search::Progress::Depth { depth, stored, expanded }) = (watch, p) {
+            cli_common::log(&format!(
+                "{}: depth {depth}: {stored} states stored, {expanded} expanded",
+                algorithm.name()
+            ));
+        }
+    };
+    let r = search::run(library, &puzzle, &state.pack(), limits, &mut report)
         .map_err(|e| anyhow!("internal error in {}: {e}; please report this", algorithm.name()))?;
     let outcome = match r.outcome {
         search::Outcome::Solved(moves) => {

@@ -96,3 +96,16 @@ fn batch_runs_any_algorithm_and_records_it() {
         assert_eq!((r["algorithm"].as_str(), r["matched"].as_bool()), (Some("bibfs"), Some(true)), "{r}");
     }
 }
+
+/// On a terminal (here a pseudo-terminal from `script`), the library's searches say each new depth on
+/// stderr; piped, they say nothing.
+#[test]
+fn library_searches_show_their_depths_on_a_terminal_only() {
+    let command = format!("{BIN} solve --board 3x3 --algorithm bfs --heuristic manhattan '8 7 6 0 4 1 2 5 3'");
+    let o = std::process::Command::new("script").args(["-qec", &command, "/dev/null"]).output().unwrap();
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(text.contains("bfs: depth 1: 4 states stored, 1 expanded"), "{text}");
+    assert!(text.contains("length 31"), "{text}");
+    let o = solver(&["solve", "--board", "3x3", "--algorithm", "bfs", "--heuristic", "manhattan", "8 7 6 0 4 1 2 5 3"]);
+    assert!(o.stderr.is_empty(), "{}", String::from_utf8_lossy(&o.stderr));
+}
