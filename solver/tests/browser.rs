@@ -10,9 +10,8 @@ use harness as common;
 use base64::Engine as _;
 use common::{Server, TempDir};
 use serde_json::{json, Value};
-use std::io::BufRead;
 use std::net::TcpStream;
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Command};
 use std::time::{Duration, Instant};
 use tungstenite::{Message, WebSocket};
 
@@ -35,7 +34,8 @@ impl Browser {
         let bin = std::env::var("CHROMIUM").unwrap_or_else(|_| "/usr/bin/chromium".into());
         assert!(std::path::Path::new(&bin).exists(), "no Chromium at {bin}: apt-get install -y chromium");
         let profile = TempDir::new("chromium-profile");
-        let mut child = Command::new(&bin)
+        let mut command = Command::new(&bin);
+        command
             .args([
                 "--headless",
                 "--no-sandbox",
@@ -50,26 +50,11 @@ impl Browser {
                 "--remote-debugging-port=0",
                 "about:blank",
             ])
-            .arg(format!("--user-data-dir={}", profile.display()))
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap_or_else(|e| panic!("cannot start {bin}: {e}"));
+            .arg(format!("--user-data-dir={}", profile.display()));
         // Chromium says where its DevTools socket is on stderr.
-        let mut err = std::io::BufReader::new(child.stderr.take().unwrap());
-        let mut line = String::new();
-        let url = loop {
-            line.clear();
-            if err.read_line(&mut line).unwrap() == 0 {
-                let _ = child.kill();
-                panic!("Chromium ended without a DevTools socket");
-            }
-            if let Some(url) = line.trim().strip_prefix("DevTools listening on ") {
-                break url.to_string();
-            }
-        };
-        std::thread::spawn(move || std::io::copy(&mut err, &mut std::io::sink()));
+        let (child, url) = harness::spawn_announcing(command, "Chromium", |line| {
+            line.strip_prefix("DevTools listening on ").map(String::from)
+        });
         let addr = url.trim_start_matches("ws://").split('/').next().unwrap().to_string();
         let stream = TcpStream::connect(addr).unwrap();
         stream.set_read_timeout(Some(Duration::from_secs(20))).unwrap();

@@ -105,6 +105,38 @@ impl Drop for TempDir {
 }
 
 /// A `solver serve` child on a free loopback port, killed when dropped.
+/// Starts `command` and waits until `find` recognises a line of its stderr (where servers and browsers say
+/// where they listen), returning what `find` returned; the rest of stderr is drained in the background, so
+/// that the child never blocks on a full pipe. `what` names the child if it ends before saying it.
+pub fn spawn_announcing(
+    mut command: std::process::Command,
+    what: &str,
+    find: impl Fn(&str) -> Option<String>,
+) -> (std::process::Child, String) {
+    use std::io::BufRead;
+    use std::process::Stdio;
+    let mut child = command
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot start {what}: {e}"));
+    let mut err = std::io::BufReader::new(child.stderr.take().unwrap());
+    let mut line = String::new();
+    let found = loop {
+        line.clear();
+        if err.read_line(&mut line).unwrap() == 0 {
+            let _ = child.kill();
+            panic!("{what} ended before saying where it listens: {}", child.wait_with_output().unwrap().status);
+        }
+        if let Some(found) = find(line.trim()) {
+            break found;
+        }
+    };
+    std::thread::spawn(move || std::io::copy(&mut err, &mut std::io::sink()));
+    (child, found)
+}
+
 pub struct Server {
     child: std::process::Child,
     /// `127.0.0.1:PORT`.
@@ -114,30 +146,11 @@ pub struct Server {
 impl Server {
     /// Starts `bin serve --port 0` with `args` and waits for the address it logs.
     pub fn start(bin: &str, args: &[&str]) -> Server {
-        use std::io::BufRead;
-        use std::process::{Command, Stdio};
-        let mut child = Command::new(bin)
-            .args(["serve", "--port", "0", "--bind", "127.0.0.1"])
-            .args(args)
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap_or_else(|e| panic!("cannot start {bin}: {e}"));
-        let mut err = std::io::BufReader::new(child.stderr.take().unwrap());
-        let mut line = String::new();
-        let addr = loop {
-            line.clear();
-            if err.read_line(&mut line).unwrap() == 0 {
-                let _ = child.kill();
-                panic!("the server ended before listening: {}", child.wait_with_output().unwrap().status);
-            }
-            if let Some(rest) = line.split("http://").nth(1) {
-                break rest.split('/').next().unwrap().to_string();
-            }
-        };
-        // Keep draining its log so that it never blocks on a full pipe.
-        std::thread::spawn(move || std::io::copy(&mut err, &mut std::io::sink()));
+        let mut command = std::process::Command::new(bin);
+        command.args(["serve", "--port", "0", "--bind", "127.0.0.1"]).args(args);
+        let (child, addr) = spawn_announcing(command, "the server", |line| {
+            line.split("http://").nth(1).map(|rest| rest.split('/').next().unwrap().to_string())
+        });
         Server { child, addr }
     }
 
