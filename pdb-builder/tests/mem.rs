@@ -4,12 +4,22 @@
 use pdb_builder::mem::Zeroed;
 use std::sync::atomic::AtomicU64;
 
-/// The `VmFlags` line of the mapping starting at `addr` in `/proc/self/smaps`.
+/// The `VmFlags` line of the mapping that holds `addr` in `/proc/self/smaps`. Not necessarily one that starts
+/// there: the kernel merges a new mapping with a neighbour of the same flags (another test's array, say).
 fn vm_flags(addr: usize) -> String {
     let smaps = std::fs::read_to_string("/proc/self/smaps").unwrap();
-    let start = format!("{addr:x}-");
-    let block = smaps.split_once(&start).unwrap_or_else(|| panic!("no mapping at {start}")).1;
-    block.lines().find(|l| l.starts_with("VmFlags:")).unwrap().to_string()
+    let mut holds = false;
+    for line in smaps.lines() {
+        let range = line.split_whitespace().next().and_then(|r| r.split_once('-'));
+        if let Some((Ok(start), Ok(end))) =
+            range.map(|(a, b)| (usize::from_str_radix(a, 16), usize::from_str_radix(b, 16)))
+        {
+            holds = (start..end).contains(&addr);
+        } else if holds && line.starts_with("VmFlags:") {
+            return line.to_string();
+        }
+    }
+    panic!("no mapping holds {addr:x}")
 }
 
 #[test]
