@@ -73,8 +73,8 @@ enum Format {
 /// Options that change the puzzle or the search.
 #[derive(Args)]
 struct ModelArgs {
-    /// Tube capacity, in units.
-    #[arg(long, default_value_t = 4)]
+    /// Tube capacity, in units (at least 1).
+    #[arg(long, default_value_t = 4, value_parser = parse_capacity)]
     capacity: usize,
     /// Pour rule: standard (as much of the top run as fits), whole-run (only if the whole run fits),
     /// one-unit (ball sort).
@@ -188,6 +188,14 @@ fn options(args: &SearchArgs, limits: search::Limits) -> anyhow::Result<Options>
     })
 }
 
+/// `--capacity`: checked once, as options are read, for every subcommand.
+fn parse_capacity(s: &str) -> Result<usize, String> {
+    match s.parse::<usize>() {
+        Ok(c) if c >= 1 => Ok(c),
+        _ => Err(format!("'{s}' is not a capacity (a whole number of units, at least 1)")),
+    }
+}
+
 /// The levels named by `input`, one result a level (a bad one does not stop the rest).
 fn read_levels(input: &str, capacity: usize) -> anyhow::Result<Vec<Result<Level, watersort::LevelError>>> {
     let (text, name) = if input == "-" {
@@ -205,9 +213,6 @@ fn read_levels(input: &str, capacity: usize) -> anyhow::Result<Vec<Result<Level,
 }
 
 fn solve_command(args: &SolveArgs) -> anyhow::Result<ExitCode> {
-    if args.search.model.capacity == 0 {
-        return Err(usage(anyhow::anyhow!("--capacity must be at least 1")));
-    }
     let options = options(&args.search, args.limits.limits(None))?;
     let levels = read_levels(&args.input, args.search.model.capacity)?;
     if levels.is_empty() {
@@ -238,9 +243,6 @@ fn solve_command(args: &SolveArgs) -> anyhow::Result<ExitCode> {
 }
 
 fn batch_command(args: &LevelsBatchArgs) -> anyhow::Result<ExitCode> {
-    if args.search.model.capacity == 0 {
-        return Err(usage(anyhow::anyhow!("--capacity must be at least 1")));
-    }
     let threads =
         args.threads.map_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()), |t| t as usize);
     let task = Levels {
