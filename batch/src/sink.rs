@@ -117,13 +117,14 @@ impl Sink {
     /// Ends the output: a file this run created and never wrote to is removed, so a failed start leaves
     /// nothing behind.
     pub fn close(self) {
-        if let Some(out) = self.file.filter(|o| o.created && !o.written) {
+        if let Some(out) = self.file {
             out.discard();
         }
     }
 }
 
 impl OutFile {
+    /// Closes the file, removing it if this run created it and wrote nothing to it.
     fn discard(self) {
         if self.created && !self.written {
             let _ = std::fs::remove_file(&self.path);
