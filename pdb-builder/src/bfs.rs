@@ -9,11 +9,14 @@
 //! cell 0 (checked against the reference histograms).
 //!
 //! Layout, chosen for the 8-tile table (518,918,400 placements) on 2 cores in under 2 GiB:
-//! - A region is labelled by the rank of its smallest cell among the free cells, so labels are below the
-//!   number of free cells. Each placement has a *slot* of `LB` bits: `LB/2` "seen" bits, one per region
-//!   label, then `LB/2` "frontier" bits. Slots are packed into `AtomicU64` words (four 16-bit slots when at
-//!   most 8 cells are free, two 32-bit slots when at most 16, else one 64-bit slot), so checking and marking
-//!   a child is one cache line and one `fetch_or`.
+//! - A region is labelled by its place among the placement's regions ordered by their smallest cells, so
+//!   labels are below the most regions `k` pattern tiles can cut the board into ([`max_regions`]: 5 for six
+//!   tiles on 5x5, where the free cells number 19). Each placement has a *slot* of `LB` bits: `LB/2` "seen"
+//!   bits, one per region label, then `LB/2` "frontier" bits. Slots are packed into `AtomicU64` words (four
+//!   16-bit slots when there are at most 8 regions, two 32-bit slots when at most 16, else one 64-bit slot),
+//!   so checking and marking a child is one cache line and one `fetch_or`. (Labelling a region by the rank
+//!   of its smallest free cell, as before, needs a bit per free cell: 64-bit slots on 5x5, four times the
+//!   memory, which put 7-tile tables out of reach.)
 //! - Every move of a pattern tile flips the parity of the sum of the pattern cells' (row + col). So the
 //!   states at depth `d` are exactly the frontier bits of placements of one parity, and their children all
 //!   have the other parity: one array serves as current and next frontier. Pass `d` scans every word, expands
@@ -76,13 +79,33 @@ fn tabled(board: Board) -> bool {
 /// Largest board whose region tables are made: 16 cells, 2.5 MiB.
 const TABLED_CELLS: usize = 16;
 
-/// A slot holds a seen and a frontier bit per possible region label, i.e. per free cell.
+/// A slot holds a seen and a frontier bit per possible region label.
 fn slot_bits(board: Board, pattern: &Pattern) -> u32 {
-    match board.cells() - pattern.len() {
+    match max_regions(&BoardGraph::untabled(board), pattern.len()) {
         0..=8 => 16,
         9..=16 => 32,
         _ => 64,
     }
+}
+
+/// The most regions the free cells fall into when `k` cells of the board are taken, over every set of `k`
+/// cells (at most C(25, 12) = 5.2 M flood fills; 480,700 for seven tiles on 5x5, a few milliseconds).
+fn max_regions(geo: &BoardGraph, k: usize) -> u32 {
+    let n = geo.all.count_ones();
+    if k == 0 || k as u32 >= n {
+        return 1;
+    }
+    let mut most = 1;
+    let mut occ = (1u32 << k) - 1;
+    while occ <= geo.all {
+        let free = geo.all & !occ;
+        most = most.max(geo.regions(free, free).count() as u32);
+        // The next set of `k` cells in increasing order (Gosper's hack).
+        let low = occ & occ.wrapping_neg();
+        let ripple = occ + low;
+        occ = (((ripple ^ occ) >> 2) / low) | ripple;
+    }
+    most
 }
 
 /// Computes the table of `pattern` on `board` in the current rayon pool, calling `progress` after each depth.
@@ -116,6 +139,27 @@ struct BoardGraph {
 
 impl BoardGraph {
     fn new(board: Board) -> BoardGraph {
+        let mut g = BoardGraph::untabled(board);
+        if !tabled(board) {
+            return g;
+        }
+        let n = board.cells();
+        let mut components = vec![0u16; 16 << n];
+        let mut labels = vec![0u64; 1 << n];
+        for free in 0..1u32 << n {
+            for (l, part) in g.regions(free, free).enumerate() {
+                for x in bits(part) {
+                    components[(free << 4) as usize | x] = part as u16;
+                    labels[free as usize] |= (l as u64) << (4 * x);
+                }
+            }
+        }
+        (g.components, g.labels) = (components, labels);
+        g
+    }
+
+    /// The masks without the region tables: every region is flood-filled.
+    fn untabled(board: Board) -> BoardGraph {
         let n = board.cells();
         let mut g = BoardGraph {
             all: (1 << n) - 1,
@@ -139,31 +183,31 @@ impl BoardGraph {
             }
             g.neighbors[c] = board.neighbors(c).fold(0, |m, x| m | 1 << x);
         }
-        if !tabled(board) {
-            return g;
-        }
-        let mut components = vec![0u16; 16 << n];
-        let mut labels = vec![0u64; 1 << n];
-        for free in 0..1u32 << n {
-            for c in bits(free) {
-                if components[(free << 4) as usize | c] == 0 {
-                    let part = g.flood(1 << c, free);
-                    for x in bits(part) {
-                        components[(free << 4) as usize | x] = part as u16;
-                        labels[free as usize] |= (label(free, part) as u64) << (4 * x);
-                    }
-                }
-            }
-        }
-        (g.components, g.labels) = (components, labels);
         g
     }
 
-    /// The label of the region of `free` holding `cell` (a cell of `free`).
+    /// The regions of `free` whose smallest cell is in `starts` (a subset of `free`), ordered by their smallest
+    /// cells. With `starts == free` the `l`-th is the region labelled `l`.
+    #[inline]
+    fn regions(&self, free: u32, starts: u32) -> impl Iterator<Item = u32> + '_ {
+        let mut rest = starts;
+        std::iter::from_fn(move || {
+            (rest != 0).then(|| {
+                let r = self.region(free, rest.trailing_zeros() as usize);
+                rest &= !r;
+                r
+            })
+        })
+    }
+
+    /// The label of the region of `free` holding `cell` (a cell of `free`): how many regions have their
+    /// smallest cell below this region's.
     #[inline]
     fn label_of(&self, free: u32, cell: usize) -> u32 {
         if self.labels.is_empty() {
-            return label(free, self.flood(1 << cell, free));
+            let region = self.flood(1 << cell, free);
+            let below = free & ((region & region.wrapping_neg()) - 1);
+            return self.regions(free, below).count() as u32;
         }
         (self.labels[free as usize] >> (4 * cell) & 15) as u32
     }
@@ -195,12 +239,6 @@ impl BoardGraph {
             r = next;
         }
     }
-}
-
-/// A region's label: the rank of its smallest cell among the free cells.
-#[inline]
-fn label(free: u32, region: u32) -> u32 {
-    (free & ((region & region.wrapping_neg()) - 1)).count_ones()
 }
 
 /// The `j`-th set bit of `m`.
@@ -562,8 +600,10 @@ fn expand<const LB: u32>(ctx: &Ctx, placement: &Placement, rank: usize, frontier
     for (i, &c) in placement.cells[..ctx.k].iter().enumerate() {
         pattern_index[c as usize] = i as u8;
     }
-    for l in bits(frontier) {
-        let region = geo.region(free, select(free, l as u32) as usize);
+    for (l, region) in geo.regions(free, free).enumerate().take(32 - frontier.leading_zeros() as usize) {
+        if frontier >> l & 1 == 0 {
+            continue;
+        }
         // Each pattern tile next to the region moves into any region cell next to it; the blank ends on the
         // cell the tile left.
         for from in bits(geo.spread(region) & placement.occ) {
@@ -610,8 +650,6 @@ mod tests {
         assert_eq!(g.flood(1, free), 1);
         let rest = g.flood(1 << 15, free);
         assert_eq!(rest, free & !1);
-        assert_eq!(label(free, 1), 0);
-        assert_eq!(label(free, rest), 1);
         assert_eq!(select(free, 1), 2);
         // A wrap-around must not connect cell 3 to cell 4.
         assert_eq!(g.flood(1 << 3, 1 << 3 | 1 << 4), 1 << 3);
@@ -641,6 +679,23 @@ mod tests {
         // Tiles on cells 1 and 5 cut cell 0 off; the rest is one region.
         let free = five.all & !(1 << 1 | 1 << 5);
         assert_eq!((five.region(free, 0), five.label_of(free, 0), five.label_of(free, 24)), (1, 0, 1));
+        // Labels count regions, not free cells: cells 0 and 24 cut off, the region of cell 24 is the third.
+        let free = five.all & !(1 << 1 | 1 << 5 | 1 << 19 | 1 << 23);
+        assert_eq!((five.label_of(free, 0), five.label_of(free, 2), five.label_of(free, 24)), (0, 1, 2));
+        assert_eq!(five.regions(free, free).collect::<Vec<_>>(), [1, free & !(1 | 1 << 24), 1 << 24]);
+    }
+
+    /// The slot width follows the most regions a pattern's tiles can make, found by trying every cell set.
+    #[test]
+    fn most_regions() {
+        let most = |board: &str, k| max_regions(&BoardGraph::untabled(board.parse().unwrap()), k);
+        // Two opposite corners of a 2x2 board split the other two; a single cell splits nothing.
+        assert_eq!((most("2x2", 1), most("2x2", 2), most("2x2", 3)), (1, 2, 1));
+        // Cells 1, 3, 4, 6 of a 3x3 board leave four corners and the centre apart.
+        assert_eq!(most("3x3", 4), 5);
+        // What the slot widths rest on: 16-bit slots for every 4x4 pattern and for 6 and 7 tiles on 5x5.
+        assert!((1..16).all(|k| most("4x4", k) <= 8));
+        assert_eq!((most("5x5", 6), most("5x5", 7)), (5, 6));
     }
 
     #[test]
