@@ -147,6 +147,11 @@ mod tests {
         // Tiles 1 and 5 at home cut cell 0 off: its goal is not any other pattern's image.
         assert!(!home_leaves_one_region(board, &p(&[1, 5])));
         assert_eq!(find_image(board, &p(&[1, 5]), &[&p(&[3, 9])]), None);
+        // 7-7-7-3: the bottom-left block is the top-right one turned half a turn; the others have no image.
+        let seven = puzzle::Partition::parse(board, "7-7-7-3").unwrap().patterns;
+        let found = find_image(board, &seven[1], &[&seven[0]]);
+        assert_eq!(found, Some((0, Symmetry { transpose: false, flip_rows: true, flip_cols: true })));
+        assert_eq!(find_image(board, &seven[2], &[&seven[0], &seven[1]]), None);
         assert_eq!(Symmetry::all(board).count(), 7);
         assert_eq!(Symmetry::all("3x7".parse().unwrap()).count(), 3);
     }

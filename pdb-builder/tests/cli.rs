@@ -98,7 +98,7 @@ fn bad_partitions_are_usage_errors() {
     assert!(r.stderr.contains("supported boards"), "{}", r.stderr);
     let r = run(&["build", "--board", "5x5", "--partition", "7-8"]);
     assert_eq!(r.code, 2);
-    assert!(r.stderr.contains("unknown partition '7-8' for a 5x5 board (known: 6-6-6-6"), "{}", r.stderr);
+    assert!(r.stderr.contains("unknown partition '7-8' for a 5x5 board (known: 7-7-7-3, 6-6-6-6"), "{}", r.stderr);
 }
 
 #[test]
@@ -108,6 +108,11 @@ fn memory_limit_is_enforced_before_building() {
     assert_eq!(r.code, 2, "{}", r.stderr);
     assert!(r.stderr.contains("the 8-tile table 4x4-8-9-10-11-12-13-14-15.pdb needs 1.45 GiB"), "{}", r.stderr);
     assert!(r.stderr.contains("more than the limit of 1.00 GiB (--memory-limit)"), "{}", r.stderr);
+    assert!(std::fs::read_dir(&dir).unwrap().next().is_none(), "nothing was written");
+    // The 5x5 7-tile tables: 16-bit slots (at most six regions) and a byte an entry, 2,422,728,000 entries.
+    let r = run(&["build", "--board", "5x5", "--partition", "7-7-7-3", "--out", s(&dir), "--memory-limit", "4G"]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("7-tile table 5x5-11-12-13-18-19-23-24.pdb needs 6.77 GiB"), "{}", r.stderr);
     assert!(std::fs::read_dir(&dir).unwrap().next().is_none(), "nothing was written");
     let bad = run(&["build", "--partition", "7-8", "--memory-limit", "lots"]);
     assert_eq!(bad.code, 2);

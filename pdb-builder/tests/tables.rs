@@ -153,7 +153,7 @@ fn check_pattern_against_brute_force(board: Board, pattern: &Pattern) {
     assert_eq!(trimmed(&table.histogram), trimmed(&hist), "{board} pattern {:?}", pattern.tiles());
 }
 
-/// Boards of more than 16 cells: no region tables, 64-bit lanes. 3- and 4-tile pieces of the 6-6-6-6
+/// Boards of more than 16 cells: no region tables, regions flood-filled per lookup. 3- and 4-tile pieces of the 6-6-6-6
 /// blocks on 5x5, and a 3-tile pattern on 3x7.
 #[test]
 fn five_by_five_and_three_by_seven_match_brute_force() {
