@@ -135,12 +135,19 @@ impl Drop for Browser {
     }
 }
 
-#[test]
-fn the_page_solves_a_position_and_plays_it_to_the_goal() {
+/// A server and a browser showing its page, once the page's script has drawn the tiles (it opens on the
+/// sliding-tile puzzle).
+fn page() -> (Server, Browser) {
     let server = Server::start(BIN, &["--pdbs", "/nonexistent"]);
     let mut b = Browser::launch();
     b.open(&format!("{}/", server.url()));
     b.wait_for("document.readyState === 'complete' && document.querySelectorAll('#view .tile').length === 15");
+    (server, b)
+}
+
+#[test]
+fn the_page_solves_a_position_and_plays_it_to_the_goal() {
+    let (_server, mut b) = page();
     // Type the position and solve it, as a user would.
     b.eval(&format!(
         "document.getElementById('heuristic').value = 'linear-conflict';
@@ -180,11 +187,7 @@ const TUBES: &str = "[...document.querySelectorAll('#tubes .tube')]
 
 #[test]
 fn the_page_solves_a_water_sort_level_and_pours_it_sorted() {
-    let server = Server::start(BIN, &["--pdbs", "/nonexistent"]);
-    let mut b = Browser::launch();
-    b.open(&format!("{}/", server.url()));
-    // The page has run its script once the tiles are drawn (it opens on the sliding-tile puzzle).
-    b.wait_for("document.readyState === 'complete' && document.querySelectorAll('#view .tile').length === 15");
+    let (_server, mut b) = page();
     b.eval(
         "{ const p = document.getElementById('puzzle');
            p.value = 'water-sort';

@@ -112,12 +112,25 @@ fn concurrent_requests_all_get_their_answer() {
     assert_eq!(lengths, [31, 25, 1, 0].map(Value::from));
 }
 
+/// `GET /api/random?QUERY`, which must answer 200: its body.
+fn random(s: &Server, query: &str) -> String {
+    let (status, text) = s.request("GET", &format!("/api/random?{query}"), b"");
+    assert_eq!(status, 200, "{query}: {text}");
+    text
+}
+
+/// `GET /api/random?QUERY`, which must be refused with a 400 giving `reason`.
+fn random_refused(s: &Server, query: &str, reason: &str) {
+    let (status, text) = s.request("GET", &format!("/api/random?{query}"), b"");
+    assert_eq!(status, 400, "{query}: {text}");
+    assert!(text.contains(reason), "{query}: {text}");
+}
+
 #[test]
 fn random_positions_are_solvable_and_bad_queries_are_400() {
     let s = server();
     for query in ["board=3x3&walk=12", "board=2x3", "board=4x4&walk=40&goal=blank-last"] {
-        let (status, text) = s.request("GET", &format!("/api/random?{query}"), b"");
-        assert_eq!(status, 200, "{query}: {text}");
+        let text = random(&s, query);
         let p: Value = serde_json::from_str(&text).unwrap();
         let body = serde_json::json!({ "board": p["board"], "tiles": p["tiles"], "goal": p["goal"], "heuristic": "linear-conflict" });
         let (status, v) = post(&s, &body.to_string());
@@ -129,9 +142,7 @@ fn random_positions_are_solvable_and_bad_queries_are_400() {
     for (query, reason) in
         [("board=1x1", "board '1x1'"), ("walk=-3", "walk"), ("walk=99999", "longer than"), ("size=3", "unknown field")]
     {
-        let (status, text) = s.request("GET", &format!("/api/random?{query}"), b"");
-        assert_eq!(status, 400, "{query}: {text}");
-        assert!(text.contains(reason), "{query}: {text}");
+        random_refused(&s, query, reason);
     }
 }
 
@@ -257,14 +268,12 @@ fn a_water_sort_search_past_the_time_limit_answers_limit() {
 fn random_water_sort_levels_are_solved_and_bad_queries_are_400() {
     let s = server();
     for query in ["colors=3&empty=2&capacity=3", "colors=4", "colors=3&empty=1&capacity=2&rule=one-unit"] {
-        let (status, text) = s.request("GET", &format!("/api/random?puzzle=water-sort&{query}"), b"");
-        assert_eq!(status, 200, "{query}: {text}");
+        let text = random(&s, &format!("puzzle=water-sort&{query}"));
         // The answer is a request as it stands.
         let (status, v) = post(&s, &text);
         assert_eq!((status, &v["status"]), (200, &Value::from("solved")), "{query}: {text} -> {v}");
     }
-    let (_, text) = s.request("GET", "/api/random?puzzle=water-sort&colors=5&empty=1&capacity=3", b"");
-    let level: Value = serde_json::from_str(&text).unwrap();
+    let level: Value = serde_json::from_str(&random(&s, "puzzle=water-sort&colors=5&empty=1&capacity=3")).unwrap();
     assert_eq!((&level["capacity"], &level["rule"]), (&Value::from(3), &Value::from("standard")));
     let tubes: Vec<&str> = level["level"].as_str().unwrap().split(": ").nth(1).unwrap().split(' ').collect();
     assert_eq!(tubes.len(), 6, "{level}");
@@ -276,8 +285,6 @@ fn random_water_sort_levels_are_solved_and_bad_queries_are_400() {
         ("rule=sideways", "unknown rule 'sideways'"),
         ("colors=4&empty=0", "no solvable level"),
     ] {
-        let (status, text) = s.request("GET", &format!("/api/random?puzzle=water-sort&{query}"), b"");
-        assert_eq!(status, 400, "{query}: {text}");
-        assert!(text.contains(reason), "{query}: {text}");
+        random_refused(&s, &format!("puzzle=water-sort&{query}"), reason);
     }
 }

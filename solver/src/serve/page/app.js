@@ -139,6 +139,33 @@ async function randomPosition(walk) {
   }
 }
 
+// Posts `body` to /api/solve and shows the record: `show` fills the puzzle's stats (`statsId`) and, for a
+// solved record, returns { solution, moves, message } to play; the button, status and errors are one
+// flow for both puzzles.
+async function requestSolve(body, statsId, show) {
+  $("solve").disabled = true;
+  setStatus("Solving…");
+  try {
+    const r = await api("/api/solve", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+    $(statsId).hidden = false;
+    const solved = show(r);
+    if (r.status !== "solved") {
+      setStatus(r.error || r.status, true);
+      return;
+    }
+    state.solution = solved.solution;
+    state.at = 0;
+    $("moves").textContent = solved.moves;
+    $("player").hidden = false;
+    setStatus(solved.message);
+    render();
+  } catch (e) {
+    setStatus(e.message, true);
+  } finally {
+    $("solve").disabled = false;
+  }
+}
+
 async function solve() {
   if (isWater()) return solveWater();
   forgetSolution();
@@ -150,32 +177,19 @@ async function solve() {
     goal: $("goal").value,
     heuristic: $("heuristic").value,
   };
-  $("solve").disabled = true;
-  setStatus("Solving…");
-  try {
-    const r = await api("/api/solve", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
-    $("stats").hidden = false;
+  await requestSolve(body, "stats", (r) => {
     $("nodes").textContent = r.nodes.toLocaleString("en");
     $("time").textContent = `${r.seconds.toFixed(3)} s`;
     $("heur").textContent = r.heuristic;
     $("goal-tiles").textContent = r.goal;
-    if (r.status !== "solved") {
-      $("length").textContent = "–";
-      setStatus(r.error || r.status, true);
-      return;
-    }
-    $("length").textContent = `${r.length} moves`;
-    state.solution = { start, moves: r.moves.split(" ").filter((w) => w).map(Number) };
-    state.at = 0;
-    $("moves").textContent = r.moves || "(already solved)";
-    $("player").hidden = false;
-    setStatus(`Optimal: ${r.length} moves.`);
-    render();
-  } catch (e) {
-    setStatus(e.message, true);
-  } finally {
-    $("solve").disabled = false;
-  }
+    $("length").textContent = r.status === "solved" ? `${r.length} moves` : "–";
+    if (r.status !== "solved") return null;
+    return {
+      solution: { start, moves: r.moves.split(" ").filter((w) => w).map(Number) },
+      moves: r.moves || "(already solved)",
+      message: `Optimal: ${r.length} moves.`,
+    };
+  });
 }
 
 // Plays the solution forward or back one move.
@@ -367,42 +381,25 @@ async function solveWater() {
   setLevel($("level").value, Number($("capacity").value) || 4);
   const rule = $("rule").value;
   const body = { puzzle: "water-sort", level: $("level").value, capacity: water.capacity, rule };
-  $("solve").disabled = true;
-  setStatus("Solving…");
-  try {
-    const r = await api("/api/solve", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
-    $("w-stats").hidden = false;
+  await requestSolve(body, "w-stats", (r) => {
     $("examined").textContent = r.expanded.toLocaleString("en");
     $("w-time").textContent = `${r.seconds.toFixed(3)} s`;
-    if (r.status !== "solved") {
-      $("pours").textContent = "–";
-      setStatus(r.error || r.status, true);
-      return;
-    }
-    $("pours").textContent = `${r.length}`;
+    $("pours").textContent = r.status === "solved" ? `${r.length}` : "–";
+    if (r.status !== "solved") return null;
     const moves = r.moves.split(" ").filter((w) => w).map((w) => {
       const [from, to] = w.split("->").map(Number);
       return { from: from - 1, to: to - 1 };
     });
     // The tubes after each pour, and the units each added: stepping back shows a frame, not an undo.
     const sol = { moves, frames: [parseLevel(r.instance)], added: [0] };
-    state.solution = sol;
     for (const m of moves) {
       const next = pour(sol.frames[sol.frames.length - 1], m, water.capacity, rule);
       sol.frames.push(next.tubes);
       sol.added.push(next.added);
     }
-    state.at = 0;
     showFrame(sol, 0, null);
-    $("moves").textContent = r.moves.replaceAll("->", "→") || "(already sorted)";
-    $("player").hidden = false;
-    setStatus(`Fewest pours: ${r.length}.`);
-    render();
-  } catch (e) {
-    setStatus(e.message, true);
-  } finally {
-    $("solve").disabled = false;
-  }
+    return { solution: sol, moves: r.moves.replaceAll("->", "→") || "(already sorted)", message: `Fewest pours: ${r.length}.` };
+  });
 }
 
 function choosePuzzle() {
