@@ -35,6 +35,7 @@ const MAX_WALK: u32 = 10_000;
 /// What every request shares.
 pub struct App {
     pdbs: PathBuf,
+    /// Each search's time limit (`--time-limit`), whatever the puzzle.
     pub time_limit: Duration,
     /// One permit a running search (each on one thread).
     permits: Arc<Semaphore>,
