@@ -301,7 +301,8 @@ pub struct ReportArgs {
     #[arg(long)]
     pub compare: bool,
     /// Also draw SVG charts into DIR: lengths, time and nodes by length (log scale), instances solved
-    /// against wall-clock time since the run began, and with --compare one run's nodes and time against the other's.
+    /// against wall-clock time since the run began, and with --compare one run's nodes and time against
+    /// the other's.
     #[arg(long, value_name = "DIR")]
     pub plot: Option<PathBuf>,
     /// Also write one self-contained HTML page to FILE: the summary (the same figures as --format
