@@ -359,6 +359,16 @@ fn print_summary(name: &str, summary: &Summary, format: ReportFormat) -> anyhow:
     Ok(())
 }
 
+/// The report page's style, inline so that the page is one file.
+const PAGE_STYLE: &str = "\
+body { font-family: system-ui, sans-serif; max-width: 60rem; margin: 1rem auto; padding: 0 1rem; color: #222; }
+table { border-collapse: collapse; margin: 0.8rem 0; }
+th, td { border: 1px solid #ccc; padding: 0.2rem 0.6rem; text-align: left; }
+table.figures td, table.slowest td:nth-child(n+3) { text-align: right; font-variant-numeric: tabular-nums; }
+figure { margin: 1rem 0; }
+svg { max-width: 100%; height: auto; }
+";
+
 /// `--html FILE`: the summaries (one a run), the comparison of two runs if any, and the charts, in one
 /// page with its style inline. A path that cannot be created is the user's option (exit code 2), as a
 /// batch's output; a failed write after that is a failure (1).
@@ -373,13 +383,8 @@ fn write_html(
     let charts = crate::plot::charts(runs)?;
     let sources: Vec<String> = files.iter().map(|f| escape(&f.display().to_string())).collect();
     let mut page = format!(
-        "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>{tool} report</title>\n<style>\n\
-         body {{ font-family: system-ui, sans-serif; max-width: 60rem; margin: 1rem auto; padding: 0 1rem; color: #222; }}\n\
-         table {{ border-collapse: collapse; margin: 0.8rem 0; }}\n\
-         th, td {{ border: 1px solid #ccc; padding: 0.2rem 0.6rem; text-align: left; }}\n\
-         table.figures td, table.slowest td:nth-child(n+3) {{ text-align: right; font-variant-numeric: tabular-nums; }}\n\
-         figure {{ margin: 1rem 0; }} svg {{ max-width: 100%; height: auto; }}\n\
-         </style>\n</head>\n<body>\n<h1>{tool} report</h1>\n<p>Records: {}</p>\n",
+        "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>{tool} report</title>\n\
+         <style>\n{PAGE_STYLE}</style>\n</head>\n<body>\n<h1>{tool} report</h1>\n<p>Records: {}</p>\n",
         sources.join(", ")
     );
     for (run, summary) in runs.iter().zip(summaries) {
