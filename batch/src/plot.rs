@@ -1,5 +1,6 @@
-//! Pictures of record files (`solver report --plot DIR`): SVG charts drawn with plotters' SVG backend only,
-//! so nothing needs system fonts or a graphics library (text is left to the SVG viewer's sans-serif).
+//! Pictures of record files (`report --plot DIR`, and inlined by `report --html FILE`): SVG charts drawn
+//! with plotters' SVG backend only, so nothing needs system fonts or a graphics library (text is left to
+//! the SVG viewer's sans-serif).
 
 use crate::compare::{Comparison, Pair};
 use crate::record::{Record, Status};
@@ -48,30 +49,45 @@ fn log_range(values: impl Iterator<Item = f64>) -> std::ops::Range<f64> {
     10f64.powf(lo.log10().floor())..10f64.powf(hi.log10().ceil().max(lo.log10().floor() + 1.0))
 }
 
-/// Draws every chart the runs allow into `dir`, returning the files written.
-pub fn plot_all(dir: &Path, runs: &[Run]) -> anyhow::Result<Vec<PathBuf>> {
-    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
-    let mut written = Vec::new();
-    let mut file = |name: &str| {
-        let p = dir.join(name);
-        written.push(p.clone());
-        p
+/// Every chart the runs allow, as (file name, SVG text).
+pub fn charts(runs: &[Run]) -> anyhow::Result<Vec<(&'static str, String)>> {
+    let mut all = Vec::new();
+    let mut chart = |name, draw: &dyn Fn(&mut String) -> anyhow::Result<()>| {
+        let mut svg = String::new();
+        draw(&mut svg)?;
+        all.push((name, svg));
+        anyhow::Ok(())
     };
-    lengths(&file("lengths.svg"), runs)?;
-    cost_by_length(&file("time-by-length.svg"), runs, "search time (s)", |r| r.seconds)?;
-    cost_by_length(&file("nodes-by-length.svg"), runs, "generated nodes", |r| r.nodes as f64)?;
-    solved_within(&file("solved-by-time.svg"), runs)?;
+    chart("lengths.svg", &|svg| lengths(svg, runs))?;
+    chart("time-by-length.svg", &|svg| cost_by_length(svg, runs, "search time (s)", |r| r.seconds))?;
+    chart("nodes-by-length.svg", &|svg| cost_by_length(svg, runs, "generated nodes", |r| r.nodes as f64))?;
+    chart("solved-by-time.svg", &|svg| solved_over_time(svg, runs))?;
     if let [a, b, ..] = runs {
         let c = Comparison::new(a.records, b.records);
         let nodes = |p: &Pair| (p.nodes.0 as f64, p.nodes.1 as f64);
-        against(&file("compare-nodes.svg"), (a, b), &c, ("generated nodes", c.nodes_ratio), nodes)?;
-        against(&file("compare-time.svg"), (a, b), &c, ("search time (s)", c.seconds_ratio), |p| p.seconds)?;
+        chart("compare-nodes.svg", &|svg| against(svg, (a, b), &c, ("generated nodes", c.nodes_ratio), nodes))?;
+        chart("compare-time.svg", &|svg| {
+            against(svg, (a, b), &c, ("search time (s)", c.seconds_ratio), |p| p.seconds)
+        })?;
     }
-    Ok(written)
+    Ok(all)
+}
+
+/// Draws every chart the runs allow into `dir`, returning the files written.
+pub fn plot_all(dir: &Path, runs: &[Run]) -> anyhow::Result<Vec<PathBuf>> {
+    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    charts(runs)?
+        .into_iter()
+        .map(|(name, svg)| {
+            let path = dir.join(name);
+            std::fs::write(&path, svg).with_context(|| format!("cannot write {}", path.display()))?;
+            Ok(path)
+        })
+        .collect()
 }
 
 /// A histogram of solution lengths, one bar series a run.
-fn lengths(path: &Path, runs: &[Run]) -> anyhow::Result<()> {
+fn lengths(svg: &mut String, runs: &[Run]) -> anyhow::Result<()> {
     let counts: Vec<BTreeMap<u32, u32>> = runs
         .iter()
         .map(|run| {
@@ -83,7 +99,7 @@ fn lengths(path: &Path, runs: &[Run]) -> anyhow::Result<()> {
     let lo = counts.iter().filter_map(|m| m.keys().next()).min().copied().unwrap_or(0);
     let hi = counts.iter().filter_map(|m| m.keys().last()).max().copied().unwrap_or(1);
     let top = counts.iter().flat_map(|m| m.values()).max().copied().unwrap_or(1);
-    let root = SVGBackend::new(path, SIZE).into_drawing_area();
+    let root = SVGBackend::with_string(svg, SIZE).into_drawing_area();
     root.fill(&WHITE).map_err(err)?;
     let mut chart = ChartBuilder::on(&root)
         .caption("Solution lengths", (FONT, 22))
@@ -124,12 +140,12 @@ fn legend<'a, DB: DrawingBackend + 'a, CT: plotters::coord::CoordTranslate>(
 }
 
 /// `cost` of each solved instance against its length, on a log scale.
-fn cost_by_length(path: &Path, runs: &[Run], what: &str, cost: fn(&Record) -> f64) -> anyhow::Result<()> {
+fn cost_by_length(svg: &mut String, runs: &[Run], what: &str, cost: fn(&Record) -> f64) -> anyhow::Result<()> {
     let lens = runs.iter().flat_map(solved).filter_map(|r| r.length);
     let (lo, hi) = lens.fold((u32::MAX, 0), |(lo, hi), l| (lo.min(l), hi.max(l)));
     let (lo, hi) = if lo > hi { (0, 1) } else { (lo.saturating_sub(1), hi + 1) };
     let y = log_range(runs.iter().flat_map(solved).map(cost));
-    let root = SVGBackend::new(path, SIZE).into_drawing_area();
+    let root = SVGBackend::with_string(svg, SIZE).into_drawing_area();
     root.fill(&WHITE).map_err(err)?;
     let mut chart = ChartBuilder::on(&root)
         .caption(format!("{what} by solution length"), (FONT, 22))
@@ -158,33 +174,74 @@ fn cost_by_length(path: &Path, runs: &[Run], what: &str, cost: fn(&Record) -> f6
     root.present().map_err(err)
 }
 
-/// A cactus plot: how many instances each run solved within t seconds each, against t (log scale).
-fn solved_within(path: &Path, runs: &[Run]) -> anyhow::Result<()> {
-    let x = log_range(runs.iter().flat_map(solved).map(|r| r.seconds));
-    let most = runs.iter().map(|r| solved(r).count()).max().unwrap_or(0);
-    let root = SVGBackend::new(path, SIZE).into_drawing_area();
+/// Solved instances, counted as they finished: each run's (time, instances solved by then) steps, and
+/// what the time axis is. With a `finished` time on every record, the time is wall-clock seconds since
+/// the run began (the earliest record's finish less its search time; shards and resumed runs share
+/// that clock); records without one (files from before it existed) are taken in file order, one after
+/// another, so the time is their search time summed, which leaves out start-up and any parallelism.
+fn solved_steps(runs: &[Run]) -> (Vec<Vec<(f64, usize)>>, &'static str) {
+    let timed = runs.iter().all(|run| run.records.iter().all(|r| r.finished.is_some()));
+    let steps = runs
+        .iter()
+        .map(|run| {
+            let times: Vec<(f64, bool)> = if timed {
+                let began = run.records.iter().filter_map(|r| Some(r.finished? - r.seconds)).fold(f64::MAX, f64::min);
+                let mut t: Vec<(f64, bool)> = run
+                    .records
+                    .iter()
+                    .filter_map(|r| Some((r.finished? - began, r.status == Status::Solved)))
+                    .collect();
+                t.sort_by(|a, b| a.0.total_cmp(&b.0));
+                t
+            } else {
+                let mut clock = 0.0;
+                run.records
+                    .iter()
+                    .map(|r| {
+                        clock += r.seconds;
+                        (clock, r.status == Status::Solved)
+                    })
+                    .collect()
+            };
+            let mut solved = 0;
+            times
+                .into_iter()
+                .filter(|&(_, ok)| ok)
+                .map(|(t, _)| {
+                    solved += 1;
+                    (t, solved)
+                })
+                .collect()
+        })
+        .collect();
+    let axis = if timed {
+        "wall-clock time since the run began (s)"
+    } else {
+        "search time summed in file order (s; the records have no finish times)"
+    };
+    (steps, axis)
+}
+
+/// Instances solved against time, a step line a run.
+fn solved_over_time(svg: &mut String, runs: &[Run]) -> anyhow::Result<()> {
+    let (steps, axis) = solved_steps(runs);
+    let end = steps.iter().flatten().map(|&(t, _)| t).fold(0.0, f64::max).max(1e-3);
+    let most = steps.iter().map(Vec::len).max().unwrap_or(0);
+    let root = SVGBackend::with_string(svg, SIZE).into_drawing_area();
     root.fill(&WHITE).map_err(err)?;
     let mut chart = ChartBuilder::on(&root)
-        .caption("Instances solved within a time", (FONT, 22))
+        .caption("Instances solved over time", (FONT, 22))
         .margin(12)
         .x_label_area_size(40)
         .y_label_area_size(50)
-        .build_cartesian_2d(x.clone().log_scale(), 0..most + 1)
+        .build_cartesian_2d(0.0..end * 1.02, 0..most + 1)
         .map_err(err)?;
-    chart
-        .configure_mesh()
-        .x_desc("search time per instance (s)")
-        .y_desc("instances solved")
-        .x_label_formatter(&tick)
-        .draw()
-        .map_err(err)?;
-    for (i, run) in runs.iter().enumerate() {
+    chart.configure_mesh().x_desc(axis).y_desc("instances solved").draw().map_err(err)?;
+    for (i, (run, points)) in runs.iter().zip(&steps).enumerate() {
         let colour = COLOURS[i % COLOURS.len()];
-        let mut times: Vec<f64> = solved(run).map(|r| r.seconds.max(x.start)).collect();
-        times.sort_by(f64::total_cmp);
-        let steps = times.iter().enumerate().flat_map(|(k, &t)| [(t, k), (t, k + 1)]);
+        let line = points.iter().flat_map(|&(t, k)| [(t, k - 1), (t, k)]);
         chart
-            .draw_series(LineSeries::new(std::iter::once((x.start, 0)).chain(steps), colour.stroke_width(2)))
+            .draw_series(LineSeries::new(std::iter::once((0.0, 0)).chain(line), colour.stroke_width(2)))
             .map_err(err)?
             .label(&run.name)
             .legend(move |(x, y)| PathElement::new([(x, y), (x + 12, y)], colour.stroke_width(2)));
@@ -196,7 +253,7 @@ fn solved_within(path: &Path, runs: &[Run]) -> anyhow::Result<()> {
 /// Each instance both runs solved as a point (first run's cost, second's), log-log, over the diagonal:
 /// points below it are instances the second run did more cheaply. `what`: the cost's name and mean ratio.
 fn against(
-    path: &Path,
+    svg: &mut String,
     (a, b): (&Run, &Run),
     comparison: &Comparison,
     (what, ratio): (&str, Option<f64>),
@@ -204,7 +261,7 @@ fn against(
 ) -> anyhow::Result<()> {
     let points: Vec<(f64, f64)> = comparison.pairs.iter().map(cost).filter(|&(x, y)| x > 0.0 && y > 0.0).collect();
     let range = log_range(points.iter().flat_map(|&(x, y)| [x, y]));
-    let root = SVGBackend::new(path, (560, 560)).into_drawing_area();
+    let root = SVGBackend::with_string(svg, (560, 560)).into_drawing_area();
     root.fill(&WHITE).map_err(err)?;
     let mean = ratio.map_or(String::new(), |r| format!(" (geometric mean {r:.2})"));
     let mut chart = ChartBuilder::on(&root)
@@ -227,4 +284,46 @@ fn against(
         .map_err(err)?;
     chart.draw_series(points.iter().map(|&p| Circle::new(p, 3, COLOURS[0].mix(0.7).filled()))).map_err(err)?;
     root.present().map_err(err)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rec(status: Status, seconds: f64, finished: Option<f64>) -> Record {
+        Record { status, seconds, finished, ..Record::default() }
+    }
+
+    #[test]
+    fn solved_instances_count_up_on_the_clock_of_the_run() {
+        // Two searches side by side from t = 100, finishing out of file order; the limit is not counted.
+        let records = [
+            rec(Status::Solved, 3.0, Some(103.0)),
+            rec(Status::Solved, 1.0, Some(101.0)),
+            rec(Status::Limit, 5.0, Some(106.0)),
+            rec(Status::Solved, 2.5, Some(106.5)),
+        ];
+        let (steps, axis) = solved_steps(&[Run { name: "a".into(), records: &records }]);
+        assert_eq!(steps, [vec![(1.0, 1), (3.0, 2), (6.5, 3)]]);
+        assert!(axis.starts_with("wall-clock"));
+    }
+
+    #[test]
+    fn records_without_finish_times_are_summed_in_file_order() {
+        let records =
+            [rec(Status::Solved, 3.0, None), rec(Status::Limit, 5.0, None), rec(Status::Solved, 1.0, Some(1.0))];
+        let (steps, axis) = solved_steps(&[Run { name: "a".into(), records: &records }]);
+        assert_eq!(steps, [vec![(3.0, 1), (9.0, 2)]]);
+        assert!(axis.starts_with("search time summed in file order"), "{axis}");
+    }
+
+    #[test]
+    fn charts_are_svg_text() {
+        let records = [rec(Status::Solved, 0.5, Some(10.0))];
+        let charts = charts(&[Run { name: "a".into(), records: &records }]).unwrap();
+        let names: Vec<&str> = charts.iter().map(|(n, _)| *n).collect();
+        assert_eq!(names, ["lengths.svg", "time-by-length.svg", "nodes-by-length.svg", "solved-by-time.svg"]);
+        assert!(charts.iter().all(|(_, svg)| svg.starts_with("<svg") && svg.contains("</svg>")));
+        assert!(charts[3].1.contains("wall-clock time since the run began"));
+    }
 }

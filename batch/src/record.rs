@@ -87,6 +87,13 @@ pub struct Record {
     pub matched: Option<bool>,
     /// What is wrong with an invalid line, or which limit stopped the search.
     pub error: Option<String>,
+    /// When `batch` wrote the record, in seconds since the Unix epoch. A clock time rather than seconds
+    /// since the run began, so that records appended by `--resume` and the shards of one run (on other
+    /// machines) are all on one time line; `report` measures from the earliest start it sees. Empty in
+    /// `solve` output (no batch) and in files written before it existed. The last column, so that CSV files
+    /// without it can be resumed (see [`RecordFormat::csv_header_before_finished`]).
+    #[serde(default)]
+    pub finished: Option<f64>,
 }
 
 fn one() -> usize {
@@ -121,6 +128,23 @@ impl RecordFormat {
         let bytes = RecordFormat::Csv.encode(&Record::default(), true).expect("a record encodes");
         let text = String::from_utf8(bytes).expect("CSV of UTF-8 strings is UTF-8");
         text.lines().next().unwrap_or_default().to_string()
+    }
+
+    /// The CSV header of the version before records had `finished`: such a file is resumed in its own
+    /// columns (the records appended to it leave `finished` out), rather than refused.
+    pub fn csv_header_before_finished() -> String {
+        let header = RecordFormat::csv_header();
+        header.strip_suffix(",finished").map_or(header.clone(), str::to_string)
+    }
+
+    /// A CSV record line (ending in its newline) without its last column (`finished`, a number or nothing,
+    /// so never quoted and without a comma of its own): the record as the version before `finished` wrote it.
+    pub fn csv_without_finished(line: &[u8]) -> Vec<u8> {
+        let line = line.strip_suffix(b"\n").unwrap_or(line);
+        let end = line.iter().rposition(|&b| b == b',').unwrap_or(line.len());
+        let mut short = line[..end].to_vec();
+        short.push(b'\n');
+        short
     }
 
     /// One record as one complete line (with the CSV header before it when `header`).
@@ -239,6 +263,7 @@ mod tests {
             expected: Some(3),
             matched: (status == Status::Solved).then_some(true),
             error: (status != Status::Solved).then(|| "line 7: tile 3 appears twice, oh, \"no\"".into()),
+            finished: (status != Status::Invalid).then_some(1_790_000_000.25),
         }
     }
 
@@ -269,7 +294,7 @@ mod tests {
         let mut csv = RecordFormat::Csv.encode(&sample("a", Status::Solved), true).unwrap();
         csv.extend(b"x,1\n");
         let e = format!("{:#}", parse_records(&csv).unwrap_err());
-        assert_eq!(e, "line 3: 2 fields where the header has 20");
+        assert_eq!(e, "line 3: 2 fields where the header has 21");
         assert!(parse_records(b"hello\n").is_err());
         assert_eq!(parse_records(b"").unwrap().format, None);
     }
@@ -283,6 +308,18 @@ mod tests {
         let f = parse_records(old).unwrap();
         let r = &f.records[0];
         assert_eq!((r.instance.as_str(), r.lanes, r.algorithm.as_str()), ("3 14 9", 1, "ida"));
-        assert_eq!((r.root_h, r.peak_stored), (None, None));
+        assert_eq!((r.root_h, r.peak_stored, r.finished), (None, None, None));
+    }
+
+    #[test]
+    fn csv_files_without_finished_read_and_resume_in_their_own_columns() {
+        let header = RecordFormat::csv_header_before_finished();
+        assert_eq!(format!("{header},finished"), RecordFormat::csv_header(), "finished is the last column");
+        let full = RecordFormat::Csv.encode(&sample("a", Status::Solved), false).unwrap();
+        let short = RecordFormat::csv_without_finished(&full);
+        let file = [format!("{header}\n").into_bytes(), short].concat();
+        let f = parse_records(&file).unwrap();
+        assert_eq!(f.csv_header.as_deref(), Some(header.as_str()));
+        assert_eq!(f.records, [Record { finished: None, ..sample("a", Status::Solved) }]);
     }
 }

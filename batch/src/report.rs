@@ -4,11 +4,12 @@
 use crate::compare::Comparison;
 use crate::plot::{plot_all, Run};
 use crate::record::{read_records, Record, Status};
-use anyhow::bail;
+use anyhow::{bail, Context};
 use clap::Args;
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt::Write as _;
+use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -19,6 +20,13 @@ fn or_dash(x: Option<String>) -> String {
 
 /// How many of the slowest instances a summary lists.
 const SLOWEST: usize = 5;
+/// The columns of the slowest instances' table.
+const SLOWEST_COLUMNS: [&str; 4] = ["slowest", "outcome", "generated nodes", "seconds"];
+
+/// Text made safe inside HTML elements and attribute values.
+fn escape(text: &str) -> String {
+    text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+}
 
 /// Figures over a set of records. Every figure is a plain sum or count over the records.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -189,10 +197,9 @@ impl Summary {
         s
     }
 
-    /// A Markdown table of the figures and one of the slowest instances.
-    pub fn markdown(&self) -> String {
-        let mut s = String::from("| | |\n|---|---:|\n");
-        let rows = [
+    /// The figures as (name, value) rows: the rows of the Markdown and the HTML tables.
+    fn rows(&self) -> Vec<(&'static str, String)> {
+        let mut rows = vec![
             ("records", self.records.to_string()),
             ("solved", self.solved.to_string()),
             ("limit", self.limit.to_string()),
@@ -206,20 +213,51 @@ impl Summary {
             ("search time (s)", format!("{:.3}", self.seconds)),
             ("mean search time (s, solved)", or_dash(self.mean_seconds.map(|m| format!("{m:.3}")))),
         ];
-        for (k, v) in rows {
-            let _ = writeln!(s, "| {k} | {v} |");
+        rows.extend(self.heuristics.iter().map(|h| ("heuristic", h.clone())));
+        rows.push(("lengths (length:count)", self.length_words()));
+        rows.push(("search time (s, solved)", or_dash(self.seconds_spread.map(|p| p.text(false)))));
+        rows.push(("generated nodes (solved)", or_dash(self.nodes_spread.map(|p| p.text(true)))));
+        rows
+    }
+
+    /// The slowest instances as rows of [`SLOWEST_COLUMNS`].
+    fn slowest_rows(&self) -> Vec<[String; 4]> {
+        self.slowest
+            .iter()
+            .map(|r| [r.id.clone(), r.outcome(), r.nodes.to_string(), format!("{:.3}", r.seconds)])
+            .collect()
+    }
+
+    /// A Markdown table of the figures and one of the slowest instances.
+    pub fn markdown(&self) -> String {
+        let mut s = String::from("| | |\n|---|---:|\n");
+        for (k, v) in self.rows() {
+            let _ = writeln!(s, "| {k} | {} |", v.replace('|', "\\|"));
         }
-        for h in &self.heuristics {
-            let _ = writeln!(s, "| heuristic | {} |", h.replace('|', "\\|"));
-        }
-        let _ = writeln!(s, "| lengths (length:count) | {} |", self.length_words());
-        let _ = writeln!(s, "| search time (s, solved) | {} |", or_dash(self.seconds_spread.map(|p| p.text(false))));
-        let _ = writeln!(s, "| generated nodes (solved) | {} |", or_dash(self.nodes_spread.map(|p| p.text(true))));
         if !self.slowest.is_empty() {
-            s.push_str("\n| slowest | outcome | generated nodes | seconds |\n|---|---|---:|---:|\n");
-            for r in &self.slowest {
-                let _ = writeln!(s, "| {} | {} | {} | {:.3} |", r.id, r.outcome(), r.nodes, r.seconds);
+            let _ = writeln!(s, "\n| {} |\n|---|---|---:|---:|", SLOWEST_COLUMNS.join(" | "));
+            for row in self.slowest_rows() {
+                let _ = writeln!(s, "| {} |", row.join(" | "));
             }
+        }
+        s
+    }
+
+    /// HTML tables of the same figures as [`Summary::markdown`].
+    pub fn html(&self) -> String {
+        let mut s = String::from("<table class=\"figures\">\n");
+        for (k, v) in self.rows() {
+            let _ = writeln!(s, "<tr><th>{}</th><td>{}</td></tr>", escape(k), escape(&v));
+        }
+        s.push_str("</table>\n");
+        if !self.slowest.is_empty() {
+            let head: Vec<String> = SLOWEST_COLUMNS.iter().map(|c| format!("<th>{}</th>", escape(c))).collect();
+            let _ = writeln!(s, "<table class=\"slowest\">\n<tr>{}</tr>", head.concat());
+            for row in self.slowest_rows() {
+                let cells: Vec<String> = row.iter().map(|c| format!("<td>{}</td>", escape(c))).collect();
+                let _ = writeln!(s, "<tr>{}</tr>", cells.concat());
+            }
+            s.push_str("</table>\n");
         }
         s
     }
@@ -263,9 +301,14 @@ pub struct ReportArgs {
     #[arg(long)]
     pub compare: bool,
     /// Also draw SVG charts into DIR: lengths, time and nodes by length (log scale), instances solved
-    /// within a time, and with --compare one run's nodes and time against the other's.
+    /// against wall-clock time since the run began, and with --compare one run's nodes and time against
+    /// the other's.
     #[arg(long, value_name = "DIR")]
     pub plot: Option<PathBuf>,
+    /// Also write one self-contained HTML page to FILE: the summary (the same figures as --format
+    /// markdown) and every chart of --plot, inlined as SVG; nothing is fetched when it is opened.
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<PathBuf>,
 }
 
 /// The records of `files` as one run: an id twice is an error (shards never overlap).
@@ -314,6 +357,51 @@ fn print_summary(name: &str, summary: &Summary, format: ReportFormat) -> anyhow:
         ));
     }
     Ok(())
+}
+
+/// The report page's style, inline so that the page is one file.
+const PAGE_STYLE: &str = "\
+body { font-family: system-ui, sans-serif; max-width: 60rem; margin: 1rem auto; padding: 0 1rem; color: #222; }
+table { border-collapse: collapse; margin: 0.8rem 0; }
+th, td { border: 1px solid #ccc; padding: 0.2rem 0.6rem; text-align: left; }
+table.figures td, table.slowest td:nth-child(n+3) { text-align: right; font-variant-numeric: tabular-nums; }
+figure { margin: 1rem 0; }
+svg { max-width: 100%; height: auto; }
+";
+
+/// `--html FILE`: the summaries (one a run), the comparison of two runs if any, and the charts, in one
+/// page with its style inline. A path that cannot be created is the user's option (exit code 2), as a
+/// batch's output; a failed write after that is a failure (1).
+fn write_html(
+    path: &Path,
+    tool: &str,
+    files: &[PathBuf],
+    summaries: &[Summary],
+    comparison: Option<&str>,
+    runs: &[Run],
+) -> anyhow::Result<()> {
+    let charts = crate::plot::charts(runs)?;
+    let sources: Vec<String> = files.iter().map(|f| escape(&f.display().to_string())).collect();
+    let mut page = format!(
+        "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>{tool} report</title>\n\
+         <style>\n{PAGE_STYLE}</style>\n</head>\n<body>\n<h1>{tool} report</h1>\n<p>Records: {}</p>\n",
+        sources.join(", ")
+    );
+    for (run, summary) in runs.iter().zip(summaries) {
+        let _ = write!(page, "<h2>{}</h2>\n{}", escape(&run.name), summary.html());
+    }
+    if let Some(text) = comparison {
+        let _ = write!(page, "<h2>Comparison</h2>\n<pre>{}</pre>\n", escape(text));
+    }
+    page.push_str("<h2>Charts</h2>\n");
+    for (chart, svg) in charts {
+        let _ = write!(page, "<figure id=\"{}\">\n{svg}\n</figure>\n", chart.trim_end_matches(".svg"));
+    }
+    page.push_str("</body>\n</html>\n");
+    let mut file = std::fs::File::create(path)
+        .with_context(|| format!("cannot create {}", path.display()))
+        .map_err(cli_common::usage)?;
+    file.write_all(page.as_bytes()).with_context(|| format!("cannot write {}", path.display()))
 }
 
 /// A tool's `report` (`name` is the tool's, for messages): merges record files and prints their summary,
@@ -369,11 +457,21 @@ pub fn run(name: &str, args: &ReportArgs) -> anyhow::Result<ExitCode> {
     } else {
         print_summary(name, &summaries[0], args.format)?;
     }
+    let plotted: Vec<Run> = runs.iter().map(|(name, records)| Run { name: name.clone(), records }).collect();
     if let Some(dir) = &args.plot {
-        let plotted: Vec<Run> = runs.iter().map(|(name, records)| Run { name: name.clone(), records }).collect();
         for path in plot_all(dir, &plotted)? {
             cli_common::log(&format!("{name}: wrote {}", path.display()));
         }
+    }
+    if let Some(path) = &args.html {
+        let comparison = match &runs[..] {
+            [(a_name, a), (b_name, b)] => {
+                Some(format!("{b_name} against {a_name}\n\n{}", Comparison::new(a, b).text(a_name, b_name)))
+            }
+            _ => None,
+        };
+        write_html(path, name, &args.files, &summaries, comparison.as_deref(), &plotted)?;
+        cli_common::log(&format!("{name}: wrote {}", path.display()));
     }
     Ok(if ok { ExitCode::SUCCESS } else { ExitCode::from(cli_common::EXIT_FAILURE) })
 }

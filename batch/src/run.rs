@@ -443,7 +443,8 @@ fn run_into<T: Task>(
                 Ok(Msg::Deferred(id) | Msg::Abandoned(id)) => progress.ended(&id),
                 // After a failed write nothing more is written: a torn line must stay the last one.
                 Ok(Msg::Finished(_)) if failure.is_some() => {}
-                Ok(Msg::Finished(rec)) => {
+                Ok(Msg::Finished(mut rec)) => {
+                    rec.finished = Some(unix_seconds());
                     if let Err(e) = sink.write(&rec) {
                         failure.get_or_insert(e);
                         cancel.store(true, Ordering::SeqCst);
@@ -536,6 +537,11 @@ fn run_into<T: Task>(
         return Ok(ExitCode::from(cli_common::EXIT_FAILURE));
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Now, in seconds since the Unix epoch (0 on a clock set before it, which no real run has).
+fn unix_seconds() -> f64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0.0, |d| d.as_secs_f64())
 }
 
 /// A line of progress or summary on stderr, unless `--quiet`.

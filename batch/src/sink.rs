@@ -14,6 +14,8 @@ pub struct Sink {
     format: RecordFormat,
     /// A CSV file without its header yet.
     header_pending: bool,
+    /// A CSV file resumed in the columns of the version before `finished`: records are written without it.
+    before_finished: bool,
 }
 
 struct OutFile {
@@ -36,7 +38,10 @@ impl Sink {
         resume: bool,
     ) -> anyhow::Result<(Sink, Vec<Record>)> {
         let Some(path) = path else {
-            return Ok((Sink { file: None, format, header_pending: format == RecordFormat::Csv }, Vec::new()));
+            return Ok((
+                Sink { file: None, format, header_pending: format == RecordFormat::Csv, before_finished: false },
+                Vec::new(),
+            ));
         };
         let show = path.display();
         let existed = path.exists();
@@ -78,7 +83,9 @@ impl Sink {
         if let Some(f) = old.format.filter(|&f| f != format) {
             anyhow::bail!("{show} is {f:?}, not {format:?} as asked: resume it in its own format (--format)");
         }
-        if let Some(h) = old.csv_header.as_deref().filter(|&h| h != RecordFormat::csv_header()) {
+        // A CSV file from before records had `finished` goes on in its columns; any other is refused.
+        let before_finished = old.csv_header.as_deref() == Some(RecordFormat::csv_header_before_finished().as_str());
+        if let Some(h) = old.csv_header.as_deref().filter(|&h| h != RecordFormat::csv_header() && !before_finished) {
             anyhow::bail!(
                 "{show} has the CSV columns '{h}', not this version's; finish it with the version that started it, \
                  or start a new file"
@@ -92,11 +99,14 @@ impl Sink {
                 .with_context(|| format!("cannot truncate {show}"))?;
         }
         let header_pending = format == RecordFormat::Csv && old.complete_len == 0;
-        Ok((Sink { file: Some(out), format, header_pending }, old.records))
+        Ok((Sink { file: Some(out), format, header_pending, before_finished }, old.records))
     }
 
     pub fn write(&mut self, rec: &Record) -> anyhow::Result<()> {
-        let bytes = self.format.encode(rec, self.header_pending)?;
+        let mut bytes = self.format.encode(rec, self.header_pending)?;
+        if self.before_finished {
+            bytes = RecordFormat::csv_without_finished(&bytes);
+        }
         match &mut self.file {
             Some(out) => {
                 out.written = true;

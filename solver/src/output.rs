@@ -148,6 +148,7 @@ impl<'a> Recorder<'a> {
             heuristic: self.solver.name().to_string(),
             root_h: report.map(|r| r.root_h),
             iterations: report.and_then(|r| r.iterations),
+            finished: None,
             peak_stored: report.and_then(|r| r.peak_stored),
             tables: self.tables.clone(),
             expected: src.expected,

@@ -1,6 +1,7 @@
 //! The web app in a real browser: headless Chromium, driven over the Chrome DevTools Protocol, loads the
-//! page, enters a position, solves it, steps through the solution to the end and checks that the board
-//! shown is the goal. A screenshot is left in `target/tmp/browser-page.png`.
+//! page, enters a position (or switches to water sort and enters a level), solves it, steps through the
+//! solution to the end and checks that the board shown is the goal (the tubes are sorted). Screenshots are
+//! left in `target/tmp/browser-page.png` and `target/tmp/browser-watersort.png`.
 //!
 //! Needs Chromium (`apt-get install -y chromium`; `.ci/run` installs it), found at $CHROMIUM or
 //! /usr/bin/chromium.
@@ -12,6 +13,7 @@ use common::{Server, TempDir};
 use serde_json::{json, Value};
 use std::net::TcpStream;
 use std::process::{Child, Command};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 use tungstenite::{Message, WebSocket};
 
@@ -33,7 +35,9 @@ impl Browser {
     fn launch() -> Browser {
         let bin = std::env::var("CHROMIUM").unwrap_or_else(|_| "/usr/bin/chromium".into());
         assert!(std::path::Path::new(&bin).exists(), "no Chromium at {bin}: apt-get install -y chromium");
-        let profile = TempDir::new("chromium-profile");
+        // A profile a browser: Chromium refuses a profile another one is using, and the tests run at once.
+        static LAUNCHED: AtomicUsize = AtomicUsize::new(0);
+        let profile = TempDir::new(&format!("chromium-profile-{}", LAUNCHED.fetch_add(1, Ordering::Relaxed)));
         let mut command = Command::new(&bin);
         command
             .args([
@@ -99,6 +103,14 @@ impl Browser {
         r["result"]["value"].clone()
     }
 
+    /// Saves a picture of the page as `target/tmp/NAME`.
+    fn screenshot(&mut self, name: &str) {
+        let shot = self.call("Page.captureScreenshot", json!({ "format": "png" }));
+        let png = base64::engine::general_purpose::STANDARD.decode(shot["data"].as_str().unwrap()).unwrap();
+        assert!(png.starts_with(b"\x89PNG"));
+        std::fs::write(std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(name), png).unwrap();
+    }
+
     /// Waits until `expr` is true in the page.
     fn wait_for(&mut self, expr: &str) {
         let start = Instant::now();
@@ -123,12 +135,19 @@ impl Drop for Browser {
     }
 }
 
-#[test]
-fn the_page_solves_a_position_and_plays_it_to_the_goal() {
+/// A server and a browser showing its page, once the page's script has drawn the tiles (it opens on the
+/// sliding-tile puzzle).
+fn page() -> (Server, Browser) {
     let server = Server::start(BIN, &["--pdbs", "/nonexistent"]);
     let mut b = Browser::launch();
     b.open(&format!("{}/", server.url()));
     b.wait_for("document.readyState === 'complete' && document.querySelectorAll('#view .tile').length === 15");
+    (server, b)
+}
+
+#[test]
+fn the_page_solves_a_position_and_plays_it_to_the_goal() {
+    let (_server, mut b) = page();
     // Type the position and solve it, as a user would.
     b.eval(&format!(
         "document.getElementById('heuristic').value = 'linear-conflict';
@@ -153,15 +172,69 @@ fn the_page_solves_a_position_and_plays_it_to_the_goal() {
     b.wait_for("document.getElementById('counter').textContent === '46 / 46'");
     // Let the last slide finish before the picture.
     std::thread::sleep(Duration::from_millis(300));
-    let shot = b.call("Page.captureScreenshot", json!({ "format": "png" }));
-    let png = base64::engine::general_purpose::STANDARD.decode(shot["data"].as_str().unwrap()).unwrap();
-    assert!(png.starts_with(b"\x89PNG"));
-    let path = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("browser-page.png");
-    std::fs::write(&path, png).unwrap();
+    b.screenshot("browser-page.png");
     // Scrambling by clicking: a tile next to the blank slides, one elsewhere does not.
     b.eval("document.querySelector('#view .tile[data-tile=\"15\"]').click()");
     b.eval("document.querySelector('#view .tile[data-tile=\"1\"]').click()");
     let moved = format!("1 0 {}", goal[2..].join(" "));
     assert_eq!(b.eval("document.getElementById('view').dataset.cells"), json!(moved));
     assert_eq!(b.eval("document.getElementById('player').hidden"), json!(true));
+}
+
+/// The tubes the page draws, read from the DOM: each tube's unit letters, bottom to top.
+const TUBES: &str = "[...document.querySelectorAll('#tubes .tube')]
+    .map((t) => [...t.querySelectorAll('.unit')].map((u) => u.textContent).join(''))";
+
+#[test]
+fn the_page_solves_a_water_sort_level_and_pours_it_sorted() {
+    let (_server, mut b) = page();
+    b.eval(
+        "{ const p = document.getElementById('puzzle');
+           p.value = 'water-sort';
+           p.dispatchEvent(new Event('change')); }",
+    );
+    assert_eq!(b.eval("document.getElementById('tile-ui').hidden"), json!(true));
+    assert_eq!(b.eval("document.title"), json!("Water sort solver"));
+    // Type a level and solve it, as a user would.
+    let level = "demo: abcab cabca bcabc - -";
+    b.eval(&format!(
+        "document.getElementById('capacity').value = '5';
+         document.getElementById('level').value = '{level}';
+         document.getElementById('typed-level').requestSubmit();
+         document.getElementById('solve').click();"
+    ));
+    assert_eq!(b.eval(TUBES), json!(["abcab", "cabca", "bcabc", "", ""]));
+    b.wait_for("!document.getElementById('player').hidden");
+    let parsed = watersort::parse_levels(level, 5).remove(0).unwrap();
+    let fewest = match watersort::solve(&parsed, &watersort::Options::default()).unwrap().outcome {
+        watersort::Outcome::Solved(p) => p.len(),
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(b.eval("document.getElementById('pours').textContent"), json!(fewest.to_string()));
+    assert_eq!(b.eval("document.getElementById('counter').textContent"), json!(format!("0 / {fewest}")));
+    for k in 1..=fewest {
+        b.eval("document.getElementById('step').click()");
+        assert_eq!(b.eval("document.getElementById('counter').textContent"), json!(format!("{k} / {fewest}")));
+    }
+    // Sorted: every tube empty or full of one colour, each colour in one tube.
+    let tubes: Vec<String> = serde_json::from_value(b.eval(TUBES)).unwrap();
+    let mut full: Vec<&str> = tubes.iter().map(String::as_str).filter(|t| !t.is_empty()).collect();
+    full.sort_unstable();
+    assert_eq!(full, ["aaaaa", "bbbbb", "ccccc"], "{tubes:?}");
+    assert_eq!(b.eval("document.getElementById('step').disabled"), json!(true));
+    std::thread::sleep(Duration::from_millis(400));
+    b.screenshot("browser-watersort.png");
+    // Back to the start and play: the player ends sorted again.
+    b.eval("document.getElementById('first').click(); document.getElementById('play').click()");
+    b.wait_for(&format!("document.getElementById('counter').textContent === '{fewest} / {fewest}'"));
+    assert_eq!(b.eval("document.getElementById('tubes').dataset.tubes").as_str().unwrap().matches('-').count(), 2);
+    // A random level from the server is drawn and solved.
+    b.eval(
+        "document.getElementById('colors').value = '4';
+         document.getElementById('random-level').click();",
+    );
+    b.wait_for(&format!("document.getElementById('level').value !== '{level}'"));
+    b.eval("document.getElementById('solve').click()");
+    b.wait_for("!document.getElementById('player').hidden");
+    assert_eq!(b.eval(&format!("{TUBES}.length")), json!(6));
 }

@@ -71,3 +71,37 @@ fn two_runs_compare_per_instance_and_plot_as_svg() {
     let o = solver(&["report", "--compare", &lc]);
     assert_eq!(o.status.code(), Some(2));
 }
+
+#[test]
+fn the_html_report_is_one_page_with_the_summary_figures_and_inline_charts() {
+    let d = TempDir::new("report-html");
+    let (lc, _) = two_runs(&d);
+    let page = d.path("report.html");
+    let o = solver(&["report", &lc, "--format", "markdown", "--html", page.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(html.starts_with("<!doctype html>") && html.trim_end().ends_with("</html>"));
+    // Every figure of the markdown summary, in a table row of the page.
+    let markdown = String::from_utf8(o.stdout).unwrap();
+    let figures = markdown.lines().skip(2).take_while(|l| l.starts_with("| ")).map(|l| {
+        let cells: Vec<&str> = l.trim_matches('|').split(" | ").map(str::trim).collect();
+        (cells[0].to_string(), cells[1].to_string())
+    });
+    let mut n = 0;
+    for (name, value) in figures {
+        assert!(html.contains(&format!("<tr><th>{name}</th><td>{value}</td></tr>")), "{name} {value}");
+        n += 1;
+    }
+    assert!(n >= 15, "{markdown}");
+    // The charts are inline, and nothing is fetched.
+    assert_eq!(html.matches("<svg").count(), 4);
+    assert!(!html.contains("src=") && !html.contains("href="));
+    // Batch records carry finish times: the chart is on the run's clock.
+    assert!(html.contains("wall-clock time since the run began"));
+    // A path that cannot be created: one line, the user's error.
+    let o = solver(&["report", &lc, "--html", "/nonexistent-dir/report.html"]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.starts_with("solver: error: cannot create /nonexistent-dir/report.html: No such file"), "{err}");
+}

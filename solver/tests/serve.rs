@@ -112,12 +112,25 @@ fn concurrent_requests_all_get_their_answer() {
     assert_eq!(lengths, [31, 25, 1, 0].map(Value::from));
 }
 
+/// `GET /api/random?QUERY`, which must answer 200: its body.
+fn random(s: &Server, query: &str) -> String {
+    let (status, text) = s.request("GET", &format!("/api/random?{query}"), b"");
+    assert_eq!(status, 200, "{query}: {text}");
+    text
+}
+
+/// `GET /api/random?QUERY`, which must be refused with a 400 giving `reason`.
+fn random_refused(s: &Server, query: &str, reason: &str) {
+    let (status, text) = s.request("GET", &format!("/api/random?{query}"), b"");
+    assert_eq!(status, 400, "{query}: {text}");
+    assert!(text.contains(reason), "{query}: {text}");
+}
+
 #[test]
 fn random_positions_are_solvable_and_bad_queries_are_400() {
     let s = server();
     for query in ["board=3x3&walk=12", "board=2x3", "board=4x4&walk=40&goal=blank-last"] {
-        let (status, text) = s.request("GET", &format!("/api/random?{query}"), b"");
-        assert_eq!(status, 200, "{query}: {text}");
+        let text = random(&s, query);
         let p: Value = serde_json::from_str(&text).unwrap();
         let body = serde_json::json!({ "board": p["board"], "tiles": p["tiles"], "goal": p["goal"], "heuristic": "linear-conflict" });
         let (status, v) = post(&s, &body.to_string());
@@ -129,9 +142,7 @@ fn random_positions_are_solvable_and_bad_queries_are_400() {
     for (query, reason) in
         [("board=1x1", "board '1x1'"), ("walk=-3", "walk"), ("walk=99999", "longer than"), ("size=3", "unknown field")]
     {
-        let (status, text) = s.request("GET", &format!("/api/random?{query}"), b"");
-        assert_eq!(status, 400, "{query}: {text}");
-        assert!(text.contains(reason), "{query}: {text}");
+        random_refused(&s, query, reason);
     }
 }
 
@@ -144,5 +155,136 @@ fn the_page_and_its_assets_are_served() {
         let (status, text) = s.request("GET", path, b"");
         assert_eq!(status, 200, "{path}");
         assert!(text.contains(needle), "{path}");
+    }
+}
+
+/// A water-sort request for `level` (a level line or the JSON form) with these extra fields.
+fn water(level: Value, extra: Value) -> String {
+    let mut body = serde_json::json!({ "puzzle": "water-sort", "level": level });
+    body.as_object_mut().unwrap().extend(extra.as_object().unwrap().clone());
+    body.to_string()
+}
+
+/// The pours of a record (`1->3 2->1`), numbered from 0 as the watersort crate does.
+fn pours(moves: &Value) -> Vec<watersort::Pour> {
+    let pour = |w: &str| {
+        let (from, to) = w.split_once("->").unwrap();
+        watersort::Pour { from: from.parse::<usize>().unwrap() - 1, to: to.parse::<usize>().unwrap() - 1 }
+    };
+    moves.as_str().unwrap().split_whitespace().map(pour).collect()
+}
+
+/// The fewest pours by breadth-first search, which needs no heuristic to be right.
+fn bfs_length(level: &watersort::Level, rule: watersort::Rule) -> usize {
+    let options = watersort::Options {
+        algorithm: watersort::Algorithm::Bfs,
+        model: watersort::Model { rule, ..watersort::Model::default() },
+        ..watersort::Options::default()
+    };
+    match watersort::solve(level, &options).unwrap().outcome {
+        watersort::Outcome::Solved(p) => p.len(),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn a_water_sort_level_is_solved_in_the_fewest_pours_which_replay_to_sorted_tubes() {
+    use watersort::Rule;
+    let s = server();
+    let cases = [
+        (Value::from("demo: abcab cabca bcabc - -"), 5, Rule::Standard),
+        (Value::from("ab ba -"), 2, Rule::OneUnit),
+        (serde_json::json!([["Red", "Blue", "Red"], ["Blue", "Red", "Blue"], []]), 3, Rule::WholeRun),
+    ];
+    for (level, capacity, rule) in cases {
+        let rule_name = format!("{rule:?}").replace("Run", "-run").replace("Unit", "-unit").to_lowercase();
+        let (status, got) =
+            post(&s, &water(level.clone(), serde_json::json!({"capacity": capacity, "rule": rule_name})));
+        assert_eq!((status, &got["status"]), (200, &Value::from("solved")), "{level}: {got}");
+        // Every field of a batch record, as `watersort solve --format json` prints.
+        let want = serde_json::to_value(batch::Record::default()).unwrap();
+        let keys = |v: &Value| v.as_object().unwrap().keys().cloned().collect::<Vec<_>>();
+        assert_eq!(keys(&got), keys(&want));
+        let parsed = match &level {
+            Value::String(line) => watersort::parse_levels(line, capacity).remove(0).unwrap(),
+            json => watersort::parse_json(&json.to_string(), "level", capacity).unwrap(),
+        };
+        let pours = pours(&got["moves"]);
+        assert_eq!(watersort::check(&parsed, rule, &pours), Ok(()), "{level}: {got}");
+        assert_eq!(pours.len(), bfs_length(&parsed, rule), "{level}: {got}");
+        assert_eq!(got["length"], pours.len());
+        assert_eq!(got["instance"], parsed.to_line());
+    }
+}
+
+#[test]
+fn a_bad_water_sort_level_is_400_naming_the_problem() {
+    let s = server();
+    let cases = [
+        (water("x: aaaaa -".into(), serde_json::json!({})), "tube 1 holds 5 units, over the capacity 4"),
+        (water("x: aaaa a1aa -".into(), serde_json::json!({})), "tube 2: unknown character '1'"),
+        (water("x: aaa -".into(), serde_json::json!({})), "colour a has 3 units, not a multiple of the capacity 4"),
+        (water("x: aaaa".into(), serde_json::json!({})), "a level needs at least two"),
+        (water("".into(), serde_json::json!({})), "no tubes"),
+        (water("aaaa -\nbbbb -".into(), serde_json::json!({})), "2 levels"),
+        (water(serde_json::json!([["Red"], 3]), serde_json::json!({})), "tube 2: must be an array"),
+        (water(7.into(), serde_json::json!({})), "a level line"),
+        (water("aa -".into(), serde_json::json!({"capacity": 0})), "capacity must be at least 1"),
+        (water("aa -".into(), serde_json::json!({"rule": "gravity"})), "unknown rule 'gravity'"),
+        (water("aa -".into(), serde_json::json!({"tiles": [1]})), "unknown field `tiles`"),
+        (r#"{"puzzle": "water-sort"}"#.to_string(), "missing field `level`"),
+        (r#"{"puzzle": 3, "level": "aa -"}"#.to_string(), "bad JSON"),
+    ];
+    for (body, reason) in cases {
+        let (status, v) = post(&s, &body);
+        assert_eq!(status, 400, "{body}: {v}");
+        assert!(v["error"].as_str().unwrap().contains(reason), "{body}: {v}");
+    }
+}
+
+#[test]
+fn an_unsolvable_water_sort_level_is_a_record_saying_so() {
+    let s = server();
+    // Both tubes full, their tops differ: no pour at all.
+    let (status, v) = post(&s, &water("stuck: ab ba".into(), serde_json::json!({"capacity": 2})));
+    assert_eq!((status, &v["status"]), (200, &Value::from("unsolvable")), "{v}");
+    assert!(v["error"].as_str().unwrap().contains("no solution"), "{v}");
+    assert_eq!((&v["length"], &v["moves"]), (&Value::Null, &Value::from("")));
+}
+
+#[test]
+fn a_water_sort_search_past_the_time_limit_answers_limit() {
+    let s = Server::start(BIN, &["--pdbs", "/nonexistent", "--time-limit", "0.001"]);
+    // Thirty colours (`watersort generate --colors 30 --seed 5`): A* takes about a second (BENCHMARKS.md),
+    // a thousand times the limit.
+    let level = "s5-1: arDo Cwbw keDe lpsn ftlC zjrp pAnf onnC dufg dbxg ydxd cbDi aicv zBah sure vylh fwAh sxgo \
+                 usok jmtA Bmyr kpBu Bjkc ieaC mzmh zqvt Avxq lqjg btwq iyDc - -";
+    let (status, v) = post(&s, &water(level.into(), serde_json::json!({})));
+    assert_eq!((status, &v["status"]), (200, &Value::from("limit")), "{v}");
+    assert!(v["error"].as_str().unwrap().contains("time limit"), "{v}");
+}
+
+#[test]
+fn random_water_sort_levels_are_solved_and_bad_queries_are_400() {
+    let s = server();
+    for query in ["colors=3&empty=2&capacity=3", "colors=4", "colors=3&empty=1&capacity=2&rule=one-unit"] {
+        let text = random(&s, &format!("puzzle=water-sort&{query}"));
+        // The answer is a request as it stands.
+        let (status, v) = post(&s, &text);
+        assert_eq!((status, &v["status"]), (200, &Value::from("solved")), "{query}: {text} -> {v}");
+    }
+    let level: Value = serde_json::from_str(&random(&s, "puzzle=water-sort&colors=5&empty=1&capacity=3")).unwrap();
+    assert_eq!((&level["capacity"], &level["rule"]), (&Value::from(3), &Value::from("standard")));
+    let tubes: Vec<&str> = level["level"].as_str().unwrap().split(": ").nth(1).unwrap().split(' ').collect();
+    assert_eq!(tubes.len(), 6, "{level}");
+    for (query, reason) in [
+        ("colors=99", "colors 99 is not in 1..=16"),
+        ("capacity=9", "capacity 9"),
+        ("empty=7", "empty 7"),
+        ("colors=4&walk=3", "unknown field"),
+        ("rule=sideways", "unknown rule 'sideways'"),
+        ("colors=4&empty=0", "no solvable level"),
+    ] {
+        random_refused(&s, &format!("puzzle=water-sort&{query}"), reason);
     }
 }

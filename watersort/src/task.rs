@@ -56,6 +56,7 @@ pub fn record(src: &Source, options: &Options, solution: &Solution) -> Record {
         expected: src.expected,
         matched: length.zip(src.expected).filter(|_| optimal).map(|(l, e)| l == e),
         error,
+        finished: None,
     }
 }
 

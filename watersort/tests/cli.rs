@@ -118,7 +118,7 @@ fn generate_is_reproducible_from_the_seed() {
 const FIRST_LEVEL_SEED_42: &str = "s42-1: eccb dffe acdd facb dfea bbae - -";
 
 /// The batch machinery is the tile solver's: records as levels finish, invalid and unsolvable lines recorded,
-/// resumption, and a report of the file.
+/// resumption, and a report of the file (also as a page).
 #[test]
 fn batch_writes_a_record_a_level_resumes_and_reports() {
     let dir = std::env::temp_dir().join(format!("watersort-batch-{}", std::process::id()));
@@ -145,9 +145,14 @@ fn batch_writes_a_record_a_level_resumes_and_reports() {
     let o = watersort(&resume, "");
     assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
     assert_eq!(std::fs::read_to_string(&out).unwrap().lines().count(), 3);
-    let report = watersort(&["report", out.to_str().unwrap()], "");
+    let page = dir.join("report.html");
+    let report = watersort(&["report", out.to_str().unwrap(), "--html", page.to_str().unwrap()], "");
     assert_eq!(report.status.code(), Some(0));
     assert!(text(&report.stdout).contains("unsolvable   1"), "{}", text(&report.stdout));
+    // The shared report's page: the same figures, and the charts on the batch's clock.
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(html.contains("<tr><th>unsolvable</th><td>1</td></tr>") && html.contains("<svg"));
+    assert!(html.contains("wall-clock time since the run began"));
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -2,11 +2,12 @@
 //! binary: no build step, nothing fetched) and a JSON API, on tokio and axum. The runtime exists only while
 //! serving, so the other subcommands start as fast as before.
 //!
-//! Only the sliding-tile puzzle is served for now; requests name their puzzle (`"puzzle"`, default
-//! `sliding-tile`) so a second one (water sort) can be added beside it without changing the first's API.
+//! Two puzzles are served: requests name theirs (`"puzzle"`: `sliding-tile`, the default, or
+//! `water-sort`), so each keeps its own fields and the first's API did not change when the second came.
 
 mod api;
 mod page;
+mod water;
 
 use anyhow::Context;
 use api::App;
@@ -29,7 +30,9 @@ const MAX_BODY: usize = 16 * 1024;
   solver serve                         # http://127.0.0.1:8080/
   solver serve --pdbs pdbs --port 0    # any free port (the address is logged)
   curl -s localhost:8080/api/solve -d '{\"board\":\"3x3\",\"tiles\":[8,6,7,2,5,4,3,0,1]}'
-  curl -s 'localhost:8080/api/random?board=4x4&walk=40'")]
+  curl -s 'localhost:8080/api/random?board=4x4&walk=40'
+  curl -s localhost:8080/api/solve -d '{\"puzzle\":\"water-sort\",\"level\":\"abab baba - -\",\"capacity\":4}'
+  curl -s 'localhost:8080/api/random?puzzle=water-sort&colors=6&empty=2&capacity=4'")]
 pub struct ServeArgs {
     /// Folder holding the pattern database files; boards without tables use linear conflict.
     #[arg(long, value_name = "DIR", env = "STP_PDBS", default_value = "pdbs", help_heading = TABLES)]
@@ -43,7 +46,7 @@ pub struct ServeArgs {
     /// Searches running at once, one thread each; further requests wait their turn [default: all cores].
     #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u32).range(1..1025), help_heading = TUNING)]
     pub threads: Option<u32>,
-    /// Each solve stops after this many seconds with status `limit` and a lower bound.
+    /// Each solve stops after this many seconds with status `limit` (sliding tiles: with a lower bound).
     #[arg(long, value_name = "SECS", default_value = "10", value_parser = parse_seconds, help_heading = LIMITS)]
     pub time_limit: Duration,
 }

@@ -1,5 +1,7 @@
-// The sliding-tile page: a position to set up (typed, shuffled, clicked), solved through /api/solve, and the
-// solution played back. Tiles are always in the labels of the chosen goal, as the API takes and returns them.
+// The page: a sliding-tile position or a water-sort level to set up, solved through /api/solve, and the
+// solution played back by one player (start, back, play, step, end, speed) over either puzzle. Tiles are
+// always in the labels of the chosen goal, as the API takes and returns them; tubes are drawn bottom to top,
+// each unit its colour and its letter.
 "use strict";
 
 const $ = (id) => document.getElementById(id);
@@ -8,11 +10,21 @@ const view = $("view");
 const state = {
   rows: 4, cols: 4,
   cells: [],          // the tiles by cell, 0 the blank
-  solution: null,     // { start: cells, moves: [tile, ...] }
+  solution: null,     // tiles: { start: cells, moves: [tile, ...] }; water: { moves: [pour, ...], frames, added }
   at: 0,              // moves played
   timer: null,
   lit: null,          // the tile that moved last
 };
+
+// The water-sort level shown.
+const water = {
+  capacity: 4,
+  tubes: [],          // each tube its colour letters, bottom to top
+  lit: null,          // the pour made last: { from, to } (0-based)
+  added: 0,           // units the last pour added to its destination
+};
+
+const isWater = () => $("puzzle").value === "water-sort";
 
 function goalCells() {
   const n = state.rows * state.cols;
@@ -25,7 +37,7 @@ function setStatus(text, isError) {
   $("status").classList.toggle("error", !!isError);
 }
 
-function render() {
+function renderBoard() {
   const { rows, cols, cells } = state;
   view.style.aspectRatio = `${cols} / ${rows}`;
   view.dataset.cells = cells.join(" ");
@@ -49,6 +61,11 @@ function render() {
     el.style.top = `calc(${(100 * r) / rows}% + 3px)`;
     el.classList.toggle("lit", t === state.lit);
   });
+}
+
+// The board or the tubes, and the player's counter and buttons.
+function render() {
+  if (isWater()) renderTubes(); else renderBoard();
   const sol = state.solution;
   if (sol) {
     $("counter").textContent = `${state.at} / ${sol.moves.length}`;
@@ -76,6 +93,7 @@ function forgetSolution() {
   state.solution = null;
   $("player").hidden = true;
   $("stats").hidden = true;
+  $("w-stats").hidden = true;
 }
 
 function setPosition(cells, rows, cols) {
@@ -121,7 +139,35 @@ async function randomPosition(walk) {
   }
 }
 
+// Posts `body` to /api/solve and shows the record: `show` fills the puzzle's stats (`statsId`) and, for a
+// solved record, returns { solution, moves, message } to play; the button, status and errors are one
+// flow for both puzzles.
+async function requestSolve(body, statsId, show) {
+  $("solve").disabled = true;
+  setStatus("Solving…");
+  try {
+    const r = await api("/api/solve", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+    $(statsId).hidden = false;
+    const solved = show(r);
+    if (r.status !== "solved") {
+      setStatus(r.error || r.status, true);
+      return;
+    }
+    state.solution = solved.solution;
+    state.at = 0;
+    $("moves").textContent = solved.moves;
+    $("player").hidden = false;
+    setStatus(solved.message);
+    render();
+  } catch (e) {
+    setStatus(e.message, true);
+  } finally {
+    $("solve").disabled = false;
+  }
+}
+
 async function solve() {
+  if (isWater()) return solveWater();
   forgetSolution();
   const start = state.cells.slice();
   const body = {
@@ -131,32 +177,19 @@ async function solve() {
     goal: $("goal").value,
     heuristic: $("heuristic").value,
   };
-  $("solve").disabled = true;
-  setStatus("Solving…");
-  try {
-    const r = await api("/api/solve", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
-    $("stats").hidden = false;
+  await requestSolve(body, "stats", (r) => {
     $("nodes").textContent = r.nodes.toLocaleString("en");
     $("time").textContent = `${r.seconds.toFixed(3)} s`;
     $("heur").textContent = r.heuristic;
     $("goal-tiles").textContent = r.goal;
-    if (r.status !== "solved") {
-      $("length").textContent = "–";
-      setStatus(r.error || r.status, true);
-      return;
-    }
-    $("length").textContent = `${r.length} moves`;
-    state.solution = { start, moves: r.moves.split(" ").filter((w) => w).map(Number) };
-    state.at = 0;
-    $("moves").textContent = r.moves || "(already solved)";
-    $("player").hidden = false;
-    setStatus(`Optimal: ${r.length} moves.`);
-    render();
-  } catch (e) {
-    setStatus(e.message, true);
-  } finally {
-    $("solve").disabled = false;
-  }
+    $("length").textContent = r.status === "solved" ? `${r.length} moves` : "–";
+    if (r.status !== "solved") return null;
+    return {
+      solution: { start, moves: r.moves.split(" ").filter((w) => w).map(Number) },
+      moves: r.moves || "(already solved)",
+      message: `Optimal: ${r.length} moves.`,
+    };
+  });
 }
 
 // Plays the solution forward or back one move.
@@ -164,23 +197,34 @@ function step(forward) {
   const sol = state.solution;
   if (!sol) return;
   if (forward && state.at < sol.moves.length) {
-    slide(sol.moves[state.at]);
+    playMove(sol, state.at);
     state.at += 1;
   } else if (!forward && state.at > 0) {
     state.at -= 1;
-    slide(sol.moves[state.at]); // a move undone is the same tile slid back
+    if (isWater()) showFrame(sol, state.at, state.at > 0 ? sol.moves[state.at - 1] : null);
+    else slide(sol.moves[state.at]); // a move undone is the same tile slid back
   }
   if (state.at === sol.moves.length) pause();
   render();
 }
 
+// Makes move `i` of the solution on the position shown.
+function playMove(sol, i) {
+  if (isWater()) showFrame(sol, i + 1, sol.moves[i]);
+  else slide(sol.moves[i]);
+}
+
 function jump(to) {
   const sol = state.solution;
   pause();
-  state.cells = sol.start.slice();
   state.at = 0;
-  state.lit = null;
-  while (state.at < to) slide(sol.moves[state.at++]);
+  if (isWater()) {
+    showFrame(sol, 0, null);
+  } else {
+    state.cells = sol.start.slice();
+    state.lit = null;
+  }
+  while (state.at < to) playMove(sol, state.at++);
   render();
 }
 
@@ -216,6 +260,13 @@ $("shuffle").addEventListener("click", () => randomPosition(Number($("walk").val
 $("random").addEventListener("click", () => randomPosition(null));
 $("to-goal").addEventListener("click", () => setPosition(goalCells(), state.rows, state.cols));
 $("solve").addEventListener("click", solve);
+$("puzzle").addEventListener("change", choosePuzzle);
+$("typed-level").addEventListener("submit", (ev) => {
+  ev.preventDefault();
+  setLevel($("level").value, Number($("capacity").value) || 4);
+  setStatus("");
+});
+$("random-level").addEventListener("click", randomLevel);
 $("step").addEventListener("click", () => { pause(); step(true); });
 $("back").addEventListener("click", () => { pause(); step(false); });
 $("first").addEventListener("click", () => jump(0));
@@ -224,3 +275,143 @@ $("play").addEventListener("click", play);
 $("speed").addEventListener("input", () => { if (state.timer) { pause(); play(); } });
 
 setPosition(goalCells(), 4, 4);
+setLevel("demo: abca bcab cabc - -", 4);
+
+// ---- Water sort ----
+
+// Background colours keyed by colour letter, mnemonic where a letter suggests one (b blue, g green, o
+// orange, r red, y yellow, ...); capitals are the same colour striped. The letter is always drawn too.
+const PALETTE = {
+  a: "#8fd3ff", b: "#1f4fd1", c: "#17becf", d: "#6b3e1f", e: "#2e8b57", f: "#ff77b4", g: "#2ca02c",
+  h: "#bcbd22", i: "#4b0082", j: "#d4a017", k: "#222222", l: "#c5e85a", m: "#990033", n: "#000080",
+  o: "#ff8c00", p: "#9467bd", q: "#40e0d0", r: "#d62728", s: "#c0c0c0", t: "#008080", u: "#8c564b",
+  v: "#ee82ee", w: "#f4f4f4", x: "#7f7f7f", y: "#ffd700", z: "#e9967a",
+};
+
+// Black or white, whichever reads better on `hex`.
+function inkOn(hex) {
+  const [r, g, b] = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16));
+  return 0.299 * r + 0.587 * g + 0.114 * b > 150 ? "#000" : "#fff";
+}
+
+// A level line (`name: abca bcab -`) as tubes of letters, bottom to top.
+function parseLevel(text) {
+  const body = text.includes(":") ? text.slice(text.indexOf(":") + 1) : text;
+  return body.split(/\s+/).filter((w) => w).map((w) => (w === "-" ? [] : [...w]));
+}
+
+// The tubes after a legal pour under `rule` (as the watersort crate's rules), and the units it moved.
+function pour(tubes, { from, to }, capacity, rule) {
+  const next = tubes.map((t) => t.slice());
+  const src = next[from], dst = next[to];
+  const top = src[src.length - 1];
+  let run = 0;
+  while (run < src.length && src[src.length - 1 - run] === top) run += 1;
+  const free = capacity - dst.length;
+  const amount = rule === "one-unit" ? 1 : Math.min(run, free);
+  for (let k = 0; k < amount; k += 1) dst.push(src.pop());
+  return { tubes: next, added: amount };
+}
+
+// Shows frame `k` of a water-sort solution (the tubes after k pours), `lit` the pour that led to it.
+function showFrame(sol, k, lit) {
+  water.tubes = sol.frames[k].map((t) => t.slice());
+  water.lit = lit;
+  water.added = lit ? sol.added[k] : 0;
+}
+
+function renderTubes() {
+  const view = $("tubes");
+  const height = Math.max(water.capacity, ...water.tubes.map((t) => t.length));
+  view.dataset.tubes = water.tubes.map((t) => (t.length ? t.join("") : "-")).join(" ");
+  view.replaceChildren(...water.tubes.map((units, i) => {
+    const tube = document.createElement("div");
+    tube.className = "tube";
+    tube.dataset.tube = i + 1;
+    tube.style.height = `${height * 1.9 + 0.5}rem`;
+    tube.classList.toggle("from", !!water.lit && water.lit.from === i);
+    tube.classList.toggle("to", !!water.lit && water.lit.to === i);
+    tube.setAttribute("aria-label", `tube ${i + 1}: ${units.length ? units.join("") : "empty"}`);
+    units.forEach((letter, u) => {
+      const unit = document.createElement("div");
+      const bg = PALETTE[letter.toLowerCase()] || "#999999";
+      unit.className = "unit";
+      unit.textContent = letter;
+      unit.style.backgroundColor = bg;
+      unit.style.color = inkOn(bg);
+      if (letter !== letter.toLowerCase()) unit.classList.add("striped");
+      if (water.lit && water.lit.to === i && u >= units.length - water.added) unit.classList.add("poured");
+      tube.appendChild(unit);
+    });
+    const label = document.createElement("span");
+    label.className = "tube-number";
+    label.textContent = i + 1;
+    const column = document.createElement("div");
+    column.className = "tube-column";
+    column.append(tube, label);
+    return column;
+  }));
+}
+
+function setLevel(text, capacity) {
+  forgetSolution();
+  water.tubes = parseLevel(text);
+  water.capacity = capacity;
+  water.lit = null;
+  $("level").value = text;
+  $("capacity").value = capacity;
+  render();
+}
+
+async function randomLevel() {
+  const q = new URLSearchParams({
+    puzzle: "water-sort", colors: $("colors").value, empty: $("empty").value,
+    capacity: $("capacity").value, rule: $("rule").value,
+  });
+  try {
+    const p = await api(`/api/random?${q}`);
+    setLevel(p.level, p.capacity);
+    setStatus("");
+  } catch (e) {
+    setStatus(e.message, true);
+  }
+}
+
+async function solveWater() {
+  setLevel($("level").value, Number($("capacity").value) || 4);
+  const rule = $("rule").value;
+  const body = { puzzle: "water-sort", level: $("level").value, capacity: water.capacity, rule };
+  await requestSolve(body, "w-stats", (r) => {
+    $("examined").textContent = r.expanded.toLocaleString("en");
+    $("w-time").textContent = `${r.seconds.toFixed(3)} s`;
+    $("pours").textContent = r.status === "solved" ? `${r.length}` : "–";
+    if (r.status !== "solved") return null;
+    const moves = r.moves.split(" ").filter((w) => w).map((w) => {
+      const [from, to] = w.split("->").map(Number);
+      return { from: from - 1, to: to - 1 };
+    });
+    // The tubes after each pour, and the units each added: stepping back shows a frame, not an undo.
+    const sol = { moves, frames: [parseLevel(r.instance)], added: [0] };
+    for (const m of moves) {
+      const next = pour(sol.frames[sol.frames.length - 1], m, water.capacity, rule);
+      sol.frames.push(next.tubes);
+      sol.added.push(next.added);
+    }
+    showFrame(sol, 0, null);
+    return { solution: sol, moves: r.moves.replaceAll("->", "→") || "(already sorted)", message: `Fewest pours: ${r.length}.` };
+  });
+}
+
+function choosePuzzle() {
+  forgetSolution();
+  const w = isWater();
+  $("tile-ui").hidden = w;
+  $("water-ui").hidden = !w;
+  $("title").textContent = w ? "Water sort solver" : "Sliding-tile solver";
+  $("subtitle").textContent = w
+    ? "The fewest pours, proved by A*."
+    : "Optimal solutions by IDA* over pattern databases.";
+  document.title = $("title").textContent;
+  setStatus("");
+  render();
+}
