@@ -75,7 +75,10 @@ pub fn charts(runs: &[Run]) -> anyhow::Result<Vec<(&'static str, String)>> {
 
 /// Draws every chart the runs allow into `dir`, returning the files written.
 pub fn plot_all(dir: &Path, runs: &[Run]) -> anyhow::Result<Vec<PathBuf>> {
-    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    // A folder that cannot be made is the user's path, as for `--html` and `batch -o`: exit code 2.
+    std::fs::create_dir_all(dir)
+        .with_context(|| format!("cannot create {}", dir.display()))
+        .map_err(cli_common::usage)?;
     charts(runs)?
         .into_iter()
         .map(|(name, svg)| {

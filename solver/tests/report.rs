@@ -104,4 +104,11 @@ fn the_html_report_is_one_page_with_the_summary_figures_and_inline_charts() {
     assert_eq!(o.status.code(), Some(2), "{err}");
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(err.starts_with("solver: error: cannot create /nonexistent-dir/report.html: No such file"), "{err}");
+    // The same for a --plot folder that cannot be made (a file stands in the way).
+    let file = d.path("plain-file");
+    std::fs::write(&file, "").unwrap();
+    let o = solver(&["report", &lc, "--plot", &format!("{}/charts", file.display())]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!((o.status.code(), err.lines().count()), (Some(2), 1), "{err}");
+    assert!(err.contains("cannot create"), "{err}");
 }
