@@ -69,18 +69,16 @@ impl Heuristic {
             Heuristic::Runs => runs_over_goal(code, tubes, goal),
             Heuristic::Guide => 2 * out_of_place(code, tubes, goal) + runs_over_goal(code, tubes, goal),
             Heuristic::Bottoms => {
-                // Counts fit a byte: at most 64 tubes.
+                // Bottoms of each colour so far (a byte: at most 64 tubes); `placed` counts those within
+                // the `u_c/C` wanted, so D = G - placed.
                 let mut bottoms = [0u8; 256];
+                let mut placed = 0;
                 for &t in tubes.iter().filter(|&&t| t != 0) {
-                    bottoms[code.unit(t, 0) as usize] += 1;
+                    let c = code.unit(t, 0) as usize;
+                    placed += ((bottoms[c] as u32) < goal.tubes_of[c]) as u32;
+                    bottoms[c] += 1;
                 }
-                let missing: u32 = goal
-                    .tubes_of
-                    .iter()
-                    .zip(bottoms.iter())
-                    .map(|(&want, &have)| want.saturating_sub(have as u32))
-                    .sum();
-                runs_over_goal(code, tubes, goal) + missing
+                runs_over_goal(code, tubes, goal) + goal.tubes - placed
             }
         }
     }
