@@ -35,7 +35,7 @@ pub enum GenerateError {
 const LETTERS: &[u8] = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
 
 /// `spec.count` levels: each a uniform shuffle of `capacity` units of each colour into `colours` full
-/// tubes, then `empty` empty tubes; a draw is kept only if the solver finds a solution (greedy with the guide heuristic, under
+/// tubes, then `empty` empty tubes; a draw is kept only if the solver finds a solution (the greedy depth-first search with the guide heuristic, under
 /// `options`' rule: any solution proves solvability), else the next draw is tried. Names are
 /// `s<seed>-<index from 1>`.
 pub fn generate(spec: &Spec, options: &Options) -> Result<Vec<Level>, GenerateError> {
@@ -44,7 +44,7 @@ pub fn generate(spec: &Spec, options: &Options) -> Result<Vec<Level>, GenerateEr
     }
     let mut rng = SplitMix64::new(spec.seed);
     let model = Model { heuristic: Heuristic::Guide, ..options.model };
-    let check = Options { algorithm: Algorithm::Greedy, model, ..options.clone() };
+    let check = Options { algorithm: Algorithm::Dfs, model, ..options.clone() };
     let colours: Vec<String> = LETTERS[..spec.colours].iter().map(|&b| (b as char).to_string()).collect();
     let mut levels = Vec::with_capacity(spec.count);
     for index in 1..=spec.count {

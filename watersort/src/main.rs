@@ -60,7 +60,8 @@ enum AlgorithmArg {
     Bfs,
     /// Iterative-deepening A*: fewest pours in little memory, slow on levels with many transpositions.
     Ida,
-    /// Greedy best-first: some solution fast, not the fewest pours.
+    /// Greedy: depth-first, the most promising pour first, never a position twice: some solution fast,
+    /// not the fewest pours (or a proof that there is none).
     Greedy,
 }
 
@@ -99,6 +100,10 @@ struct SearchArgs {
     /// Do not skip pouring a one-colour tube whole into an empty tube (for measurement).
     #[arg(long)]
     no_prune_pure_to_empty: bool,
+    /// Do not reduce a position with a forced pour (one that completes a colour's only tube) to that
+    /// pour alone (for measurement).
+    #[arg(long)]
+    no_prune_forced: bool,
     /// Do not treat tube order as a symmetry (for measurement).
     #[arg(long)]
     no_symmetry: bool,
@@ -176,12 +181,16 @@ fn options(args: &SearchArgs, limits: search::Limits) -> anyhow::Result<Options>
             AlgorithmArg::Astar => Algorithm::Astar,
             AlgorithmArg::Bfs => Algorithm::Bfs,
             AlgorithmArg::Ida => Algorithm::Ida,
-            AlgorithmArg::Greedy => Algorithm::Greedy,
+            AlgorithmArg::Greedy => Algorithm::Dfs,
         },
         model: Model {
             rule: args.model.rule,
             heuristic,
-            pruning: Pruning { finished: !args.no_prune_finished, pure_to_empty: !args.no_prune_pure_to_empty },
+            pruning: Pruning {
+                finished: !args.no_prune_finished,
+                pure_to_empty: !args.no_prune_pure_to_empty,
+                forced: !args.no_prune_forced,
+            },
             no_symmetry: args.no_symmetry,
         },
         limits,
