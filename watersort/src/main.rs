@@ -48,7 +48,8 @@ enum Command {
     Batch(LevelsBatchArgs),
     /// Merge record files of `batch` (e.g. its shards) and print their summary, or compare two runs.
     Report(batch::report::ReportArgs),
-    /// Write random solvable levels as level lines, reproducible from the seed.
+    /// Write random solvable levels as level lines, reproducible from the seed (draws are checked on
+    /// every core; the levels do not depend on how many).
     Generate(GenerateArgs),
 }
 
@@ -329,7 +330,9 @@ fn generate_command(args: &GenerateArgs) -> anyhow::Result<ExitCode> {
         attempts: args.attempts,
     };
     let options = Options { model: Model { rule: args.model.rule, ..Model::default() }, ..Options::default() };
-    let levels = generate(&spec, &options).map_err(usage)?;
+    // Draws are checked on every core; the levels are the same whatever the number.
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let levels = generate(&spec, &options, threads).map_err(usage)?;
     let mut out = std::io::stdout().lock();
     for level in levels {
         writeln!(out, "{}", level.to_line())?;
