@@ -307,9 +307,10 @@ impl<const W: usize> search::Puzzle for WaterSort<W> {
         }
     }
 
+    /// Tube by tube, from the last: A* asks this of every state it expands, and most fail at once.
     fn is_goal(&self, state: &Packed<W>) -> bool {
-        let codes = self.unpack(state);
-        codes[..self.tubes].iter().all(|&c| {
+        (0..self.tubes).rev().all(|t| {
+            let c = state.tube(self.code, t);
             c == 0 || {
                 let top = self.code.top(c);
                 top.height == self.code.capacity && top.run == top.height
