@@ -65,7 +65,7 @@ impl TubeCode {
         let colour = self.unit(code, height - 1);
         // Units other than the top colour, below the top, are the non-zero fields of this xor; the highest
         // of them ends the run.
-        let others = (code ^ colour as u64 * self.low) & (u64::MAX >> (64 - height * self.bits));
+        let others = (code ^ (colour as u64 * self.low)) & (u64::MAX >> (64 - height * self.bits));
         let run = height - self.height(others);
         Top { height, colour, run }
     }
