@@ -5,11 +5,10 @@
 //! a heap and jumps among them, which costs more a state and, on long plateaus of equal estimates, wanders.
 //! No state is visited twice, so a puzzle without a solution is proved unsolvable by exhausting it.
 
-use crate::bfs::plant;
+use crate::bfs::over_store;
 use crate::guard::Guard;
-use crate::path;
 use crate::store::Store;
-use crate::{Limits, Outcome, Progress, Puzzle, Report, SearchError, Stop};
+use crate::{Limits, Progress, Puzzle, Report, SearchError, Stop};
 use std::cmp::Reverse;
 
 /// Some sequence of moves from `start` to a goal (not necessarily the fewest), or a proof there is none.
@@ -20,17 +19,7 @@ pub fn dfs<P: Puzzle>(
     limits: &Limits,
     progress: &mut dyn FnMut(&Progress),
 ) -> Result<Report<P::Move>, SearchError> {
-    let mut guard = Guard::new(limits, progress);
-    if puzzle.unsolvable(start) {
-        return Ok(guard.finish(Outcome::Unsolvable));
-    }
-    let mut store = Store::new();
-    let outcome = match search(puzzle, puzzle.canonical(start), &mut store, &mut guard) {
-        Ok(Some(goal)) => Outcome::Solved(path::moves(puzzle, start, &store.path(goal))?),
-        Ok(None) => Outcome::Unsolvable,
-        Err(stop) => Outcome::Stopped(stop),
-    };
-    Ok(guard.finish(outcome))
+    over_store(puzzle, start, limits, progress, search)
 }
 
 /// Bytes a stored state costs here: the store's, and at most one id on the stack.
@@ -38,18 +27,14 @@ fn bytes<S: std::hash::Hash + Eq + Clone>(stored: u64) -> u64 {
     stored * (Store::<S>::ENTRY_BYTES + std::mem::size_of::<u32>() as u64)
 }
 
-/// The id of a goal, or `None` once every reachable state is stored. The goal test is made when a state is
-/// first stored, so a goal ends the search as soon as it is seen.
+/// The id of a goal, or `None` once every reachable state is stored, from the stored root (not a goal).
+/// The goal test is made when a state is first stored, so a goal ends the search as soon as it is seen.
 fn search<P: Puzzle>(
     puzzle: &P,
-    root: P::State,
+    root: u32,
     store: &mut Store<P::State>,
     guard: &mut Guard,
 ) -> Result<Option<u32>, Stop> {
-    let root = plant(store, root, 0, guard)?;
-    if puzzle.is_goal(store.state(root)) {
-        return Ok(Some(root));
-    }
     // Ids still to expand, the next on top. A state's parent is the state that first reached it, so the
     // parent links give a path however the stack was unwound.
     let mut stack = vec![root];
