@@ -42,7 +42,8 @@ pub enum Heuristic {
     /// Not admissible, for greedy search only: twice the units out of place (all but those in the `u_c/C`
     /// longest bottom runs of each colour c) plus `Runs`. Counting units rather than runs rewards each
     /// pour by how much it settles, which leads greedy search off the long plateaus of the run counts;
-    /// the weights were the best of seven tried on ten 30-colour levels (see NOTES-bench.md).
+    /// the weights were the best of seven tried with best-first greedy on ten 30-colour levels. The
+    /// depth-first greedy mode orders by it too; there `bottoms` does about as well (BENCHMARKS.md).
     Guide,
 }
 
