@@ -39,11 +39,16 @@ const LETTERS: &[u8] = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
 /// depth-first search with the guide heuristic, under `options`' rule: any solution proves solvability),
 /// else the next draw is tried. Names are `s<seed>-<index from 1>`.
 ///
-/// The levels are the first `count` solvable draws of the seed's sequence of draws. Draws are checked
-/// `threads` at a time side by side and then taken in draw order, so the levels do not depend on the
-/// number of threads; most draws at 50 colours and two empty tubes are unsolvable, each rejection a proof
-/// by exhaustion, and the checks are what generation spends its time on.
-pub fn generate(spec: &Spec, options: &Options, threads: usize) -> Result<Vec<Level>, GenerateError> {
+/// The levels are the first `count` solvable draws of the seed's sequence of draws. Checks run on the
+/// calling thread (a server that meters its searches relies on it); see [`generate_on`] for more.
+pub fn generate(spec: &Spec, options: &Options) -> Result<Vec<Level>, GenerateError> {
+    generate_on(spec, options, 1)
+}
+
+/// [`generate`] with draws checked `threads` at a time side by side and then taken in draw order, so the
+/// levels do not depend on the number of threads. Most draws at 50 colours and two empty tubes are
+/// unsolvable, each rejection a proof by exhaustion, and the checks are what generation spends its time on.
+pub fn generate_on(spec: &Spec, options: &Options, threads: usize) -> Result<Vec<Level>, GenerateError> {
     if spec.colours > LETTERS.len() {
         return Err(GenerateError::TooManyColours);
     }

@@ -8,7 +8,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use cli_common::{log, usage};
 use std::io::{IsTerminal, Read, Write};
 use std::process::ExitCode;
-use watersort::generate::{generate, Spec};
+use watersort::generate::{generate_on, Spec};
 use watersort::task::{record, Levels};
 use watersort::{
     is_json, parse_json, parse_levels, render, solve, Algorithm, Heuristic, Level, Model, Options, Outcome, Pruning,
@@ -332,7 +332,7 @@ fn generate_command(args: &GenerateArgs) -> anyhow::Result<ExitCode> {
     let options = Options { model: Model { rule: args.model.rule, ..Model::default() }, ..Options::default() };
     // Draws are checked on every core; the levels are the same whatever the number.
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let levels = generate(&spec, &options, threads).map_err(usage)?;
+    let levels = generate_on(&spec, &options, threads).map_err(usage)?;
     let mut out = std::io::stdout().lock();
     for level in levels {
         writeln!(out, "{}", level.to_line())?;
