@@ -15,12 +15,32 @@ pub fn bfs<P: Puzzle>(
     limits: &Limits,
     progress: &mut dyn FnMut(&Progress),
 ) -> Result<Report<P::Move>, SearchError> {
+    over_store(puzzle, start, limits, progress, search)
+}
+
+/// What the searches that keep every state in one store with its parent (breadth-first, depth-first)
+/// share: the cheap unsolvability test, the root stored and tested, then `search` from the root's id, its
+/// goal's parent links replayed into moves from the real start.
+pub(crate) fn over_store<P: Puzzle>(
+    puzzle: &P,
+    start: &P::State,
+    limits: &Limits,
+    progress: &mut dyn FnMut(&Progress),
+    search: impl FnOnce(&P, u32, &mut Store<P::State>, &mut Guard) -> Result<Option<u32>, Stop>,
+) -> Result<Report<P::Move>, SearchError> {
     let mut guard = Guard::new(limits, progress);
     if puzzle.unsolvable(start) {
         return Ok(guard.finish(Outcome::Unsolvable));
     }
     let mut store = Store::new();
-    let outcome = match search(puzzle, puzzle.canonical(start), &mut store, &mut guard) {
+    let from_root = || {
+        let root = plant(&mut store, puzzle.canonical(start), 0, &mut guard)?;
+        if puzzle.is_goal(store.state(root)) {
+            return Ok(Some(root));
+        }
+        search(puzzle, root, &mut store, &mut guard)
+    };
+    let outcome = match from_root() {
         Ok(Some(goal)) => Outcome::Solved(path::moves(puzzle, start, &store.path(goal))?),
         Ok(None) => Outcome::Unsolvable,
         Err(stop) => Outcome::Stopped(stop),
@@ -28,19 +48,16 @@ pub fn bfs<P: Puzzle>(
     Ok(guard.finish(outcome))
 }
 
-/// The id of a goal at the least depth from `root`, or `None` once every reachable state is stored.
+/// The id of a goal at the least depth from the stored root (not a goal), or `None` once every reachable
+/// state is stored.
 fn search<P: Puzzle>(
     puzzle: &P,
-    root: P::State,
+    root: u32,
     store: &mut Store<P::State>,
     guard: &mut Guard,
 ) -> Result<Option<u32>, Stop> {
-    let root = plant(store, root, 0, guard)?;
-    if puzzle.is_goal(store.state(root)) {
-        return Ok(Some(root));
-    }
     let mut children = Vec::new();
-    let mut layer = 0..store.len();
+    let mut layer = root..store.len();
     let mut depth = 0;
     while !layer.is_empty() {
         if let Some(goal) = expand_layer(puzzle, store, layer.clone(), 0, guard, &mut children, |s| puzzle.is_goal(s))?

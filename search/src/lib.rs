@@ -2,7 +2,7 @@
 //! sequence (or a proof that there is none) with statistics. The library never prints: progress goes
 //! through a callback, and limits stop any algorithm cleanly.
 //!
-//! The algorithms — [`bfs`], [`bibfs`], [`astar`], [`ida`], [`greedy`], or [`run`] to pick one by
+//! The algorithms — [`bfs`], [`bibfs`], [`astar`], [`ida`], [`greedy`], [`dfs`], or [`run`] to pick one by
 //! [`Algorithm`] — share one shape: `(puzzle, start, limits, progress) -> Result<Report, SearchError>`.
 //! The `Result` is for requests that cannot run ([`SearchError::NeedsGoal`]) and puzzles whose
 //! [`Puzzle::canonical`] breaks its own moves; everything about the position itself (solved, unsolvable,
@@ -16,6 +16,7 @@ mod astar;
 mod best_first;
 mod bfs;
 mod bibfs;
+mod dfs;
 mod greedy;
 mod guard;
 mod hash;
@@ -27,6 +28,7 @@ mod store;
 pub use astar::{astar, AstarOptions};
 pub use bfs::bfs;
 pub use bibfs::bibfs;
+pub use dfs::dfs;
 pub use greedy::greedy;
 pub use ida::ida;
 
@@ -97,7 +99,8 @@ pub enum Stop {
 /// How a search ended.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Outcome<M> {
-    /// The moves from the start to a goal: the fewest there are, except from [`Algorithm::Greedy`].
+    /// The moves from the start to a goal: the fewest there are, except from [`Algorithm::Greedy`] and
+    /// [`Algorithm::Dfs`].
     Solved(Vec<M>),
     /// Proved: no goal can be reached (by [`Puzzle::unsolvable`] or by exhausting every reachable state).
     Unsolvable,
@@ -145,6 +148,16 @@ pub enum Algorithm {
     Ida,
     /// Greedy best-first: some solution fast, not the shortest.
     Greedy,
+    /// Depth-first with a table of seen states, most promising successor first: some solution, not the
+    /// shortest; fast when the puzzle's move order is good.
+    Dfs,
+}
+
+impl Algorithm {
+    /// Whether its solutions have the fewest moves.
+    pub fn optimal(self) -> bool {
+        !matches!(self, Algorithm::Greedy | Algorithm::Dfs)
+    }
 }
 
 /// What a search reports while it runs, at most a few times a second or once a depth.
@@ -187,5 +200,6 @@ pub fn run<P: Puzzle>(
         Algorithm::Astar => astar(puzzle, start, limits, AstarOptions::default(), progress),
         Algorithm::Ida => ida(puzzle, start, limits, progress),
         Algorithm::Greedy => greedy(puzzle, start, limits, progress),
+        Algorithm::Dfs => dfs(puzzle, start, limits, progress),
     }
 }

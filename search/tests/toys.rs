@@ -8,7 +8,8 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Duration;
 
-const ALL: [Algorithm; 5] = [Algorithm::Bfs, Algorithm::Bibfs, Algorithm::Astar, Algorithm::Ida, Algorithm::Greedy];
+const ALL: [Algorithm; 6] =
+    [Algorithm::Bfs, Algorithm::Bibfs, Algorithm::Astar, Algorithm::Ida, Algorithm::Greedy, Algorithm::Dfs];
 const OPTIMAL: [Algorithm; 4] = [Algorithm::Bfs, Algorithm::Bibfs, Algorithm::Astar, Algorithm::Ida];
 
 fn quiet() -> impl FnMut(&Progress) {
@@ -94,9 +95,11 @@ fn canonical_forms_halve_the_store_and_solutions_replay_from_the_real_start() {
                 assert!(report.stats.peak_stored <= 41, "only |x| is stored: {:?}", report.stats);
             }
         }
-        let report = run(Algorithm::Greedy, &p, &start, &Limits::default(), &mut quiet()).unwrap();
-        let Outcome::Solved(moves) = report.outcome else { panic!("greedy from {start}") };
-        assert_eq!(apply(start, &moves).abs(), 37);
+        for alg in [Algorithm::Greedy, Algorithm::Dfs] {
+            let report = run(alg, &p, &start, &Limits::default(), &mut quiet()).unwrap();
+            let Outcome::Solved(moves) = report.outcome else { panic!("{alg:?} from {start}") };
+            assert_eq!(apply(start, &moves).abs(), 37);
+        }
     }
 }
 
@@ -131,7 +134,7 @@ impl Puzzle for Lopsided {
 
 #[test]
 fn a_canonical_form_that_breaks_the_moves_is_an_error_not_a_wrong_answer() {
-    for alg in [Algorithm::Bfs, Algorithm::Astar, Algorithm::Ida, Algorithm::Greedy] {
+    for alg in [Algorithm::Bfs, Algorithm::Astar, Algorithm::Ida, Algorithm::Greedy, Algorithm::Dfs] {
         let result = run(alg, &Lopsided, &-1, &Limits::default(), &mut quiet());
         assert_eq!(result.unwrap_err(), SearchError::NotReplayable { step: 0 }, "{alg:?}");
     }
@@ -217,7 +220,7 @@ fn ida_cannot_prove_a_cycle_unsolvable_and_stops_at_its_limit() {
     let report = run(Algorithm::Ida, &p, &20, &limits, &mut quiet()).unwrap();
     assert_eq!(report.outcome, Outcome::Stopped(Stop::NodeLimit));
     assert_eq!(report.stats.expanded, 10_000);
-    for alg in [Algorithm::Bfs, Algorithm::Bibfs, Algorithm::Astar, Algorithm::Greedy] {
+    for alg in [Algorithm::Bfs, Algorithm::Bibfs, Algorithm::Astar, Algorithm::Greedy, Algorithm::Dfs] {
         assert_eq!(run(alg, &p, &20, &Limits::default(), &mut quiet()).unwrap().outcome, Outcome::Unsolvable);
     }
 }
@@ -298,6 +301,22 @@ fn astar_needs_reopening_for_an_inconsistent_heuristic() {
     };
     assert_eq!(solve(true), vec![1, 3, 4, 5, 6]);
     assert_eq!(solve(false), vec![7, 8, 3, 4, 5, 6], "without re-opening the detour stands");
+}
+
+#[test]
+fn depth_first_takes_the_least_estimate_then_the_first_move() {
+    // Guided by the distance, it walks straight to the goal, expanding only the states on the way.
+    let p = Line { len: 30, goal: 11, ring: false };
+    let report = run(Algorithm::Dfs, &p, &0, &Limits::default(), &mut quiet()).unwrap();
+    assert_eq!(report.outcome, Outcome::Solved(vec![1; 11]));
+    assert_eq!(report.stats.expanded, 11);
+    // Blind on a ring, it takes the first move (-1) all the way round: a long way, but a valid one.
+    let p = Line { len: 30, goal: 11, ring: true };
+    let report = run(Algorithm::Dfs, &p, &0, &Limits::default(), &mut quiet()).unwrap();
+    assert_eq!(report.outcome, Outcome::Solved(vec![-1; 19]));
+    // The trap: 0's successors are 1 (h 4) and 7 (h 0); 7 is tried first and leads to the goal.
+    let report = run(Algorithm::Dfs, &Trap, &0, &Limits::default(), &mut quiet()).unwrap();
+    assert_eq!(report.outcome, Outcome::Solved(vec![7, 8, 3, 4, 5, 6]));
 }
 
 #[test]

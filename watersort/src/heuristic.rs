@@ -42,7 +42,8 @@ pub enum Heuristic {
     /// Not admissible, for greedy search only: twice the units out of place (all but those in the `u_c/C`
     /// longest bottom runs of each colour c) plus `Runs`. Counting units rather than runs rewards each
     /// pour by how much it settles, which leads greedy search off the long plateaus of the run counts;
-    /// the weights were the best of seven tried on ten 30-colour levels (see NOTES-bench.md).
+    /// the weights were the best of seven tried with best-first greedy on ten 30-colour levels. The
+    /// depth-first greedy mode orders by it too; there `bottoms` does about as well (BENCHMARKS.md).
     Guide,
 }
 
@@ -69,18 +70,16 @@ impl Heuristic {
             Heuristic::Runs => runs_over_goal(code, tubes, goal),
             Heuristic::Guide => 2 * out_of_place(code, tubes, goal) + runs_over_goal(code, tubes, goal),
             Heuristic::Bottoms => {
-                // Counts fit a byte: at most 64 tubes.
+                // Bottoms of each colour so far (a byte: at most 64 tubes); `placed` counts those within
+                // the `u_c/C` wanted, so D = G - placed.
                 let mut bottoms = [0u8; 256];
+                let mut placed = 0;
                 for &t in tubes.iter().filter(|&&t| t != 0) {
-                    bottoms[code.unit(t, 0) as usize] += 1;
+                    let c = code.unit(t, 0) as usize;
+                    placed += ((bottoms[c] as u32) < goal.tubes_of[c]) as u32;
+                    bottoms[c] += 1;
                 }
-                let missing: u32 = goal
-                    .tubes_of
-                    .iter()
-                    .zip(bottoms.iter())
-                    .map(|(&want, &have)| want.saturating_sub(have as u32))
-                    .sum();
-                runs_over_goal(code, tubes, goal) + missing
+                runs_over_goal(code, tubes, goal) + goal.tubes - placed
             }
         }
     }

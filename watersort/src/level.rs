@@ -100,6 +100,11 @@ impl Level {
         Ok(Level { name: name.into(), capacity, colours, tubes })
     }
 
+    /// The same level under another name.
+    pub fn with_name(self, name: impl Into<String>) -> Level {
+        Level { name: name.into(), ..self }
+    }
+
     pub fn name(&self) -> &str {
         &self.name
     }

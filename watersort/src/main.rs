@@ -8,7 +8,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use cli_common::{log, usage};
 use std::io::{IsTerminal, Read, Write};
 use std::process::ExitCode;
-use watersort::generate::{generate, Spec};
+use watersort::generate::{generate_on, Spec};
 use watersort::task::{record, Levels};
 use watersort::{
     is_json, parse_json, parse_levels, render, solve, Algorithm, Heuristic, Level, Model, Options, Outcome, Pruning,
@@ -48,7 +48,8 @@ enum Command {
     Batch(LevelsBatchArgs),
     /// Merge record files of `batch` (e.g. its shards) and print their summary, or compare two runs.
     Report(batch::report::ReportArgs),
-    /// Write random solvable levels as level lines, reproducible from the seed.
+    /// Write random solvable levels as level lines, reproducible from the seed (draws are checked on
+    /// every core; the levels do not depend on how many).
     Generate(GenerateArgs),
 }
 
@@ -60,7 +61,8 @@ enum AlgorithmArg {
     Bfs,
     /// Iterative-deepening A*: fewest pours in little memory, slow on levels with many transpositions.
     Ida,
-    /// Greedy best-first: some solution fast, not the fewest pours.
+    /// Greedy: depth-first, the most promising pour first, never a position twice: some solution fast,
+    /// not the fewest pours (or a proof that there is none).
     Greedy,
 }
 
@@ -99,6 +101,10 @@ struct SearchArgs {
     /// Do not skip pouring a one-colour tube whole into an empty tube (for measurement).
     #[arg(long)]
     no_prune_pure_to_empty: bool,
+    /// Do not reduce a position with a forced pour (one that completes a colour's only tube) to that
+    /// pour alone (for measurement).
+    #[arg(long)]
+    no_prune_forced: bool,
     /// Do not treat tube order as a symmetry (for measurement).
     #[arg(long)]
     no_symmetry: bool,
@@ -176,12 +182,16 @@ fn options(args: &SearchArgs, limits: search::Limits) -> anyhow::Result<Options>
             AlgorithmArg::Astar => Algorithm::Astar,
             AlgorithmArg::Bfs => Algorithm::Bfs,
             AlgorithmArg::Ida => Algorithm::Ida,
-            AlgorithmArg::Greedy => Algorithm::Greedy,
+            AlgorithmArg::Greedy => Algorithm::Dfs,
         },
         model: Model {
             rule: args.model.rule,
             heuristic,
-            pruning: Pruning { finished: !args.no_prune_finished, pure_to_empty: !args.no_prune_pure_to_empty },
+            pruning: Pruning {
+                finished: !args.no_prune_finished,
+                pure_to_empty: !args.no_prune_pure_to_empty,
+                forced: !args.no_prune_forced,
+            },
             no_symmetry: args.no_symmetry,
         },
         limits,
@@ -320,7 +330,9 @@ fn generate_command(args: &GenerateArgs) -> anyhow::Result<ExitCode> {
         attempts: args.attempts,
     };
     let options = Options { model: Model { rule: args.model.rule, ..Model::default() }, ..Options::default() };
-    let levels = generate(&spec, &options).map_err(usage)?;
+    // Draws are checked on every core; the levels are the same whatever the number.
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let levels = generate_on(&spec, &options, threads).map_err(usage)?;
     let mut out = std::io::stdout().lock();
     for level in levels {
         writeln!(out, "{}", level.to_line())?;

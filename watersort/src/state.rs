@@ -34,16 +34,21 @@ impl<const W: usize> Packed<W> {
 
     /// Unpacks `tubes` tube codes into `out`.
     pub fn unpack(&self, code: TubeCode, tubes: usize, out: &mut Codes) {
+        for (t, slot) in out.iter_mut().enumerate().take(tubes) {
+            *slot = self.tube(code, t);
+        }
+    }
+
+    /// The code of tube `t`, alone: for tests that can stop at the first tube that fails them.
+    pub fn tube(&self, code: TubeCode, t: usize) -> u64 {
         let width = code.width() as usize;
         let mask = if width == 64 { u64::MAX } else { (1u64 << width) - 1 };
-        for (t, slot) in out.iter_mut().enumerate().take(tubes) {
-            let (w, s) = (t * width / 64, t * width % 64);
-            let mut c = self.0[w] >> s;
-            if s + width > 64 {
-                c |= self.0[w + 1] << (64 - s);
-            }
-            *slot = c & mask;
+        let (w, s) = (t * width / 64, t * width % 64);
+        let mut c = self.0[w] >> s;
+        if s + width > 64 {
+            c |= self.0[w + 1] << (64 - s);
         }
+        c & mask
     }
 }
 

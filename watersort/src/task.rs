@@ -32,7 +32,7 @@ pub fn record(src: &Source, options: &Options, solution: &Solution) -> Record {
         Outcome::Solved(_) => None,
     };
     let length = pours.map(|p| p.len() as u32);
-    let optimal = options.algorithm != search::Algorithm::Greedy;
+    let optimal = options.algorithm.optimal();
     Record {
         id: src.id.to_string(),
         line: src.line,
@@ -60,14 +60,16 @@ pub fn record(src: &Source, options: &Options, solution: &Solution) -> Record {
     }
 }
 
-/// The name `--algorithm` takes.
+/// The name `--algorithm` takes. The command's greedy mode is the library's depth-first search; the
+/// library's best-first greedy search, which only the library can ask for, is `best-first`.
 pub fn algorithm_name(a: search::Algorithm) -> &'static str {
     match a {
         search::Algorithm::Bfs => "bfs",
         search::Algorithm::Bibfs => "bibfs",
         search::Algorithm::Astar => "astar",
         search::Algorithm::Ida => "ida",
-        search::Algorithm::Greedy => "greedy",
+        search::Algorithm::Greedy => "best-first",
+        search::Algorithm::Dfs => "greedy",
     }
 }
 

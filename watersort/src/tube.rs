@@ -11,6 +11,10 @@ pub struct TubeCode {
     pub capacity: u32,
     /// Height by the code's bit length: a lookup instead of a division at every tube of every node.
     heights: [u8; 65],
+    /// The lowest bit of each unit's field: `c * low` is a tube of `capacity` units of colour c.
+    low: u64,
+    /// The highest bit of each unit's field.
+    high: u64,
 }
 
 /// What successor generation and the heuristics need about one tube.
@@ -31,7 +35,8 @@ impl TubeCode {
         for (len, h) in heights.iter_mut().enumerate() {
             *h = (len as u32).div_ceil(bits) as u8;
         }
-        TubeCode { bits, capacity, heights }
+        let low = (0..capacity).fold(0u64, |m, k| m | 1 << (k * bits));
+        TubeCode { bits, capacity, heights, low, high: low << (bits - 1) }
     }
 
     /// Bits one tube takes.
@@ -58,15 +63,21 @@ impl TubeCode {
             return Top::default();
         }
         let colour = self.unit(code, height - 1);
-        let run = (0..height).rev().take_while(|&k| self.unit(code, k) == colour).count() as u32;
+        // Units other than the top colour, below the top, are the non-zero fields of this xor; the highest
+        // of them ends the run.
+        let others = (code ^ (colour as u64 * self.low)) & (u64::MAX >> (64 - height * self.bits));
+        let run = height - self.height(others);
         Top { height, colour, run }
     }
 
     /// Maximal runs of equal colours in the tube: the units that differ from the unit above them, the
-    /// top unit differing from the 0 above it. One xor compares every unit with the one above.
+    /// top unit differing from the 0 above it. One xor compares every unit with the one above; the
+    /// non-zero fields of the result are then counted at once: adding all-ones below each field's top bit
+    /// carries into that bit exactly when the low bits are not all zero (no carry crosses a field).
     pub fn runs(&self, code: u64) -> u32 {
         let differs = code ^ (code >> self.bits);
-        (0..self.capacity).filter(|&k| (differs >> (k * self.bits)) & self.mask() != 0).count() as u32
+        let below_top = self.high - self.low;
+        ((((differs & below_top) + below_top) | differs) & self.high).count_ones()
     }
 
     /// `code` with `n` units of `colour` added on top of its `height` units.

@@ -16,7 +16,8 @@ fn level_of(like: &Level, tubes: Raw) -> Level {
 }
 
 fn unpruned(rule: Rule) -> Model {
-    Model { rule, pruning: Pruning { finished: false, pure_to_empty: false }, no_symmetry: true, ..Model::default() }
+    let pruning = Pruning { finished: false, pure_to_empty: false, forced: false };
+    Model { rule, pruning, no_symmetry: true, ..Model::default() }
 }
 
 /// The packed successors of `tubes`, each as (pour, packed child).
@@ -67,7 +68,7 @@ fn pruning_removes_exactly_the_named_pours() {
     let tubes: Raw = level.tubes().to_vec();
     let all = packed_successors(&level, &tubes, unpruned(Rule::Standard));
     let with = |finished, pure_to_empty| {
-        let model = Model { pruning: Pruning { finished, pure_to_empty }, ..unpruned(Rule::Standard) };
+        let model = Model { pruning: Pruning { finished, pure_to_empty, forced: false }, ..unpruned(Rule::Standard) };
         packed_successors(&level, &tubes, model).into_iter().map(|(p, _)| (p.from, p.to)).collect::<HashSet<_>>()
     };
     let all: HashSet<_> = all.into_iter().map(|(p, _)| (p.from, p.to)).collect();
@@ -77,4 +78,30 @@ fn pruning_removes_exactly_the_named_pours() {
     assert_eq!(with(true, false), finished);
     let pure: HashSet<_> = all.iter().copied().filter(|&(_, t)| t != 2).collect();
     assert_eq!(with(false, true), pure);
+}
+
+#[test]
+fn a_forced_pour_is_the_only_successor_and_only_under_its_conditions() {
+    let colours: Vec<String> = ["a", "b", "c"].map(String::from).to_vec();
+    let forced =
+        |rule| Model { pruning: Pruning { finished: false, pure_to_empty: false, forced: true }, ..unpruned(rule) };
+    let moves = |capacity: usize, tubes: Raw, model| -> HashSet<(usize, usize)> {
+        let level = Level::new("t", capacity, colours.clone(), tubes.clone()).unwrap();
+        packed_successors(&level, &tubes, model).into_iter().map(|(p, _)| (p.from, p.to)).collect()
+    };
+    // Capacity 4: 0 = a a b b, 1 = b b, 2 = empty, 3 = c c c c, 4 = a a. The top run of 0 and tube 1
+    // are all of b and fill one tube: pour 0 -> 1 alone (1 -> 0 does not fit).
+    let tubes: Raw = vec![vec![0, 0, 1, 1], vec![1, 1], vec![], vec![2, 2, 2, 2], vec![0, 0]];
+    assert!(moves(4, tubes.clone(), unpruned(Rule::Standard)).len() > 1);
+    assert_eq!(moves(4, tubes.clone(), forced(Rule::Standard)), HashSet::from([(0, 1)]));
+    assert_eq!(moves(4, tubes.clone(), forced(Rule::WholeRun)), HashSet::from([(0, 1)]));
+    // Not under one-unit, where a pour moves one unit.
+    assert_eq!(moves(4, tubes.clone(), forced(Rule::OneUnit)), moves(4, tubes, unpruned(Rule::OneUnit)));
+    // Not when the pour would not finish the tube: the b's are split three ways.
+    let split: Raw = vec![vec![0, 0, 1, 1], vec![1], vec![1], vec![2, 2, 2, 2], vec![0, 0]];
+    assert_eq!(moves(4, split.clone(), forced(Rule::Standard)), moves(4, split, unpruned(Rule::Standard)));
+    // Not for a colour with two tubes' worth (capacity 2, four b's): b on 1 and on top of 0 could also
+    // go onto the other b's.
+    let doubled: Raw = vec![vec![0, 1], vec![1], vec![2, 1], vec![1], vec![2, 0], vec![]];
+    assert_eq!(moves(2, doubled.clone(), forced(Rule::Standard)), moves(2, doubled, unpruned(Rule::Standard)));
 }
