@@ -147,8 +147,8 @@ mod tests {
         // Tiles 1 and 5 at home cut cell 0 off: its goal is not any other pattern's image.
         assert!(!home_leaves_one_region(board, &p(&[1, 5])));
         assert_eq!(find_image(board, &p(&[1, 5]), &[&p(&[3, 9])]), None);
-        // 7-7-7-3: the bottom-left block is the top-right one turned half a turn; the others have no image.
-        let seven = puzzle::Partition::parse(board, "7-7-7-3").unwrap().patterns;
+        // Three 7-tile blocks: the bottom-left one is the top-right one turned half a turn; the third has no image.
+        let seven = [p(&[2, 3, 4, 7, 8, 9, 14]), p(&[10, 15, 16, 17, 20, 21, 22]), p(&[11, 12, 13, 18, 19, 23, 24])];
         let found = find_image(board, &seven[1], &[&seven[0]]);
         assert_eq!(found, Some((0, Symmetry { transpose: false, flip_rows: true, flip_cols: true })));
         assert_eq!(find_image(board, &seven[2], &[&seven[0], &seven[1]]), None);

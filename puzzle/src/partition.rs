@@ -5,15 +5,6 @@ use crate::rank::{Pattern, MAX_PATTERN_TILES};
 
 /// Named partitions, as data: (board, name, patterns), each board's strongest first.
 pub const CATALOGUE: &[(&str, &str, &[&[u8]])] = &[
-    // Three 7-tile blocks and the three tiles next to the blank's home (2,422,728,000 entries a 7-tile
-    // table, 1.2 GB at 4 bits). The top-right block and the bottom-left one are 180-degree rotations of each
-    // other (one BFS, one relabelling); no block is the diagonal mirror of another, so the reflected lookup
-    // still adds information.
-    (
-        "5x5",
-        "7-7-7-3",
-        &[&[2, 3, 4, 7, 8, 9, 14], &[10, 15, 16, 17, 20, 21, 22], &[11, 12, 13, 18, 19, 23, 24], &[1, 5, 6]],
-    ),
     // Korf and Felner's 24-puzzle partition (2002): four 6-tile blocks, 127,512,000 entries each.
     (
         "5x5",
