@@ -4,6 +4,11 @@
 use crate::level::{Level, Problem};
 use crate::solve::{solve, Algorithm, Options, Outcome};
 use crate::{Heuristic, Model};
+use search::Limits;
+use std::collections::BTreeMap;
+use std::ops::ControlFlow;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{mpsc, Arc, Mutex};
 
 pub use search::rng::SplitMix64;
 
@@ -28,6 +33,8 @@ pub enum GenerateError {
     Level(#[from] Problem),
     #[error("no solvable level in {attempts} draws for level {index}: try more empty tubes")]
     NoSolvable { attempts: usize, index: usize },
+    #[error("internal error: the checking threads stopped before the run was over")]
+    WorkersStopped,
     #[error(transparent)]
     Solve(#[from] crate::solve::SolveError),
 }
@@ -40,50 +47,155 @@ const LETTERS: &[u8] = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
 /// else the next draw is tried. Names are `s<seed>-<index from 1>`.
 ///
 /// The levels are the first `count` solvable draws of the seed's sequence of draws. Checks run on the
-/// calling thread (a server that meters its searches relies on it); see [`generate_on`] for more.
+/// calling thread (a server that meters its searches relies on it); see [`generate_each`] for more.
 pub fn generate(spec: &Spec, options: &Options) -> Result<Vec<Level>, GenerateError> {
-    generate_on(spec, options, 1)
+    let mut levels = Vec::with_capacity(spec.count);
+    generate_each(spec, options, 1, &mut |_, level| {
+        levels.extend(level);
+        ControlFlow::Continue(())
+    })?;
+    Ok(levels)
 }
 
-/// [`generate`] with draws checked `threads` at a time side by side and then taken in draw order, so the
-/// levels do not depend on the number of threads. Most draws at 50 colours and two empty tubes are
-/// unsolvable, each rejection a proof by exhaustion, and the checks are what generation spends its time on.
-pub fn generate_on(spec: &Spec, options: &Options, threads: usize) -> Result<Vec<Level>, GenerateError> {
+/// How far [`generate_each`] has got: draws decided (in draw order) and levels kept among them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Tally {
+    pub draws: usize,
+    pub levels: usize,
+}
+
+/// [`generate`] with draws checked `threads` at a time side by side. `keep` hears of every draw in draw
+/// order as soon as it and every draw before it are decided (with the level when it is kept), so a long
+/// run can show its progress and loses nothing when it is stopped, and the levels do not depend on the
+/// number of threads. Most draws at 50 colours and two empty tubes are
+/// unsolvable, each rejection a proof by exhaustion, and the checks are what generation spends its time
+/// on. `keep` may stop the run early with [`ControlFlow::Break`]. Returns the final tally.
+pub fn generate_each(
+    spec: &Spec,
+    options: &Options,
+    threads: usize,
+    keep: &mut dyn FnMut(Tally, Option<Level>) -> ControlFlow<()>,
+) -> Result<Tally, GenerateError> {
     if spec.colours > LETTERS.len() {
         return Err(GenerateError::TooManyColours);
     }
-    let mut rng = SplitMix64::new(spec.seed);
+    if spec.count == 0 {
+        return Ok(Tally::default());
+    }
     let model = Model { heuristic: Heuristic::Guide, ..options.model };
     let check = Options { algorithm: Algorithm::Dfs, model, ..options.clone() };
-    let colours: Vec<String> = LETTERS[..spec.colours].iter().map(|&b| (b as char).to_string()).collect();
-    let mut levels = Vec::with_capacity(spec.count);
-    // Draws rejected since the last level was found.
-    let mut misses = 0;
-    while levels.len() < spec.count {
-        if misses >= spec.attempts {
-            return Err(GenerateError::NoSolvable { attempts: spec.attempts, index: levels.len() + 1 });
-        }
-        let batch = (0..threads.max(1)).map(|_| draw(&mut rng, spec, &colours)).collect::<Result<Vec<_>, _>>()?;
-        let solvable: Vec<Result<bool, crate::solve::SolveError>> = std::thread::scope(|scope| {
-            let checks: Vec<_> = batch
-                .iter()
-                .map(|level| scope.spawn(|| solve(level, &check).map(|s| matches!(s.outcome, Outcome::Solved(_)))))
-                .collect();
-            checks.into_iter().map(|c| c.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))).collect()
-        });
-        for (level, solvable) in batch.into_iter().zip(solvable) {
-            if levels.len() == spec.count || misses >= spec.attempts {
-                break;
-            }
-            if solvable? {
-                levels.push(level.with_name(format!("s{}-{}", spec.seed, levels.len() + 1)));
-                misses = 0;
-            } else {
-                misses += 1;
+    let mut draws = Draws { rng: SplitMix64::new(spec.seed), next: 0, spec, colours: colour_names(spec.colours) };
+    let mut order = InOrder { spec, tally: Tally::default(), misses: 0, keep };
+    if threads <= 1 {
+        loop {
+            let (_, level) = draws.next()?;
+            let solvable = solvable(&level, &check)?;
+            if order.decide(level, solvable)?.is_break() {
+                return Ok(order.tally);
             }
         }
     }
-    Ok(levels)
+    // Workers take the next draw under a lock (the draws are one sequence), check it, and send the
+    // verdict here; verdicts are taken in draw order. When the run is over, `done` stops the workers and
+    // cancels the checks still running.
+    let done = Arc::new(AtomicBool::new(false));
+    let check = Options { limits: Limits { cancel: Some(Arc::clone(&done)), ..check.limits.clone() }, ..check };
+    let draws = Mutex::new(draws);
+    let (send, receive) = mpsc::channel::<Result<(usize, Level, bool), GenerateError>>();
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            let (send, draws, check, done) = (send.clone(), &draws, &check, &done);
+            scope.spawn(move || {
+                while !done.load(Ordering::Relaxed) {
+                    let drawn = draws.lock().unwrap_or_else(|poison| poison.into_inner()).next();
+                    let verdict = drawn.and_then(|(i, level)| Ok((i, level.clone(), solvable(&level, check)?)));
+                    let failed = verdict.is_err();
+                    if send.send(verdict).is_err() || failed {
+                        return;
+                    }
+                }
+            });
+        }
+        drop(send);
+        let result = order.take_all(receive.iter());
+        done.store(true, Ordering::Relaxed);
+        result
+    })
+}
+
+/// The seed's sequence of draws.
+struct Draws<'a> {
+    rng: SplitMix64,
+    next: usize,
+    spec: &'a Spec,
+    colours: Vec<String>,
+}
+
+impl Draws<'_> {
+    /// The next draw and its index from 0.
+    fn next(&mut self) -> Result<(usize, Level), GenerateError> {
+        self.next += 1;
+        Ok((self.next - 1, draw(&mut self.rng, self.spec, &self.colours)?))
+    }
+}
+
+/// Verdicts taken in draw order: the kept levels named and handed on, rejections since the last level
+/// counted against `spec.attempts`.
+struct InOrder<'a, 'k> {
+    spec: &'a Spec,
+    tally: Tally,
+    misses: usize,
+    keep: &'k mut dyn FnMut(Tally, Option<Level>) -> ControlFlow<()>,
+}
+
+impl InOrder<'_, '_> {
+    /// Takes the next draw's verdict; `Break` when the run is over.
+    fn decide(&mut self, level: Level, solvable: bool) -> Result<ControlFlow<()>, GenerateError> {
+        self.tally.draws += 1;
+        let kept = if solvable {
+            self.tally.levels += 1;
+            self.misses = 0;
+            Some(level.with_name(format!("s{}-{}", self.spec.seed, self.tally.levels)))
+        } else {
+            self.misses += 1;
+            None
+        };
+        if (self.keep)(self.tally, kept).is_break() {
+            return Ok(ControlFlow::Break(()));
+        }
+        if self.misses >= self.spec.attempts {
+            return Err(GenerateError::NoSolvable { attempts: self.spec.attempts, index: self.tally.levels + 1 });
+        }
+        Ok(if self.tally.levels == self.spec.count { ControlFlow::Break(()) } else { ControlFlow::Continue(()) })
+    }
+
+    /// Takes verdicts arriving in any order, holding each until the draws before it are decided.
+    fn take_all(
+        &mut self,
+        verdicts: impl Iterator<Item = Result<(usize, Level, bool), GenerateError>>,
+    ) -> Result<Tally, GenerateError> {
+        let mut waiting = BTreeMap::new();
+        for verdict in verdicts {
+            let (i, level, solvable) = verdict?;
+            waiting.insert(i, (level, solvable));
+            while let Some((level, solvable)) = waiting.remove(&self.tally.draws) {
+                if self.decide(level, solvable)?.is_break() {
+                    return Ok(self.tally);
+                }
+            }
+        }
+        Err(GenerateError::WorkersStopped)
+    }
+}
+
+/// Whether the check finds a solution for `level`.
+fn solvable(level: &Level, check: &Options) -> Result<bool, GenerateError> {
+    Ok(matches!(solve(level, check)?.outcome, Outcome::Solved(_)))
+}
+
+/// One letter a colour.
+fn colour_names(colours: usize) -> Vec<String> {
+    LETTERS[..colours].iter().map(|&b| (b as char).to_string()).collect()
 }
 
 /// One shuffle, named when it is kept.
@@ -99,7 +211,69 @@ fn draw(rng: &mut SplitMix64, spec: &Spec, colours: &[String]) -> Result<Level, 
 
 #[cfg(test)]
 mod tests {
-    use super::SplitMix64;
+    use super::*;
+
+    fn spec(colours: usize, empty: usize, count: usize, attempts: usize) -> Spec {
+        Spec { colours, empty, capacity: 4, count, seed: 9, attempts }
+    }
+
+    /// What `keep` heard: each draw's tally and the level's line when it was kept.
+    type Heard = Vec<(Tally, Option<String>)>;
+
+    /// Every draw and kept level as `keep` hears of them, on `threads` threads.
+    fn run(spec: &Spec, threads: usize) -> (Result<Tally, GenerateError>, Heard) {
+        let mut heard = Vec::new();
+        let tally = generate_each(spec, &Options::default(), threads, &mut |tally, level| {
+            heard.push((tally, level.map(|l| l.to_line())));
+            ControlFlow::Continue(())
+        });
+        (tally, heard)
+    }
+
+    #[test]
+    fn threads_do_not_change_the_draws_or_the_levels() {
+        // One empty tube: most draws are unsolvable, so verdicts arrive out of order and wait.
+        let spec = spec(6, 1, 4, 10_000);
+        let (tally, heard) = run(&spec, 1);
+        let tally = tally.unwrap();
+        assert_eq!(tally.levels, 4);
+        assert!(tally.draws > 8, "most draws should be rejected: {tally:?}");
+        assert_eq!(heard.len(), tally.draws);
+        for threads in [2, 3] {
+            let (other, other_heard) = run(&spec, threads);
+            assert_eq!(other.unwrap(), tally);
+            assert_eq!(other_heard, heard);
+        }
+        let levels: Vec<String> = heard.into_iter().filter_map(|(_, l)| l).collect();
+        let plain: Vec<String> = generate(&spec, &Options::default()).unwrap().iter().map(Level::to_line).collect();
+        assert_eq!(plain, levels);
+        assert!(levels[3].starts_with("s9-4: "), "{}", levels[3]);
+    }
+
+    #[test]
+    fn keep_can_stop_the_run() {
+        for threads in [1, 2] {
+            let tally = generate_each(&spec(6, 2, 100, 1000), &Options::default(), threads, &mut |_, level| {
+                if level.is_some() {
+                    ControlFlow::Break(())
+                } else {
+                    ControlFlow::Continue(())
+                }
+            });
+            assert_eq!(tally.unwrap().levels, 1);
+        }
+    }
+
+    #[test]
+    fn too_many_rejections_in_a_row_is_an_error() {
+        // No empty tube: only a draw that came out sorted could be kept, and none of these five did.
+        for threads in [1, 2] {
+            let (tally, heard) = run(&spec(6, 0, 2, 5), threads);
+            assert!(matches!(tally, Err(GenerateError::NoSolvable { attempts: 5, index: 1 })), "{tally:?}");
+            assert_eq!(heard.len(), 5);
+        }
+        assert_eq!(run(&spec(6, 2, 0, 5), 2).0.unwrap(), Tally::default());
+    }
 
     #[test]
     fn splitmix64_is_fixed_forever() {

@@ -8,7 +8,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use cli_common::{log, usage};
 use std::io::{IsTerminal, Read, Write};
 use std::process::ExitCode;
-use watersort::generate::{generate_on, Spec};
+use watersort::generate::{generate_each, Spec};
 use watersort::task::{record, Levels};
 use watersort::{
     is_json, parse_json, parse_levels, render, solve, Algorithm, Heuristic, Level, Model, Options, Outcome, Pruning,
@@ -330,12 +330,40 @@ fn generate_command(args: &GenerateArgs) -> anyhow::Result<ExitCode> {
         attempts: args.attempts,
     };
     let options = Options { model: Model { rule: args.model.rule, ..Model::default() }, ..Options::default() };
-    // Draws are checked on every core; the levels are the same whatever the number.
+    // Draws are checked on every core; the levels are the same whatever the number. Each level is written
+    // (and flushed) as soon as the draws before it are decided, so a stopped run keeps what it found.
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let levels = generate_on(&spec, &options, threads).map_err(usage)?;
+    let started = std::time::Instant::now();
+    let bar = indicatif::ProgressBar::new(spec.count as u64);
+    bar.set_style(cli_common::bar_style());
     let mut out = std::io::stdout().lock();
-    for level in levels {
-        writeln!(out, "{}", level.to_line())?;
-    }
+    let mut written: std::io::Result<()> = Ok(());
+    let mut last_line = started;
+    let tally = generate_each(&spec, &options, threads, &mut |tally, level| {
+        if let Some(level) = level {
+            written = writeln!(out, "{}", level.to_line()).and_then(|()| out.flush());
+        }
+        bar.set_position(tally.levels as u64);
+        bar.set_message(format!("{} draws checked", tally.draws));
+        // Without a terminal (a log file, a batch system) a line a minute instead of the bar.
+        if bar.is_hidden() && last_line.elapsed().as_secs() >= 60 {
+            last_line = std::time::Instant::now();
+            log(&format!("watersort generate: {} levels from {} draws so far", tally.levels, tally.draws));
+        }
+        if written.is_ok() {
+            std::ops::ControlFlow::Continue(())
+        } else {
+            std::ops::ControlFlow::Break(())
+        }
+    });
+    bar.finish_and_clear();
+    written.context("writing levels to stdout")?;
+    let tally = tally.map_err(usage)?;
+    log(&format!(
+        "watersort generate: {} levels from {} draws in {:.1} s",
+        tally.levels,
+        tally.draws,
+        started.elapsed().as_secs_f64()
+    ));
     Ok(ExitCode::SUCCESS)
 }
