@@ -3,8 +3,9 @@
 //! tube order.
 //!
 //! Tube order is a symmetry: positions that differ only by it are one state. Every state the search sees
-//! is kept canonical — tube codes in ascending order — by sorting the start once and each successor as it
-//! is made (two tubes changed, so the sort is nearly free). That is cheaper than letting the library call
+//! is kept canonical — tube codes in ascending order — by sorting the start once and building each
+//! successor sorted (two tubes changed: they are merged into the others as the child is packed). That is
+//! cheaper than letting the library call
 //! `Puzzle::canonical` on every child, which would unpack, sort and pack it again. The price: a move is a
 //! pour between positions in sorted order, so [`WaterSort::user_pours`] maps a solution back to the
 //! level's own tube numbers.
@@ -13,7 +14,7 @@ use crate::heuristic::{GoalShape, Heuristic};
 use crate::level::{unit_bits, Level, MAX_TUBES};
 use crate::play::{Pour, Tubes};
 use crate::rule::Rule;
-use crate::state::{Codes, Packed};
+use crate::state::{Codes, Packed, Packer};
 use crate::tube::{Top, TubeCode};
 
 /// Pruning rules, each switchable for measurement. Each removes only moves that some optimal solution
@@ -180,26 +181,38 @@ impl<const W: usize> WaterSort<W> {
         })
     }
 
-    /// Makes pour `p` of `amount` units on `codes` (restored after) and visits the child.
-    fn visit_pour(
-        &self,
-        codes: &mut Codes,
-        tops: &[Top],
-        p: Pour,
-        amount: u32,
-        visit: &mut impl FnMut(Pour, Packed<W>),
-    ) {
+    /// Makes pour `p` of `amount` units from the position `codes` and visits the child, packed as it is
+    /// put together: with symmetry on, `codes` is sorted, and the two changed tubes are merged into the
+    /// others in order, so the child comes out sorted too.
+    fn visit_pour(&self, codes: &Codes, tops: &[Top], p: Pour, amount: u32, visit: &mut impl FnMut(Pour, Packed<W>)) {
         let n = self.tubes;
-        let (old_from, old_to) = (codes[p.from], codes[p.to]);
-        codes[p.from] = self.code.pop(old_from, tops[p.from].height, amount);
-        codes[p.to] = self.code.push(old_to, tops[p.to].height, tops[p.from].colour, amount);
-        let mut child = [0u64; MAX_TUBES];
-        child[..n].copy_from_slice(&codes[..n]);
+        let from = self.code.pop(codes[p.from], tops[p.from].height, amount);
+        let to = self.code.push(codes[p.to], tops[p.to].height, tops[p.from].colour, amount);
+        let mut child = Packer::<W>::new(self.code);
         if self.symmetry {
-            resort(&mut child[..n]);
+            let mut changed = [from.min(to), from.max(to)].into_iter().peekable();
+            for (t, &c) in codes[..n].iter().enumerate() {
+                if t == p.from || t == p.to {
+                    continue;
+                }
+                while let Some(d) = changed.next_if(|&d| d <= c) {
+                    child.push(d);
+                }
+                child.push(c);
+            }
+            changed.for_each(|d| child.push(d));
+        } else {
+            for (t, &c) in codes[..n].iter().enumerate() {
+                child.push(if t == p.from {
+                    from
+                } else if t == p.to {
+                    to
+                } else {
+                    c
+                });
+            }
         }
-        visit(p, Packed::pack(self.code, &child[..n]));
-        (codes[p.from], codes[p.to]) = (old_from, old_to);
+        visit(p, child.finish());
     }
 }
 
@@ -237,21 +250,6 @@ impl ByTop {
     }
 }
 
-/// Sorts `codes`, sorted but for the two tubes a pour changed, by insertion: linear in the tubes plus the
-/// places the two move, where the standard sort (which looks for runs and then partitions) cost 15% of an
-/// A* search at 50 colours.
-fn resort(codes: &mut [u64]) {
-    for i in 1..codes.len() {
-        let c = codes[i];
-        let mut j = i;
-        while j > 0 && codes[j - 1] > c {
-            codes[j] = codes[j - 1];
-            j -= 1;
-        }
-        codes[j] = c;
-    }
-}
-
 /// Move ordering, by destination: pours onto a tube of the pour's colour alone first (they build
 /// finished tubes), then onto the same colour over others, then into an empty tube. Greedy follows it
 /// among equal estimates, and it breaks A*'s ties toward progress.
@@ -270,7 +268,7 @@ impl<const W: usize> search::Puzzle for WaterSort<W> {
     type Move = Pour;
 
     fn successors(&self, state: &Packed<W>, mut visit: impl FnMut(Pour, Packed<W>)) {
-        let mut codes = self.unpack(state);
+        let codes = self.unpack(state);
         let n = self.tubes;
         let mut tops = [Top::default(); MAX_TUBES];
         for (top, &c) in tops.iter_mut().zip(&codes[..n]) {
@@ -279,7 +277,7 @@ impl<const W: usize> search::Puzzle for WaterSort<W> {
         let by_top = ByTop::new(&tops[..n]);
         if let Some(p) = self.forced(&tops[..n], &by_top) {
             let amount = tops[p.from].run;
-            self.visit_pour(&mut codes, &tops, p, amount, &mut visit);
+            self.visit_pour(&codes, &tops, p, amount, &mut visit);
             return;
         }
         // Destinations with room, rank by rank; then the sources that can pour into each.
@@ -296,7 +294,7 @@ impl<const W: usize> search::Puzzle for WaterSort<W> {
             // Into an empty tube any other tube may pour; onto a colour only the tubes with it on top.
             let mut pour = |from: usize| {
                 if let Some(amount) = self.amount(tops[from], tops[to]).filter(|_| from != to) {
-                    self.visit_pour(&mut codes, &tops, Pour { from, to }, amount, &mut visit);
+                    self.visit_pour(&codes, &tops, Pour { from, to }, amount, &mut visit);
                 }
             };
             if tops[to].height == 0 {

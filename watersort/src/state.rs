@@ -20,16 +20,9 @@ pub fn words_needed(code: TubeCode, tubes: usize) -> usize {
 impl<const W: usize> Packed<W> {
     /// Packs `codes` (one a tube). The caller guarantees they fit in `W` words.
     pub fn pack(code: TubeCode, codes: &[u64]) -> Self {
-        let width = code.width() as usize;
-        let mut words = [0u64; W];
-        for (t, &c) in codes.iter().enumerate() {
-            let (w, s) = (t * width / 64, t * width % 64);
-            words[w] |= c << s;
-            if s + width > 64 {
-                words[w + 1] |= c >> (64 - s);
-            }
-        }
-        Packed(words)
+        let mut packer = Packer::new(code);
+        codes.iter().for_each(|&c| packer.push(c));
+        packer.finish()
     }
 
     /// Unpacks `tubes` tube codes into `out`.
@@ -49,6 +42,36 @@ impl<const W: usize> Packed<W> {
             c |= self.0[w + 1] << (64 - s);
         }
         c & mask
+    }
+}
+
+/// Packs tube codes one at a time, in order, so that a successor is packed as it is put together (no
+/// array of its codes in between).
+pub struct Packer<const W: usize> {
+    words: [u64; W],
+    width: usize,
+    /// Where the next code goes, in bits.
+    at: usize,
+}
+
+impl<const W: usize> Packer<W> {
+    pub fn new(code: TubeCode) -> Self {
+        Packer { words: [0; W], width: code.width() as usize, at: 0 }
+    }
+
+    /// Appends the next tube's code. The caller guarantees the tubes fit in `W` words.
+    #[inline]
+    pub fn push(&mut self, c: u64) {
+        let (w, s) = (self.at / 64, self.at % 64);
+        self.words[w] |= c << s;
+        if s + self.width > 64 {
+            self.words[w + 1] |= c >> (64 - s);
+        }
+        self.at += self.width;
+    }
+
+    pub fn finish(self) -> Packed<W> {
+        Packed(self.words)
     }
 }
 
