@@ -107,3 +107,35 @@ greedy-guide --algorithm greedy
 greedy-bottoms --algorithm greedy --heuristic bottoms
 T
 fi
+
+# Cross-check of the proofs on levels too big for the tests' reference search: 16 raw 30-colour shuffles
+# (most unsolvable) decided by `watersort` and by watersort/crosscheck.py, an exhaustive search written
+# apart from the solver. Slow: the Python search takes about 20 minutes.
+if [ "${1:-all}" = crosscheck ]; then
+  python3 - "$OUT" <<'PY'
+import random, string, sys
+random.seed(11)
+letters = string.ascii_lowercase + string.ascii_uppercase[:4]
+with open(f"{sys.argv[1]}/raw-k30-e2.txt", "w") as f:
+    for i in range(16):
+        units = [c for c in letters for _ in range(4)]
+        random.shuffle(units)
+        tubes = ["".join(units[j:j + 4]) for j in range(0, len(units), 4)] + ["-", "-"]
+        f.write(f"x{i}: {' '.join(tubes)}\n")
+PY
+  $W solve "$OUT/raw-k30-e2.txt" --algorithm greedy --format json \
+    | python3 -c 'import json, sys; [print(r["id"], r["status"].replace("solved", "solvable")) for r in map(json.loads, sys.stdin)]' \
+    > "$OUT/crosscheck-watersort.txt" || true
+  python3 "$(dirname "$0")/crosscheck.py" "$OUT/raw-k30-e2.txt" | cut -d' ' -f1,2 > "$OUT/crosscheck-python.txt"
+  diff "$OUT/crosscheck-watersort.txt" "$OUT/crosscheck-python.txt" && echo "crosscheck: the same verdict on all $(wc -l < "$OUT/crosscheck-python.txt") levels"
+fi
+
+# How the solvable fraction of uniform shuffles (2 empty tubes, capacity 4) falls with the colours: the
+# draws `generate` needed for ten levels, each run cut at $FRACTION_SECONDS (default 1200) on one core.
+if [ "${1:-all}" = fraction ]; then
+  for k in 20 30 31 32 34 36 40 50; do
+    timeout "${FRACTION_SECONDS:-1200}" taskset -c 0 $W generate --colors "$k" --empty 2 --count 10 --seed 1 \
+      --attempts 1000000 > "$OUT/fraction-k$k.txt" 2> "$OUT/fraction-k$k.log" || true
+    echo "K=$k: $(wc -l < "$OUT/fraction-k$k.txt") levels; $(tail -n 1 "$OUT/fraction-k$k.log")"
+  done
+fi
