@@ -49,7 +49,8 @@ enum Command {
     /// Merge record files of `batch` (e.g. its shards) and print their summary, or compare two runs.
     Report(batch::report::ReportArgs),
     /// Write random solvable levels as level lines, reproducible from the seed (draws are checked on
-    /// every core; the levels do not depend on how many).
+    /// every core; the levels do not depend on how many). Each level is written as soon as it is found,
+    /// so a stopped run keeps them; progress, and a last line with the draws checked, go to stderr.
     Generate(GenerateArgs),
 }
 
