@@ -40,6 +40,33 @@ enum Table {
     Wide(Vec<[u32; 4]>),
 }
 
+/// A transition table the search steps through, either width: the search is compiled once for each (see
+/// `ida::solve`), so the 16-bit table costs no test of its width at every move.
+pub(crate) trait Transitions: Copy + Send + Sync {
+    /// The state after the blank moves `dir` (index into `Dir::ALL`), or [`PRUNED`].
+    fn step(self, state: u32, dir: usize) -> u32;
+}
+
+impl Transitions for &[[u16; 4]] {
+    #[inline(always)]
+    fn step(self, state: u32, dir: usize) -> u32 {
+        self[state as usize][dir] as u32
+    }
+}
+
+impl Transitions for &[[u32; 4]] {
+    #[inline(always)]
+    fn step(self, state: u32, dir: usize) -> u32 {
+        self[state as usize][dir]
+    }
+}
+
+/// The table of a [`MoveFsm`], by width.
+pub(crate) enum TableRef<'a> {
+    Narrow(&'a [[u16; 4]]),
+    Wide(&'a [[u32; 4]]),
+}
+
 /// The most states a 32-bit automaton may have: a 64 MB table, far beyond what `MAX_DEPTH` needs on any
 /// board (5x5 at depth 14: 300,526).
 const WIDE_STATES: usize = 1 << 22;
@@ -146,12 +173,19 @@ impl MoveFsm {
         self.start[cell]
     }
 
-    /// The state after the blank moves `dir` (index into `Dir::ALL`), or [`PRUNED`].
-    #[inline(always)]
+    /// The state after the blank moves `dir` (index into `Dir::ALL`), or [`PRUNED`]. The search steps
+    /// through [`MoveFsm::table`] instead, without this test of the width.
     pub fn step(&self, state: u32, dir: usize) -> u32 {
+        match self.table() {
+            TableRef::Narrow(next) => next.step(state, dir),
+            TableRef::Wide(next) => next.step(state, dir),
+        }
+    }
+
+    pub(crate) fn table(&self) -> TableRef<'_> {
         match &self.next {
-            Table::Narrow(next) => next[state as usize][dir] as u32,
-            Table::Wide(next) => next[state as usize][dir],
+            Table::Narrow(next) => TableRef::Narrow(next),
+            Table::Wide(next) => TableRef::Wide(next),
         }
     }
 
