@@ -8,7 +8,7 @@
 //! lanes change the order of the last iteration, which stops at the first solution); in parallel runs the
 //! last iteration stops as soon as any thread proves a solution, so its counts depend on timing.
 
-use crate::fsm::MoveFsm;
+use crate::fsm::{MoveFsm, TableRef, Transitions};
 use crate::guard::Guard;
 use crate::heuristic::Heuristic;
 use crate::lanes::Worker;
@@ -29,9 +29,9 @@ const FRONT_ROUNDS: usize = 4;
 
 /// The children of `it` within `bound`, in the serial search's order; `Err` with the moves when one of
 /// them is the goal. Children over the bound lower `next`.
-fn expand<H: Heuristic>(
+fn expand<H: Heuristic, T: Transitions>(
     heur: &H,
-    moves: &Moves,
+    moves: &Moves<T>,
     it: &Item<H::Node>,
     bound: u32,
     counts: &mut Counts,
@@ -72,8 +72,24 @@ pub fn solve<H: Heuristic>(
     lanes: usize,
     limits: &Limits,
 ) -> Report {
-    let board = start.board();
-    let moves = Moves::new(board, fsm);
+    // One copy of the search for each width of the automaton's table, so that stepping through the
+    // 16-bit table (every board up to 16 cells) tests no width.
+    match fsm.table() {
+        TableRef::Narrow(table) => iterate(heur, &Moves::new(start.board(), fsm, table), start, pool, lanes, limits),
+        TableRef::Wide(table) => iterate(heur, &Moves::new(start.board(), fsm, table), start, pool, lanes, limits),
+    }
+}
+
+/// [`solve`] with the moves made.
+fn iterate<H: Heuristic, T: Transitions>(
+    heur: &H,
+    moves: &Moves<T>,
+    start: &State,
+    pool: Option<&rayon::ThreadPool>,
+    lanes: usize,
+    limits: &Limits,
+) -> Report {
+    let fsm = moves.fsm;
     let tiles = start.tile_array();
     let root = heur.root(&tiles);
     let guard = Guard::new(limits);
@@ -94,7 +110,7 @@ pub fn solve<H: Heuristic>(
     let hopeless = MAX_PATH as u32 - 1;
     let mut bound = root_h;
     let mut last = Counts::default();
-    let mut serial = Worker::new(heur, &moves, &guard, lanes);
+    let mut serial = Worker::new(heur, moves, &guard, lanes);
     loop {
         report.iterations += 1;
         report.bound = bound;
@@ -113,7 +129,7 @@ pub fn solve<H: Heuristic>(
             Some(pool) => pool.install(|| {
                 parallel_iteration(
                     heur,
-                    &moves,
+                    moves,
                     &guard,
                     tiles,
                     root,
@@ -149,9 +165,9 @@ pub fn solve<H: Heuristic>(
 /// One iteration on the pool: the nodes at a small depth become work items; a solution shallower than that
 /// depth is found (and bound-checked) while splitting, so short solutions are never skipped.
 #[allow(clippy::too_many_arguments)]
-fn parallel_iteration<H: Heuristic>(
+fn parallel_iteration<H: Heuristic, T: Transitions>(
     heur: &H,
-    moves: &Moves,
+    moves: &Moves<T>,
     guard: &Guard,
     tiles: [u8; MAX_CELLS],
     root: H::Node,
@@ -254,7 +270,8 @@ mod tests {
         let board: Board = board.parse().unwrap();
         let heur = LinearConflictH::new(board);
         let fsm = MoveFsm::build(board, 12);
-        let moves = Moves::new(board, &fsm);
+        let TableRef::Narrow(table) = fsm.table() else { panic!("a 16-bit automaton") };
+        let moves = Moves::new(board, &fsm, table);
         let limits = Limits::default();
         let pools: Vec<_> =
             [2, 3].map(|t| rayon::ThreadPoolBuilder::new().num_threads(t).build().unwrap()).into_iter().collect();

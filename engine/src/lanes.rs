@@ -13,6 +13,7 @@
 //! serial order matters in the last iteration: siblings are searched best-first, so the solution tends to
 //! lie there, and work past it is wasted.
 
+use crate::fsm::Transitions;
 use crate::guard::{Guard, CHECK_EVERY};
 use crate::heuristic::Heuristic;
 use crate::moves::{after_move, Moves, MAX_PATH};
@@ -91,9 +92,9 @@ enum Turn {
 }
 
 /// What all lanes of a thread share.
-struct Shared<'a, H: Heuristic> {
+struct Shared<'a, H: Heuristic, T> {
     heur: &'a H,
-    moves: &'a Moves<'a>,
+    moves: &'a Moves<'a, T>,
     bound: u32,
     next_bound: u32,
     counts: Counts,
@@ -116,7 +117,13 @@ impl<N: Copy + Default> Lane<N> {
     /// Pushes a frame for child `pick` of the deepest frame (`None`: for `root`), whose blank is on `blank`
     /// and automaton in `state`, making its children.
     #[inline(always)]
-    fn push<H: Heuristic<Node = N>>(&mut self, sh: &mut Shared<H>, pick: Option<usize>, blank: usize, state: u32) {
+    fn push<H: Heuristic<Node = N>, T: Transitions>(
+        &mut self,
+        sh: &mut Shared<H, T>,
+        pick: Option<usize>,
+        blank: usize,
+        state: u32,
+    ) {
         if self.top == self.frames.len() {
             self.frames.push(Frame::default());
         }
@@ -143,7 +150,7 @@ impl<N: Copy + Default> Lane<N> {
         sh.counts.generated += n as u64;
     }
 
-    fn start<H: Heuristic<Node = N>>(&mut self, sh: &mut Shared<H>, it: Item<N>) {
+    fn start<H: Heuristic<Node = N>, T: Transitions>(&mut self, sh: &mut Shared<H, T>, it: Item<N>) {
         self.tiles = it.tiles;
         self.g0 = it.depth();
         self.prefix = it.path;
@@ -157,7 +164,7 @@ impl<N: Copy + Default> Lane<N> {
     /// nodes' children (settling each before going on, except the last), finds the goal, or runs out of
     /// work. A budget of 1 hands over after every node; a lone lane has nobody to hand over to.
     #[inline(always)]
-    fn turn<H: Heuristic<Node = N>>(&mut self, sh: &mut Shared<H>, budget: u32) -> Turn {
+    fn turn<H: Heuristic<Node = N>, T: Transitions>(&mut self, sh: &mut Shared<H, T>, budget: u32) -> Turn {
         let mut made = 0;
         'settle: loop {
             let f = &mut self.frames[self.top - 1];
@@ -224,7 +231,11 @@ impl<N: Copy + Default> Lane<N> {
     /// Takes, as a work item, the next untried child of the deepest node whose children are at least
     /// `min_left` moves from the bound. Only frames whose children are settled (all but the deepest) count;
     /// children found over the bound on the way are dropped, as the search would.
-    fn steal<H: Heuristic<Node = N>>(&mut self, sh: &mut Shared<H>, min_left: u32) -> Option<Item<N>> {
+    fn steal<H: Heuristic<Node = N>, T: Transitions>(
+        &mut self,
+        sh: &mut Shared<H, T>,
+        min_left: u32,
+    ) -> Option<Item<N>> {
         let bound = sh.bound;
         if self.top < 2 {
             return None;
@@ -266,14 +277,14 @@ impl<N: Copy + Default> Lane<N> {
 }
 
 /// One thread's share of an iteration: its lanes, and where it reports.
-pub(crate) struct Worker<'a, H: Heuristic> {
-    sh: Shared<'a, H>,
+pub(crate) struct Worker<'a, H: Heuristic, T> {
+    sh: Shared<'a, H, T>,
     guard: &'a Guard<'a>,
     lanes: Vec<Lane<H::Node>>,
 }
 
-impl<'a, H: Heuristic> Worker<'a, H> {
-    pub(crate) fn new(heur: &'a H, moves: &'a Moves<'a>, guard: &'a Guard<'a>, lanes: usize) -> Self {
+impl<'a, H: Heuristic, T: Transitions> Worker<'a, H, T> {
+    pub(crate) fn new(heur: &'a H, moves: &'a Moves<'a, T>, guard: &'a Guard<'a>, lanes: usize) -> Self {
         Worker {
             sh: Shared { heur, moves, bound: 0, next_bound: u32::MAX, counts: Counts::default() },
             guard,

@@ -165,7 +165,14 @@ impl Solver {
     }
 
     fn fsm(&self) -> &fsm::MoveFsm {
-        self.fsm.get_or_init(|| fsm::MoveFsm::build(self.board, self.settings.fsm_depth()))
+        self.fsm.get_or_init(|| {
+            let depth = self.settings.fsm_depth();
+            if self.settings.fsm_wide() {
+                fsm::MoveFsm::build_wide(self.board, depth)
+            } else {
+                fsm::MoveFsm::build(self.board, depth)
+            }
+        })
     }
 
     pub fn board(&self) -> Board {

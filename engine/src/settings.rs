@@ -26,12 +26,13 @@ pub struct Settings {
     threads: usize,
     lanes: Option<usize>,
     fsm_depth: usize,
+    fsm_wide: bool,
 }
 
 impl Default for Settings {
     /// All cores, the heuristic's default lanes, the default automaton depth.
     fn default() -> Settings {
-        Settings { threads: cores(), lanes: None, fsm_depth: FSM_DEPTH }
+        Settings { threads: cores(), lanes: None, fsm_depth: FSM_DEPTH, fsm_wide: false }
     }
 }
 
@@ -43,6 +44,17 @@ impl Settings {
 
     pub fn fsm_depth(self) -> usize {
         self.fsm_depth
+    }
+
+    /// Whether the automaton may take 32-bit states (see [`crate::fsm::MoveFsm::build_wide`]).
+    pub fn fsm_wide(self) -> bool {
+        self.fsm_wide
+    }
+
+    /// 32-bit automaton states where 16 bits would cut the depth short (boards of more than 16 cells).
+    pub fn with_fsm_wide(mut self, wide: bool) -> Settings {
+        self.fsm_wide = wide;
+        self
     }
 
     pub fn with_threads(mut self, threads: usize) -> Result<Settings, Error> {

@@ -133,28 +133,33 @@ fn two_by_twelve() {
     check(b212, &solvers, 8, 36, 0x212);
 }
 
-/// The duplicate-path automaton on 5x5 (the deepest that fits 16-bit states) never prunes an optimal path:
-/// many short random positions, solved with it and with parent pruning only, against the reference.
+/// The duplicate-path automata on 5x5 (the deepest that fits 16-bit states, and the full depth with 32-bit
+/// states) never prune an optimal path: many short random positions, solved with each and with parent
+/// pruning only, against the reference; the deeper one prunes more.
 #[test]
 fn the_five_by_five_automaton_never_prunes_an_optimal_path() {
     let board: Board = "5x5".parse().unwrap();
-    let with = |depth: usize| {
-        let settings = Settings::default().with_fsm_depth(depth).unwrap().with_lanes(1).unwrap();
+    let with = |depth: usize, wide: bool| {
+        let settings = Settings::default().with_fsm_depth(depth).unwrap().with_fsm_wide(wide).with_lanes(1).unwrap();
         common::table_free_with(board, HeuristicChoice::LinearConflict, settings)
     };
-    let (full, plain) = (with(engine::FSM_DEPTH), with(2));
+    let (full, wide, plain) = (with(engine::FSM_DEPTH, false), with(engine::FSM_DEPTH, true), with(2, false));
     let mut seed = 0xA070_0025u64;
-    let mut pruned_less = 0u64;
+    let (mut pruned_less, mut wide_pruned_more) = (0u64, 0u64);
     for i in 0..150 {
         let s = walk(board, 14 + i % 17, &mut seed);
         let want = reference_length(&s);
         let a = full.solve_with(&s, 1, &Limits::default()).unwrap();
+        let w = wide.solve_with(&s, 1, &Limits::default()).unwrap();
         let b = plain.solve_with(&s, 1, &Limits::default()).unwrap();
         assert_eq!(a.moves().map(|m| m.len() as u32), Some(want), "automaton: {s}");
+        assert_eq!(w.moves().map(|m| m.len() as u32), Some(want), "32-bit automaton: {s}");
         assert_eq!(b.moves().map(|m| m.len() as u32), Some(want), "parent pruning: {s}");
         pruned_less += b.counts.generated.saturating_sub(a.counts.generated);
+        wide_pruned_more += a.counts.generated.saturating_sub(w.counts.generated);
     }
     assert!(pruned_less > 0, "the automaton pruned nothing");
+    assert!(wide_pruned_more > 0, "the deeper automaton pruned nothing more");
 }
 
 /// Korf and Felner's fifty 24-puzzle instances (tests/data) parse, are solvable, and linear conflict never
