@@ -69,7 +69,8 @@ pub struct Tally {
 /// run can show its progress and loses nothing when it is stopped, and the levels do not depend on the
 /// number of threads. Most draws at 50 colours and two empty tubes are
 /// unsolvable, each rejection a proof by exhaustion, and the checks are what generation spends its time
-/// on. `keep` may stop the run early with [`ControlFlow::Break`]. Returns the final tally.
+/// on. `keep` may stop the run early with [`ControlFlow::Break`]. Returns the final tally. With more than
+/// one thread the checks are cancelled by the run's own flag, in place of any in `options.limits`.
 pub fn generate_each(
     spec: &Spec,
     options: &Options,
@@ -82,13 +83,17 @@ pub fn generate_each(
     if spec.count == 0 {
         return Ok(Tally::default());
     }
+    if spec.attempts == 0 {
+        return Err(GenerateError::NoSolvable { attempts: 0, index: 1 });
+    }
     let model = Model { heuristic: Heuristic::Guide, ..options.model };
     let check = Options { algorithm: Algorithm::Dfs, model, ..options.clone() };
     let mut draws = Draws { rng: SplitMix64::new(spec.seed), next: 0, spec, colours: colour_names(spec.colours) };
     let mut order = InOrder { spec, tally: Tally::default(), misses: 0, keep };
     if threads <= 1 {
         loop {
-            let (_, level) = draws.next()?;
+            let (_, level) = draws.next();
+            let level = level?;
             let solvable = solvable(&level, &check)?;
             if order.decide(level, solvable)?.is_break() {
                 return Ok(order.tally);
@@ -96,31 +101,44 @@ pub fn generate_each(
         }
     }
     // Workers take the next draw under a lock (the draws are one sequence), check it, and send the
-    // verdict here; verdicts are taken in draw order. When the run is over, `done` stops the workers and
-    // cancels the checks still running.
+    // verdict here; verdicts, failures included, are taken in draw order. When the run is over, `done`
+    // stops the workers and cancels the checks still running; it is also set when a worker or this thread
+    // unwinds from a panic, so that the others stop and the panic reaches the caller instead of a hang.
     let done = Arc::new(AtomicBool::new(false));
     let check = Options { limits: Limits { cancel: Some(Arc::clone(&done)), ..check.limits.clone() }, ..check };
     let draws = Mutex::new(draws);
-    let (send, receive) = mpsc::channel::<Result<(usize, Level, bool), GenerateError>>();
+    let (send, receive) = mpsc::channel::<Verdict>();
     std::thread::scope(|scope| {
         for _ in 0..threads {
             let (send, draws, check, done) = (send.clone(), &draws, &check, &done);
             scope.spawn(move || {
+                let _stop = SetOnDrop(done);
                 while !done.load(Ordering::Relaxed) {
-                    let drawn = draws.lock().unwrap_or_else(|poison| poison.into_inner()).next();
-                    let verdict = drawn.and_then(|(i, level)| Ok((i, level.clone(), solvable(&level, check)?)));
+                    let (i, level) = draws.lock().unwrap_or_else(|poison| poison.into_inner()).next();
+                    let verdict = level.and_then(|level| Ok((solvable(&level, check)?, level)));
                     let failed = verdict.is_err();
-                    if send.send(verdict).is_err() || failed {
+                    if send.send((i, verdict)).is_err() || failed {
                         return;
                     }
                 }
             });
         }
         drop(send);
-        let result = order.take_all(receive.iter());
-        done.store(true, Ordering::Relaxed);
-        result
+        let _stop = SetOnDrop(&done);
+        order.take_all(receive.iter())
     })
+}
+
+/// A draw's index and what its check found: solvable or not, with the level.
+type Verdict = (usize, Result<(bool, Level), GenerateError>);
+
+/// Sets the flag when dropped: at the end of the run, and when a thread unwinds.
+struct SetOnDrop<'a>(&'a AtomicBool);
+
+impl Drop for SetOnDrop<'_> {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
 }
 
 /// The seed's sequence of draws.
@@ -132,10 +150,10 @@ struct Draws<'a> {
 }
 
 impl Draws<'_> {
-    /// The next draw and its index from 0.
-    fn next(&mut self) -> Result<(usize, Level), GenerateError> {
+    /// The next draw's index from 0, and the draw.
+    fn next(&mut self) -> (usize, Result<Level, GenerateError>) {
         self.next += 1;
-        Ok((self.next - 1, draw(&mut self.rng, self.spec, &self.colours)?))
+        (self.next - 1, draw(&mut self.rng, self.spec, &self.colours).map_err(GenerateError::from))
     }
 }
 
@@ -170,15 +188,12 @@ impl InOrder<'_, '_> {
     }
 
     /// Takes verdicts arriving in any order, holding each until the draws before it are decided.
-    fn take_all(
-        &mut self,
-        verdicts: impl Iterator<Item = Result<(usize, Level, bool), GenerateError>>,
-    ) -> Result<Tally, GenerateError> {
+    fn take_all(&mut self, verdicts: impl Iterator<Item = Verdict>) -> Result<Tally, GenerateError> {
         let mut waiting = BTreeMap::new();
-        for verdict in verdicts {
-            let (i, level, solvable) = verdict?;
-            waiting.insert(i, (level, solvable));
-            while let Some((level, solvable)) = waiting.remove(&self.tally.draws) {
+        for (i, verdict) in verdicts {
+            waiting.insert(i, verdict);
+            while let Some(verdict) = waiting.remove(&self.tally.draws) {
+                let (solvable, level) = verdict?;
                 if self.decide(level, solvable)?.is_break() {
                     return Ok(self.tally);
                 }
@@ -273,6 +288,19 @@ mod tests {
             assert_eq!(heard.len(), 5);
         }
         assert_eq!(run(&spec(6, 2, 0, 5), 2).0.unwrap(), Tally::default());
+        // No attempts allowed: an error before any draw, as before the pool.
+        let (tally, heard) = run(&spec(6, 2, 1, 0), 2);
+        assert!(matches!(tally, Err(GenerateError::NoSolvable { attempts: 0, index: 1 })), "{tally:?}");
+        assert!(heard.is_empty());
+    }
+
+    /// A panic while the pool runs stops the workers and reaches the caller: the run must not hang.
+    #[test]
+    fn a_panic_in_keep_reaches_the_caller() {
+        let run = std::panic::AssertUnwindSafe(|| {
+            generate_each(&spec(6, 2, 100, 1000), &Options::default(), 2, &mut |_, _| panic!("keep failed"))
+        });
+        assert!(std::panic::catch_unwind(run).is_err());
     }
 
     #[test]

@@ -49,8 +49,9 @@ enum Command {
     /// Merge record files of `batch` (e.g. its shards) and print their summary, or compare two runs.
     Report(batch::report::ReportArgs),
     /// Write random solvable levels as level lines, reproducible from the seed (draws are checked on
-    /// every core; the levels do not depend on how many). Each level is written as soon as it is found,
-    /// so a stopped run keeps them; progress, and a last line with the draws checked, go to stderr.
+    /// every core; the levels do not depend on how many). Each level is written as soon as it and every
+    /// draw before it are decided, so a stopped run keeps them; progress goes to stderr, and at the end a
+    /// line with the draws checked.
     Generate(GenerateArgs),
 }
 
@@ -342,7 +343,8 @@ fn generate_command(args: &GenerateArgs) -> anyhow::Result<ExitCode> {
     let mut last_line = started;
     let tally = generate_each(&spec, &options, threads, &mut |tally, level| {
         if let Some(level) = level {
-            written = writeln!(out, "{}", level.to_line()).and_then(|()| out.flush());
+            // The bar is drawn on stderr: hidden while the line goes out, so a terminal shows both cleanly.
+            written = bar.suspend(|| writeln!(out, "{}", level.to_line()).and_then(|()| out.flush()));
         }
         bar.set_position(tally.levels as u64);
         bar.set_message(format!("{} draws checked", tally.draws));
