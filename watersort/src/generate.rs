@@ -42,9 +42,12 @@ pub enum GenerateError {
 const LETTERS: &[u8] = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
 
 /// `spec.count` levels: each a uniform shuffle of `capacity` units of each colour into `colours` full
-/// tubes, then `empty` empty tubes; a draw is kept only if the solver finds a solution (the greedy
-/// depth-first search with the guide heuristic, under `options`' rule: any solution proves solvability),
-/// else the next draw is tried. Names are `s<seed>-<index from 1>`.
+/// tubes, then `empty` empty tubes; a draw is kept only if the solver finds a solution (the depth-first
+/// search, ordered by the `bottoms` estimate, under `options`' rule: any solution proves solvability),
+/// else the next draw is tried. Names are `s<seed>-<index from 1>`. Without a node limit the verdict is
+/// the same whatever orders the search, so the order is chosen for speed: `bottoms` is cheaper to compute
+/// than greedy's `guide`, and most draws at many colours are rejections, whose proofs visit every state
+/// whatever the order (generating the ten K = 30 levels of seed 1: 0.72 of the time with `guide`).
 ///
 /// The levels are the first `count` solvable draws of the seed's sequence of draws. Checks run on the
 /// calling thread (a server that meters its searches relies on it); see [`generate_each`] for more.
@@ -86,7 +89,7 @@ pub fn generate_each(
     if spec.attempts == 0 {
         return Err(GenerateError::NoSolvable { attempts: 0, index: 1 });
     }
-    let model = Model { heuristic: Heuristic::Guide, ..options.model };
+    let model = Model { heuristic: Heuristic::Bottoms, ..options.model };
     let check = Options { algorithm: Algorithm::Dfs, model, ..options.clone() };
     let mut draws = Draws { rng: SplitMix64::new(spec.seed), next: 0, spec, colours: colour_names(spec.colours) };
     let mut order = InOrder { spec, tally: Tally::default(), misses: 0, keep };
