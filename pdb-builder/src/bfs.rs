@@ -186,8 +186,9 @@ impl BoardGraph {
         g
     }
 
-    /// The regions of `free` whose smallest cell is in `starts` (a subset of `free`), ordered by their smallest
-    /// cells. With `starts == free` the `l`-th is the region labelled `l`.
+    /// The regions of `free` that hold a cell of `starts` (a subset of `free`), in the order of their lowest
+    /// cell in `starts`. With `starts == free` the `l`-th is the region labelled `l`; with `starts` the free
+    /// cells below some cell, they are the regions whose smallest cell is below it.
     #[inline]
     fn regions(&self, free: u32, starts: u32) -> impl Iterator<Item = u32> + '_ {
         let mut rest = starts;

@@ -70,9 +70,8 @@ pub struct Tally {
 /// [`generate`] with draws checked `threads` at a time side by side. `keep` hears of every draw in draw
 /// order as soon as it and every draw before it are decided (with the level when it is kept), so a long
 /// run can show its progress and loses nothing when it is stopped, and the levels do not depend on the
-/// number of threads. Most draws at 50 colours and two empty tubes are
-/// unsolvable, each rejection a proof by exhaustion, and the checks are what generation spends its time
-/// on. `keep` may stop the run early with [`ControlFlow::Break`]. Returns the final tally. With more than
+/// number of threads. Most draws at 50 colours and two empty tubes are unsolvable, each rejection a proof
+/// by exhaustion, and the checks are what generation spends its time on. `keep` may stop the run early with [`ControlFlow::Break`]. Returns the final tally. With more than
 /// one thread the checks are cancelled by the run's own flag, in place of any in `options.limits`.
 pub fn generate_each(
     spec: &Spec,
@@ -96,8 +95,7 @@ pub fn generate_each(
     if threads <= 1 {
         loop {
             let (_, level) = draws.next();
-            let level = level?;
-            let solvable = solvable(&level, &check)?;
+            let (solvable, level) = verdict(level, &check)?;
             if order.decide(level, solvable)?.is_break() {
                 return Ok(order.tally);
             }
@@ -118,7 +116,7 @@ pub fn generate_each(
                 let _stop = SetOnDrop(done);
                 while !done.load(Ordering::Relaxed) {
                     let (i, level) = draws.lock().unwrap_or_else(|poison| poison.into_inner()).next();
-                    let verdict = level.and_then(|level| Ok((solvable(&level, check)?, level)));
+                    let verdict = verdict(level, check);
                     let failed = verdict.is_err();
                     if send.send((i, verdict)).is_err() || failed {
                         return;
@@ -206,9 +204,10 @@ impl InOrder<'_, '_> {
     }
 }
 
-/// Whether the check finds a solution for `level`.
-fn solvable(level: &Level, check: &Options) -> Result<bool, GenerateError> {
-    Ok(matches!(solve(level, check)?.outcome, Outcome::Solved(_)))
+/// What the check finds for a draw: whether it solves the level, with the level.
+fn verdict(level: Result<Level, GenerateError>, check: &Options) -> Result<(bool, Level), GenerateError> {
+    let level = level?;
+    Ok((matches!(solve(&level, check)?.outcome, Outcome::Solved(_)), level))
 }
 
 /// One letter a colour.

@@ -5,10 +5,9 @@
 //! Tube order is a symmetry: positions that differ only by it are one state. Every state the search sees
 //! is kept canonical — tube codes in ascending order — by sorting the start once and building each
 //! successor sorted (two tubes changed: they are merged into the others as the child is packed). That is
-//! cheaper than letting the library call
-//! `Puzzle::canonical` on every child, which would unpack, sort and pack it again. The price: a move is a
-//! pour between positions in sorted order, so [`WaterSort::user_pours`] maps a solution back to the
-//! level's own tube numbers.
+//! cheaper than letting the library call `Puzzle::canonical` on every child, which would unpack, sort and
+//! pack it again. The price: a move is a pour between positions in sorted order, so
+//! [`WaterSort::user_pours`] maps a solution back to the level's own tube numbers.
 
 use crate::heuristic::{GoalShape, Heuristic};
 use crate::level::{unit_bits, Level, MAX_TUBES};

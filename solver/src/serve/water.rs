@@ -24,12 +24,12 @@ const CAPACITY: usize = 4;
 /// Bytes of stored states one search may take: A* keeps every state it sees, and a large level could
 /// fill the machine's memory within the time limit, for every search running at once.
 const MEMORY: u64 = 1 << 30;
-/// Bounds of `/api/random`: generating is fast at these sizes (a greedy search a draw), and the levels
+/// Bounds of `/api/random`: generating is fast at these sizes (a depth-first check a draw), and the levels
 /// stay small enough to solve optimally within seconds or to stop at the time limit.
 const MAX_COLOURS: usize = 16;
 const MAX_EMPTY: usize = 4;
 const MAX_CAPACITY: usize = 8;
-/// Draws tried for a random level, each checked by a greedy search of at most `DRAW_NODES` expansions:
+/// Draws tried for a random level, each checked by a depth-first search of at most `DRAW_NODES` expansions:
 /// together a bound on the time one request takes.
 const ATTEMPTS: usize = 200;
 const DRAW_NODES: u64 = 20_000;
@@ -119,8 +119,9 @@ pub struct RandomQuery {
 #[derive(Serialize)]
 pub struct RandomLevel {
     puzzle: &'static str,
-    /// The level line; its name says the seed (`s<seed>-1`), so `watersort generate --count 1` with the
-    /// same seed, colours, empty tubes, capacity and rule writes the same level.
+    /// The level line; its name says the seed (`s<seed>-1`). `watersort generate --count 1` with the same
+    /// seed, colours, empty tubes, capacity and rule writes the same level, unless a draw before it was
+    /// solvable but not shown so within the server's [`DRAW_NODES`] (the command has no such limit).
     level: String,
     capacity: usize,
     rule: String,
@@ -135,8 +136,9 @@ fn within(name: &str, value: usize, range: std::ops::RangeInclusive<usize>) -> R
     }
 }
 
-/// `GET /api/random?puzzle=water-sort`: a random level the greedy search proved solvable (the watersort
-/// crate's generator), drawn under a search permit as it searches.
+/// `GET /api/random?puzzle=water-sort`: a random level the watersort crate's generator proved solvable
+/// (its depth-first check, at most [`DRAW_NODES`] expansions a draw), drawn under a search permit as it
+/// searches.
 pub async fn random(app: Arc<App>, q: RandomQuery) -> Result<Response, ApiError> {
     let rule = rule(q.rule.as_deref())?;
     let spec = Spec {
@@ -152,7 +154,7 @@ pub async fn random(app: Arc<App>, q: RandomQuery) -> Result<Response, ApiError>
         let mut options = options(app, rule);
         options.limits.nodes = Some(DRAW_NODES);
         generate(&spec, &options).map_err(|e| match e {
-            GenerateError::Solve(e) => failed(e.to_string()),
+            GenerateError::Solve(_) | GenerateError::WorkersStopped => failed(e.to_string()),
             e => bad(e.to_string()),
         })
     })
