@@ -62,7 +62,8 @@ enum Command {
   pdb-builder build --partition 1,2,3,4,5/6,7,8,9,10/11,12,13,14,15 --memory-limit 1G
       a custom partition, refused if it needs more than 1 GiB")]
     Build {
-        /// A named partition (4x4: 7-8, 6-6-3, 5-5-5; 3x3: 4-4; 2x3: 2-3) or tiles like 1,2,3/4,5,6,7,8.
+        /// A named partition (5x5: 7-6-6-5, 6-6-6-6; 4x4: 7-8, 6-6-3, 5-5-5; 3x3: 4-4; 2x3: 2-3) or tiles like
+        /// 1,2,3/4,5,6,7,8.
         #[arg(long, value_name = "PARTITION", help_heading = TABLES)]
         partition: String,
         /// The board, rows x columns (at most 25 cells).

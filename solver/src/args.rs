@@ -39,9 +39,9 @@ pub struct SearchArgs {
     /// Folder holding the pattern database files (see `pdb-builder build`).
     #[arg(long, value_name = "DIR", env = "STP_PDBS", default_value = "pdbs", help_heading = TABLES)]
     pub pdbs: PathBuf,
-    /// Which tables: 7-8, 6-6-3, 5-5-5 (4x4), 4-4 (3x3), 2-3 (2x3), or a custom partition such as
-    /// 1,2,3,4,5,6,7/8,9,10,11,12,13,14,15. Default: with --heuristic pdb the board's first catalogue
-    /// entry; with auto the first complete one in --pdbs.
+    /// Which tables: 7-6-6-5, 6-6-6-6 (5x5), 7-8, 6-6-3, 5-5-5 (4x4), 4-4 (3x3), 2-3 (2x3), or a custom
+    /// partition such as 1,2,3,4,5,6,7/8,9,10,11,12,13,14,15. Default: with --heuristic pdb the board's
+    /// first catalogue entry; with auto the first complete one in --pdbs.
     #[arg(long, value_name = "PARTITION", help_heading = TABLES)]
     pub partition: Option<String>,
     /// Table lookups at every node: regular (the position only) or reflected (also its reflection about
