@@ -7,7 +7,8 @@ use crate::rank::{Pattern, MAX_PATTERN_TILES};
 pub const CATALOGUE: &[(&str, &str, &[&[u8]])] = &[
     // Korf and Felner's blocks with the blank's corner grown to seven tiles (2,422,728,000 entries, 1.13 GiB):
     // that corner holds most of the interaction between tiles, so it gains more than the 5-tile block
-    // loses. Chosen by measurement (BENCHMARKS.md, "A stronger partition"): a mean estimate 0.3 above 6-6-6-6.
+    // loses. Chosen by measurement (BENCHMARKS.md, "The stronger partition: 7-6-6-5"): a mean estimate 0.3
+    // above 6-6-6-6.
     (
         "5x5",
         "7-6-6-5",

@@ -71,8 +71,9 @@ pub struct Tally {
 /// order as soon as it and every draw before it are decided (with the level when it is kept), so a long
 /// run can show its progress and loses nothing when it is stopped, and the levels do not depend on the
 /// number of threads. Most draws at 50 colours and two empty tubes are unsolvable, each rejection a proof
-/// by exhaustion, and the checks are what generation spends its time on. `keep` may stop the run early with [`ControlFlow::Break`]. Returns the final tally. With more than
-/// one thread the checks are cancelled by the run's own flag, in place of any in `options.limits`.
+/// by exhaustion, and the checks are what generation spends its time on. `keep` may stop the run early
+/// with [`ControlFlow::Break`]. Returns the final tally. With more than one thread the checks are
+/// cancelled by the run's own flag, in place of any in `options.limits`.
 pub fn generate_each(
     spec: &Spec,
     options: &Options,
