@@ -437,6 +437,51 @@ impl<const P: usize> Heuristic for PdbHeuristic<P> {
     }
 }
 
+/// The larger of two estimates, each admissible, so admissible too: two partitions cut the tiles apart
+/// differently, so where one misses an interaction the other often counts it (on 5x5, 6-6-6-6 and 7-6-6-5
+/// together average 82.77 at random positions against 82.45 for the better alone). Each keeps its own node,
+/// and both start their table reads before either is settled, so the reads overlap as for one.
+pub struct MaxOf<A, B>(pub A, pub B);
+
+#[derive(Clone, Copy, Default)]
+pub struct MaxNode<A, B> {
+    a: A,
+    b: B,
+}
+
+impl<A: Heuristic, B: Heuristic> Heuristic for MaxOf<A, B> {
+    type Node = MaxNode<A::Node, B::Node>;
+
+    fn root(&self, tiles: &[u8; MAX_CELLS]) -> Self::Node {
+        MaxNode { a: self.0.root(tiles), b: self.1.root(tiles) }
+    }
+
+    #[inline(always)]
+    fn h(node: &Self::Node) -> u32 {
+        A::h(&node.a).max(B::h(&node.b))
+    }
+
+    #[inline(always)]
+    fn child(
+        &self,
+        node: &Self::Node,
+        tiles: &[u8; MAX_CELLS],
+        tile: u8,
+        from: usize,
+        to: usize,
+        out: &mut Self::Node,
+    ) {
+        self.0.child(&node.a, tiles, tile, from, to, &mut out.a);
+        self.1.child(&node.b, tiles, tile, from, to, &mut out.b);
+    }
+
+    #[inline(always)]
+    fn settle(&self, node: &mut Self::Node) {
+        self.0.settle(&mut node.a);
+        self.1.settle(&mut node.b);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -451,8 +496,8 @@ mod tests {
         for pattern in &Partition::parse(board, partition).unwrap().patterns {
             pdb_builder::build_table(board, pattern, &dir.join(file_name(board, pattern)), &mut |_| {}).unwrap();
         }
-        let spec = TableSpec { dir: dir.clone(), partition: Some(partition.into()), lookups: Lookups::Reflected };
-        let files = open_tables(board, &spec).unwrap().1;
+        let spec = TableSpec { dir: dir.clone(), partitions: vec![partition.into()], lookups: Lookups::Reflected };
+        let files = open_tables(board, &spec).unwrap().remove(0).1;
         std::fs::remove_dir_all(&dir).unwrap();
         Arc::new(files)
     }

@@ -23,9 +23,9 @@ mod work;
 pub use error::Error;
 pub use outcome::{Counts, Limits, Outcome, Progress, Report, Stop};
 pub use settings::{cores, Settings, FSM_DEPTH, LANES, MAX_LANES, MAX_THREADS};
-pub use tables::{default_partition, open_tables, HeuristicChoice, Lookups, TableSpec};
+pub use tables::{default_partition, open_tables, HeuristicChoice, Lookups, TableSpec, MAX_SETS};
 
-use heuristic::{Heuristic, LinearConflictH, Manhattan, PdbHeuristic};
+use heuristic::{Heuristic, LinearConflictH, Manhattan, MaxOf, PdbHeuristic};
 use puzzle::pdb_file::PdbFile;
 use puzzle::{Board, State};
 use std::path::PathBuf;
@@ -41,6 +41,9 @@ enum Loaded {
     Pdb3(PdbHeuristic<3>),
     Pdb4(PdbHeuristic<4>),
     PdbMany(PdbHeuristic<{ puzzle::MAX_CELLS }>),
+    /// Two partitions of up to four tables each (every catalogue entry): one more copy of the search, not
+    /// one per pair of sizes.
+    Max(MaxOf<PdbHeuristic<4>, PdbHeuristic<4>>),
 }
 
 /// Runs `$body` with `$h` bound to the loaded heuristic, monomorphised per heuristic type.
@@ -53,6 +56,7 @@ macro_rules! with_heuristic {
             Loaded::Pdb3($h) => $body,
             Loaded::Pdb4($h) => $body,
             Loaded::PdbMany($h) => $body,
+            Loaded::Max($h) => $body,
         }
     };
 }
@@ -81,9 +85,12 @@ struct PayloadCheck {
 }
 
 impl PayloadCheck {
-    fn start(files: Arc<Vec<PdbFile>>) -> PayloadCheck {
+    fn start(sets: Vec<Arc<Vec<PdbFile>>>) -> PayloadCheck {
         let thread = std::thread::spawn(move || {
-            files.iter().try_for_each(|f| f.verify_checksum()).map_err(|e| format!("{e}; rebuild the table"))
+            sets.iter()
+                .flat_map(|files| files.iter())
+                .try_for_each(|f| f.verify_checksum())
+                .map_err(|e| format!("{e}; rebuild the table"))
         });
         PayloadCheck { thread: Mutex::new(Some(thread)), result: OnceLock::new() }
     }
@@ -118,14 +125,28 @@ impl Solver {
             tables::Chosen::LinearConflict => {
                 (Loaded::LinearConflict(LinearConflictH::new(board)), "linear-conflict".to_string(), None)
             }
-            tables::Chosen::Pdb { name, files, reflect } => {
-                let files = Arc::new(files);
-                let check = Some(PayloadCheck::start(Arc::clone(&files)));
-                let heuristic = match files.len() {
-                    2 => Loaded::Pdb2(PdbHeuristic::new(board, files, reflect)),
-                    3 => Loaded::Pdb3(PdbHeuristic::new(board, files, reflect)),
-                    4 => Loaded::Pdb4(PdbHeuristic::new(board, files, reflect)),
-                    _ => Loaded::PdbMany(PdbHeuristic::new(board, files, reflect)),
+            tables::Chosen::Pdb { name, sets, reflect } => {
+                let sets: Vec<Arc<Vec<PdbFile>>> = sets.into_iter().map(Arc::new).collect();
+                let check = Some(PayloadCheck::start(sets.clone()));
+                let heuristic = match <[_; 2]>::try_from(sets) {
+                    Ok([a, b]) => {
+                        if let Some(big) = [&a, &b].into_iter().find(|s| s.len() > 4) {
+                            return Err(Error::Setting(format!(
+                                "the larger of two partitions' estimates takes at most 4 tables each; one has {}",
+                                big.len()
+                            )));
+                        }
+                        Loaded::Max(MaxOf(PdbHeuristic::new(board, a, reflect), PdbHeuristic::new(board, b, reflect)))
+                    }
+                    Err(mut one) => {
+                        let files = one.remove(0);
+                        match files.len() {
+                            2 => Loaded::Pdb2(PdbHeuristic::new(board, files, reflect)),
+                            3 => Loaded::Pdb3(PdbHeuristic::new(board, files, reflect)),
+                            4 => Loaded::Pdb4(PdbHeuristic::new(board, files, reflect)),
+                            _ => Loaded::PdbMany(PdbHeuristic::new(board, files, reflect)),
+                        }
+                    }
                 };
                 (heuristic, name, check)
             }
@@ -186,12 +207,13 @@ impl Solver {
 
     /// The tables in use: (path, payload hash), so a result can be traced to what produced it.
     pub fn tables(&self) -> Vec<(PathBuf, u64)> {
-        let files = match &self.heuristic {
-            Loaded::Pdb2(h) => h.files(),
-            Loaded::Pdb3(h) => h.files(),
-            Loaded::Pdb4(h) => h.files(),
-            Loaded::PdbMany(h) => h.files(),
-            _ => &[],
+        let files: Vec<&PdbFile> = match &self.heuristic {
+            Loaded::Pdb2(h) => h.files().iter().collect(),
+            Loaded::Pdb3(h) => h.files().iter().collect(),
+            Loaded::Pdb4(h) => h.files().iter().collect(),
+            Loaded::PdbMany(h) => h.files().iter().collect(),
+            Loaded::Max(MaxOf(a, b)) => a.files().iter().chain(b.files()).collect(),
+            Loaded::Manhattan(_) | Loaded::LinearConflict(_) => Vec::new(),
         };
         files.iter().map(|f| (f.path.clone(), f.header.payload_hash)).collect()
     }

@@ -75,11 +75,15 @@ impl FromStr for Lookups {
 #[derive(Clone, Debug)]
 pub struct TableSpec {
     pub dir: PathBuf,
-    /// A catalogue name (`7-8`, `6-6-3`, ...) or a custom `1,2,3/4,5,...` partition; `None`: with `Pdb`
-    /// the board's first catalogue entry, with `Auto` the first complete one in the folder.
-    pub partition: Option<String>,
+    /// Catalogue names (`7-8`, `6-6-3`, ...) or custom `1,2,3/4,5,...` partitions. None: with `Pdb` the
+    /// board's first catalogue entry, with `Auto` the first complete one in the folder. Two: the estimate is
+    /// the larger of the two sets' ([`MAX_SETS`] at most).
+    pub partitions: Vec<String>,
     pub lookups: Lookups,
 }
+
+/// How many partitions one heuristic can take the maximum over.
+pub const MAX_SETS: usize = 2;
 
 /// The default partition for a board: the first (strongest) catalogue entry for it.
 pub fn default_partition(board: Board) -> Option<&'static str> {
@@ -116,24 +120,51 @@ fn look(board: Board, name: &str, spec: &TableSpec) -> Result<Found, Error> {
     Ok(Found { partition, files, missing })
 }
 
-/// Opens every table of the partition `spec` names (or the board's default); a missing file is an error
-/// that names the command that builds it.
-pub fn open_tables(board: Board, spec: &TableSpec) -> Result<(Partition, Vec<PdbFile>), Error> {
-    let name = spec.partition.as_deref().or(default_partition(board)).ok_or_else(|| {
-        Error::Setting(format!("there is no catalogue partition for a {board} board; name one (e.g. 1,2,3/4,5)"))
-    })?;
-    let found = look(board, name, spec)?;
-    match found.missing.into_iter().next() {
-        Some(path) => Err(Error::MissingTable { path, board, partition: name.to_string(), dir: spec.dir.clone() }),
-        None => Ok((found.partition, found.files)),
+/// Opens every table of each partition `spec` names (or of the board's default); a missing file is an
+/// error that names the command that builds it.
+pub fn open_tables(board: Board, spec: &TableSpec) -> Result<Vec<(Partition, Vec<PdbFile>)>, Error> {
+    let names: Vec<&str> = match spec.partitions.as_slice() {
+        [] => vec![default_partition(board).ok_or_else(|| {
+            Error::Setting(format!("there is no catalogue partition for a {board} board; name one (e.g. 1,2,3/4,5)"))
+        })?],
+        named => named.iter().map(String::as_str).collect(),
+    };
+    check_count(&names)?;
+    names
+        .into_iter()
+        .map(|name| {
+            let found = look(board, name, spec)?;
+            match found.missing.into_iter().next() {
+                Some(path) => {
+                    Err(Error::MissingTable { path, board, partition: name.to_string(), dir: spec.dir.clone() })
+                }
+                None => Ok((found.partition, found.files)),
+            }
+        })
+        .collect()
+}
+
+fn check_count(names: &[&str]) -> Result<(), Error> {
+    if names.len() > MAX_SETS {
+        return Err(Error::Setting(format!(
+            "{} partitions named ({}); the estimate can be the larger of at most {MAX_SETS}",
+            names.len(),
+            names.join(", ")
+        )));
     }
+    Ok(())
 }
 
 /// The heuristic [`load`] settled on.
 pub(crate) enum Chosen {
     Manhattan,
     LinearConflict,
-    Pdb { name: String, files: Vec<PdbFile>, reflect: bool },
+    /// One set of tables, or two whose estimates are maxed.
+    Pdb {
+        name: String,
+        sets: Vec<Vec<PdbFile>>,
+        reflect: bool,
+    },
 }
 
 /// Applies the user's choice to what the folder holds. With `Auto`, only a folder without a complete set
@@ -145,46 +176,64 @@ pub(crate) fn load(
     spec: &TableSpec,
     warn: &mut dyn FnMut(&str),
 ) -> Result<Chosen, Error> {
-    let pdb = |partition: Partition, files: Vec<PdbFile>| {
+    let pdb = |found: Vec<(Partition, Vec<PdbFile>)>| {
         let reflect = board.is_square() && spec.lookups == Lookups::Reflected;
-        let name = format!("pdb {}{}", partition.name, if reflect { " + reflection" } else { "" });
-        Chosen::Pdb { name, files, reflect }
+        let names: Vec<&str> = found.iter().map(|(p, _)| p.name.as_str()).collect();
+        let names = match names.as_slice() {
+            [one] => one.to_string(),
+            many => format!("max({})", many.join(", ")),
+        };
+        let name = format!("pdb {names}{}", if reflect { " + reflection" } else { "" });
+        Chosen::Pdb { name, sets: found.into_iter().map(|(_, files)| files).collect(), reflect }
     };
     match choice {
         HeuristicChoice::Manhattan => Ok(Chosen::Manhattan),
         HeuristicChoice::LinearConflict => Ok(Chosen::LinearConflict),
-        HeuristicChoice::Pdb => open_tables(board, spec).map(|(p, files)| pdb(p, files)),
+        HeuristicChoice::Pdb => open_tables(board, spec).map(pdb),
         HeuristicChoice::Auto => {
-            let names: Vec<&str> = match spec.partition.as_deref() {
-                Some(name) => vec![name],
-                None => catalogue(board).collect(),
+            // What to try, in order: the partitions named (all of them), else each catalogue entry.
+            let candidates: Vec<Vec<&str>> = if spec.partitions.is_empty() {
+                catalogue(board).map(|name| vec![name]).collect()
+            } else {
+                vec![spec.partitions.iter().map(String::as_str).collect()]
             };
-            if names.is_empty() {
+            if let Some(names) = candidates.first() {
+                check_count(names)?;
+            } else {
                 return Ok(Chosen::LinearConflict);
             }
-            let mut seen = Vec::new();
-            for (k, name) in names.iter().enumerate() {
-                let found = look(board, name, spec)?;
-                if found.missing.is_empty() {
+            // What each set has, and the builds the first (strongest) candidate still lacks.
+            let (mut seen, mut builds) = (Vec::new(), Vec::new());
+            for (k, names) in candidates.iter().enumerate() {
+                let found = names.iter().map(|name| look(board, name, spec)).collect::<Result<Vec<_>, _>>()?;
+                if found.iter().all(|f| f.missing.is_empty()) {
                     if k > 0 {
                         warn(&format!(
-                            "note: using the {name} tables in {} (no complete {} set there)",
+                            "note: using the {} tables in {} (no complete {} set there)",
+                            names.join(" and "),
                             spec.dir.display(),
-                            names[..k].join(", ")
+                            candidates[..k].iter().map(|c| c.join(" and ")).collect::<Vec<_>>().join(", ")
                         ));
                     }
-                    return Ok(pdb(found.partition, found.files));
+                    return Ok(pdb(found.into_iter().map(|f| (f.partition, f.files)).collect()));
                 }
-                let have = found.files.len();
-                seen.push(format!("{name}: {have} of {} tables", have + found.missing.len()));
+                for (name, f) in names.iter().zip(&found) {
+                    let have = f.files.len();
+                    seen.push(format!("{name}: {have} of {} tables", have + f.missing.len()));
+                    if k == 0 && !f.missing.is_empty() {
+                        builds.push(format!(
+                            "pdb-builder build --board {board} --partition {name} --out {}",
+                            spec.dir.display()
+                        ));
+                    }
+                }
             }
             warn(&format!(
                 "warning: no complete set of tables for {board} in {} ({}); falling back to linear conflict, \
-                 which is far slower (build them with: pdb-builder build --board {board} --partition {} --out {})",
+                 which is far slower (build them with: {})",
                 spec.dir.display(),
                 seen.join("; "),
-                names[0],
-                spec.dir.display()
+                builds.join("; ")
             ));
             Ok(Chosen::LinearConflict)
         }

@@ -70,7 +70,7 @@ fn pdb_solver(board: Board, partition: &str, dir: &TempDir, lookups: Lookups) ->
             pdb_builder::build_table(board, pattern, &path, &mut |_| {}).unwrap();
         }
     }
-    let spec = TableSpec { dir: dir.path(""), partition: Some(partition.to_string()), lookups };
+    let spec = TableSpec { dir: dir.path(""), partitions: vec![partition.to_string()], lookups };
     Solver::new(board, HeuristicChoice::Pdb, &spec, Settings::default(), &mut |w| panic!("unexpected warning {w}"))
         .unwrap()
 }

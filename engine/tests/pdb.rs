@@ -19,7 +19,7 @@ fn build(board: Board, partition: &str, dir: &Path) {
 }
 
 fn pdb_solver(board: Board, partition: &str, dir: &Path, lookups: Lookups) -> Solver {
-    let spec = TableSpec { dir: dir.to_path_buf(), partition: Some(partition.to_string()), lookups };
+    let spec = TableSpec { dir: dir.to_path_buf(), partitions: vec![partition.to_string()], lookups };
     Solver::new(board, HeuristicChoice::Pdb, &spec, Settings::default(), &mut |w| panic!("unexpected warning {w}"))
         .unwrap()
 }
@@ -113,7 +113,7 @@ fn a_corrupt_or_mismatched_table_is_an_error_not_a_wrong_heuristic() {
 
     // Truncated by one byte: refused on open.
     std::fs::write(&table, &bytes[..bytes.len() - 1]).unwrap();
-    let spec = TableSpec { dir: dir.to_path_buf(), partition: Some("4-4".into()), lookups: Lookups::Reflected };
+    let spec = TableSpec { dir: dir.to_path_buf(), partitions: vec!["4-4".into()], lookups: Lookups::Reflected };
     for choice in [HeuristicChoice::Pdb, HeuristicChoice::Auto] {
         let err = format!(
             "{:#}",
@@ -142,7 +142,7 @@ fn auto_uses_the_strongest_complete_set_and_never_skips_a_corrupt_table() {
     build(board, "5-5-5", &dir);
     let spec = |partition: Option<&str>| TableSpec {
         dir: dir.to_path_buf(),
-        partition: partition.map(String::from),
+        partitions: partition.into_iter().map(String::from).collect(),
         lookups: Lookups::Reflected,
     };
     let load = |partition: Option<&str>| {
@@ -172,4 +172,66 @@ fn auto_uses_the_strongest_complete_set_and_never_skips_a_corrupt_table() {
     let (sv, said) = load(Some("6-6-3"));
     assert_eq!(sv.unwrap().name(), "linear-conflict");
     assert!(said[0].contains("no complete set") && said[0].contains("6-6-3: 0 of 3 tables"), "{said:?}");
+}
+
+/// Two partitions given: the estimate is on every 3x3 position exactly the larger of the two sets' (so
+/// admissible), each set wins somewhere, and searches with it are optimal, serial and parallel. More sets,
+/// or a set of more tables than the combined heuristic holds, are refused by name.
+#[test]
+fn two_partitions_give_the_larger_estimate_and_stay_optimal() {
+    let board: Board = "3x3".parse().unwrap();
+    let dist = bfs_distances(board);
+    let dir = TempDir::new("pdb-max");
+    // Blocks of the first rows against columns: they cut the tiles apart differently.
+    let (a, b) = ("4-4", "1,4,7/2,5,8/3,6");
+    build(board, a, &dir);
+    build(board, b, &dir);
+    let spec = |names: &[&str]| TableSpec {
+        dir: dir.to_path_buf(),
+        partitions: names.iter().map(|n| n.to_string()).collect(),
+        lookups: Lookups::Reflected,
+    };
+    let open = |names: &[&str], choice| {
+        Solver::new(board, choice, &spec(names), Settings::default(), &mut |w| panic!("unexpected warning {w}"))
+    };
+    let max = open(&[a, b], HeuristicChoice::Pdb).unwrap();
+    assert_eq!(max.name(), format!("pdb max({a}, {b}) + reflection"));
+    assert_eq!(open(&[a, b], HeuristicChoice::Auto).unwrap().name(), max.name());
+    assert_eq!(max.tables().len(), 5);
+    let (sa, sb) = (pdb_solver(board, a, &dir, Lookups::Reflected), pdb_solver(board, b, &dir, Lookups::Reflected));
+    let (mut a_wins, mut b_wins) = (0, 0);
+    for (&packed, &d) in &dist {
+        let s = State::unpack(board, packed).unwrap();
+        let (h, ha, hb) = (max.estimate(&s), sa.estimate(&s), sb.estimate(&s));
+        assert_eq!(h, ha.max(hb), "{s}");
+        assert!(h <= d as u32, "{s}: {h} over the true {d}");
+        a_wins += (ha > hb) as usize;
+        b_wins += (hb > ha) as usize;
+    }
+    assert!(a_wins > 0 && b_wins > 0, "{a} higher on {a_wins}, {b} on {b_wins}: one adds nothing");
+    for (s, d) in sample(board, &dist, 500) {
+        for threads in [1, 2] {
+            let r = max.solve_with(&s, threads, &Limits::default()).unwrap();
+            assert_eq!(r.moves().map(|m| m.len()), Some(d as usize), "{s} threads {threads}");
+        }
+    }
+
+    for choice in [HeuristicChoice::Pdb, HeuristicChoice::Auto] {
+        let err = open(&[a, b, a], choice).err().expect("three sets").to_string();
+        assert!(err.contains("3 partitions named") && err.contains("at most 2"), "{err}");
+    }
+    // Under auto, both sets must be complete, or it falls back and says what each has.
+    let unbuilt = "1,2/3,4,5,6,7,8";
+    let mut said = Vec::new();
+    let sv = Solver::new(board, HeuristicChoice::Auto, &spec(&[a, unbuilt]), Settings::default(), &mut |w| {
+        said.push(w.to_string())
+    });
+    assert_eq!(sv.unwrap().name(), "linear-conflict");
+    assert!(said[0].contains("4-4: 2 of 2 tables") && said[0].contains(&format!("{unbuilt}: 0 of 2")), "{said:?}");
+    assert!(said[0].contains(&format!("--partition {unbuilt} ")) && !said[0].contains("--partition 4-4"), "{said:?}");
+
+    let five = "1,2,3,4/5/6/7/8";
+    build(board, five, &dir);
+    let err = open(&[a, five], HeuristicChoice::Pdb).err().expect("five tables").to_string();
+    assert!(err.contains("at most 4 tables each; one has 5"), "{err}");
 }

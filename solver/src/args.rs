@@ -41,9 +41,11 @@ pub struct SearchArgs {
     pub pdbs: PathBuf,
     /// Which tables: 7-6-6-5, 6-6-6-6 (5x5), 7-8, 6-6-3, 5-5-5 (4x4), 4-4 (3x3), 2-3 (2x3), or a custom
     /// partition such as 1,2,3,4,5,6,7/8,9,10,11,12,13,14,15. Default: with --heuristic pdb the board's
-    /// first catalogue entry; with auto the first complete one in --pdbs.
+    /// first catalogue entry; with auto the first complete one in --pdbs. Given twice (e.g. --partition
+    /// 7-6-6-5 --partition 6-6-6-6), the estimate is the larger of the two sets' (up to 4 tables each):
+    /// fewer nodes, more work a node.
     #[arg(long, value_name = "PARTITION", help_heading = TABLES)]
-    pub partition: Option<String>,
+    pub partition: Vec<String>,
     /// Table lookups at every node: regular (the position only) or reflected (also its reflection about
     /// the main diagonal, on square boards).
     #[arg(long, value_name = "HOW", default_value = "reflected", value_parser = lookups_parser(), help_heading = TABLES, hide_short_help = true)]
@@ -86,7 +88,7 @@ impl SearchArgs {
 
     /// The solver these options describe; warnings go to stderr.
     pub fn solver(&self) -> anyhow::Result<Solver> {
-        let spec = TableSpec { dir: self.pdbs.clone(), partition: self.partition.clone(), lookups: self.lookups };
+        let spec = TableSpec { dir: self.pdbs.clone(), partitions: self.partition.clone(), lookups: self.lookups };
         Solver::new(self.board, self.heuristic, &spec, self.settings()?, &mut |w| {
             cli_common::log(&format!("solver: {w}"))
         })

@@ -28,7 +28,7 @@ pub fn table_free_lanes(board: Board, choice: HeuristicChoice, lanes: usize) -> 
 
 /// A table-free solver with these settings.
 pub fn table_free_with(board: Board, choice: HeuristicChoice, settings: Settings) -> Solver {
-    let spec = TableSpec { dir: "/nonexistent".into(), partition: None, lookups: Lookups::default() };
+    let spec = TableSpec { dir: "/nonexistent".into(), partitions: Vec::new(), lookups: Lookups::default() };
     Solver::new(board, choice, &spec, settings, &mut |w| panic!("unexpected warning {w}")).unwrap()
 }
 

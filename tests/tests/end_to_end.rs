@@ -95,6 +95,45 @@ fn built_tables_verify_describe_themselves_and_solve_optimally() {
     }
 }
 
+/// `--partition` twice: both sets are built by the user, the solver maxes their estimates, says so in its
+/// records, lists both sets' tables, and every length is exact; a third is refused with a usage error.
+#[test]
+fn two_partitions_given_take_the_larger_estimate() {
+    let dir = TempDir::new("max");
+    build(&dir);
+    let d = dir.to_str().unwrap();
+    let columns = "1,4,7/2,5,8/3,6";
+    let o = run("pdb-builder", &["build", "--board", "3x3", "--partition", columns, "--out", d, "--quiet"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let board: Board = "3x3".parse().unwrap();
+    let dist = puzzle::exhaustive::distances(board);
+    let mut keys: Vec<&u64> = dist.keys().collect();
+    keys.sort_unstable();
+    let positions: Vec<String> =
+        keys.iter().step_by(20011).map(|&&k| State::unpack(board, k).unwrap().to_string()).collect();
+    let path = dir.join("positions.txt");
+    std::fs::write(&path, positions.join("\n")).unwrap();
+    let o = Command::new(bin("solver"))
+        .args(["solve", "-", "--board", "3x3", "--heuristic", "pdb", "--pdbs", d, "--format", "json"])
+        .args(["--partition", "4-4", "--partition", columns])
+        .stdin(std::fs::File::open(&path).unwrap())
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let results: Vec<serde_json::Value> = text(&o.stdout).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(results.len(), positions.len());
+    for (p, r) in positions.iter().zip(&results) {
+        let s = puzzle::parse_tiles(board, puzzle::Goal::BlankFirst, p).unwrap();
+        assert_eq!(r["length"].as_u64().unwrap(), dist[&s.pack()] as u64, "{p}");
+        assert_eq!(r["heuristic"], format!("pdb max(4-4, {columns}) + reflection"));
+        assert_eq!(r["tables"].as_str().unwrap().split(' ').count(), 5, "{r}");
+    }
+    let third = ["--partition", "4-4", "--partition", "4-4", "--partition", "4-4"];
+    let o = run("solver", &[&["solve", "--board", "3x3", "--pdbs", d, "8 6 7 2 5 4 3 0 1"][..], &third].concat());
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
+    assert!(text(&o.stderr).contains("at most 2"), "{}", text(&o.stderr));
+}
+
 #[test]
 fn a_damaged_table_stops_both_tools_with_its_name() {
     let dir = TempDir::new("damaged");

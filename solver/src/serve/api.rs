@@ -176,7 +176,7 @@ impl App {
         if let Some(s) = solvers.get(&(board, choice.as_str())) {
             return Ok(Arc::clone(s));
         }
-        let spec = TableSpec { dir: self.pdbs.clone(), partition: None, lookups: Lookups::default() };
+        let spec = TableSpec { dir: self.pdbs.clone(), partitions: Vec::new(), lookups: Lookups::default() };
         let settings = Settings::default().with_threads(1).map_err(|e| failed(e.to_string()))?;
         let solver = Solver::new(board, choice, &spec, settings, &mut |w| cli_common::log(&format!("solver: {w}")))
             .map_err(|e| if e.is_usage() { bad(e.to_string()) } else { failed(e.to_string()) })?;
