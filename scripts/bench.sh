@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Reproduces the figures in BENCHMARKS.md. Release build, tables in $PDBS (default pdbs/, `make pdbs`).
-# Usage: scripts/bench.sh [korf|lc|threads|lanes|hard|textbook|all]   (default: korf lc threads; `hard` and
-# `textbook` take minutes)
+# Usage: scripts/bench.sh [korf|lc|threads|lanes|hard|textbook|kf50|all]   (default: korf lc threads; `hard`
+# and `textbook` take minutes, `kf50` up to a day, resumably; `all` leaves `kf50` out)
 # Times are medians of $RUNS runs; node counts are exact (one thread).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -10,6 +10,8 @@ RUNS=${RUNS:-5}
 BIN=target/release
 KORF=tests/data/korf100.txt
 HARD=tests/data/hard70s.txt
+KF50=tests/data/korf_felner_24puzzle50.txt
+KF_NODES=tests/data/korf_felner_24puzzle50_nodes.txt
 cargo build --release --workspace -q
 summ=scripts/summarize.py
 
@@ -97,6 +99,20 @@ textbook() {
     done
   done
   python3 $summ textbook $out
+}
+
+# The 24-puzzle overnight batch: Korf and Felner's fifty, easiest first by their published 6-6-6-6 count, 2
+# threads, at most $KF_LIMIT s each (default 3600), 5x5 tables in $PDBS5 (default $PDBS) with $KF_PARTITION
+# (default 7-6-6-5). The records go to $KF_OUT and the batch resumes it, so the same command continues an
+# interrupted run; then the table of ours against the published counts.
+kf50() {
+  local part=${KF_PARTITION:-7-6-6-5}
+  local out=${KF_OUT:-kf50-$part.jsonl}
+  echo "== Korf-Felner fifty, $part + reflection, 2 threads, at most ${KF_LIMIT:-3600} s each, records in $out"
+  python3 $summ easiest $KF_NODES $KF50 > /tmp/bench-kf50.txt
+  $BIN/solver batch /tmp/bench-kf50.txt --board 5x5 --partition "$part" --pdbs "${PDBS5:-$PDBS}" --heuristic pdb \
+    --threads 2 --parallel search --time-limit "${KF_LIMIT:-3600}" -o "$out" --resume
+  python3 $summ published $KF_NODES $KF50 "$out"
 }
 
 targets=${*:-korf lc threads}

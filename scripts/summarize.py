@@ -84,5 +84,50 @@ def textbook(path):
         )
 
 
+def published_counts(path):
+    """id -> the nodes Korf and Felner's 6-6-6-6 search generated (korf_felner_24puzzle50_nodes.txt)."""
+    out = {}
+    for line in open(path):
+        words = line.split("#")[0].split()
+        if len(words) >= 3:
+            out[words[0]] = int(words[2])
+    return out
+
+
+def easiest(counts, instances):
+    """The instance lines, easiest first by the published count."""
+    pub = published_counts(counts)
+    lines = [l for l in open(instances) if l.split("#")[0].split()]
+    for line in sorted(lines, key=lambda l: pub[l.split()[0]]):
+        print(line, end="")
+
+
+def published(counts, instances, *files):
+    """A markdown table of batch records against the published counts, in the order of those counts."""
+    pub, opt = published_counts(counts), known(instances)
+    recs = {r["id"]: r for f in files for r in load(f)}
+    print("| id | length | published 6-6-6-6 generated | ours | ratio | time | rate | status |")
+    print("|---|---|---|---|---|---|---|---|")
+    solved = [r for r in recs.values() if r["status"] == "solved"]
+    for k in sorted(recs, key=lambda k: pub[k]):
+        r = recs[k]
+        if r["status"] == "solved" and r["length"] != opt[k]:
+            sys.exit(f"#{k}: length {r['length']}, the published optimum is {opt[k]}")
+        done = r["status"] == "solved"
+        length, ratio = (r["length"], f"{r['nodes'] / pub[k]:.2f}") if done else ("-", "-")
+        rate = r["nodes"] / r["seconds"] / 1e6 if r["seconds"] else 0
+        print(
+            f"| {k} | {length} | {pub[k]:,} | {r['nodes']:,} | {ratio} | {r['seconds']:.1f} s "
+            f"| {rate:.1f} M/s | {r['status']} |"
+        )
+    ours, theirs = sum(r["nodes"] for r in solved), sum(pub[r["id"]] for r in solved)
+    secs = sum(r["seconds"] for r in recs.values())
+    print()
+    print(
+        f"{len(recs)} run, {len(solved)} solved, every solved length the published optimum; solved: {ours:,} "
+        f"generated against {theirs:,} published (ratio {ours / max(theirs, 1):.2f}); {secs:,.0f} s of search in all"
+    )
+
+
 if __name__ == "__main__":
     globals()[sys.argv[1]](*sys.argv[2:])
