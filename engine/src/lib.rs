@@ -41,10 +41,13 @@ enum Loaded {
     Pdb3(PdbHeuristic<3>),
     Pdb4(PdbHeuristic<4>),
     PdbMany(PdbHeuristic<{ puzzle::MAX_CELLS }>),
-    /// Two partitions of up to four tables each (every catalogue entry): one more copy of the search, not
-    /// one per pair of sizes.
-    Max(MaxOf<PdbHeuristic<4>, PdbHeuristic<4>>),
+    /// Two partitions of up to `MAXED_TABLES` tables each (every catalogue entry): one more copy of the
+    /// search, not one per pair of sizes.
+    Max(MaxOf<PdbHeuristic<MAXED_TABLES>, PdbHeuristic<MAXED_TABLES>>),
 }
+
+/// The most tables each of two maxed partitions may have.
+const MAXED_TABLES: usize = 4;
 
 /// Runs `$body` with `$h` bound to the loaded heuristic, monomorphised per heuristic type.
 macro_rules! with_heuristic {
@@ -126,16 +129,16 @@ impl Solver {
                 (Loaded::LinearConflict(LinearConflictH::new(board)), "linear-conflict".to_string(), None)
             }
             tables::Chosen::Pdb { name, sets, reflect } => {
+                if let Some(big) = sets.iter().find(|s| sets.len() > 1 && s.len() > MAXED_TABLES) {
+                    return Err(Error::Setting(format!(
+                        "the larger of two partitions' estimates takes at most {MAXED_TABLES} tables each; one has {}",
+                        big.len()
+                    )));
+                }
                 let sets: Vec<Arc<Vec<PdbFile>>> = sets.into_iter().map(Arc::new).collect();
                 let check = Some(PayloadCheck::start(sets.clone()));
                 let heuristic = match <[_; 2]>::try_from(sets) {
                     Ok([a, b]) => {
-                        if let Some(big) = [&a, &b].into_iter().find(|s| s.len() > 4) {
-                            return Err(Error::Setting(format!(
-                                "the larger of two partitions' estimates takes at most 4 tables each; one has {}",
-                                big.len()
-                            )));
-                        }
                         Loaded::Max(MaxOf(PdbHeuristic::new(board, a, reflect), PdbHeuristic::new(board, b, reflect)))
                     }
                     Err(mut one) => {
