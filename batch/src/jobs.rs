@@ -184,7 +184,14 @@ mod tests {
         fn invalid(&self, _: &Source, _: String) -> Record {
             Record::default()
         }
-        fn solve(&self, _: &u32, _: &Source, _: usize, _: &search::Limits) -> anyhow::Result<Attempt> {
+        fn solve(
+            &self,
+            _: &u32,
+            _: &Source,
+            _: usize,
+            _: &search::Limits,
+            _: &std::sync::Arc<search::Live>,
+        ) -> anyhow::Result<Attempt> {
             unreachable!("the reader never solves")
         }
         fn threads(&self) -> usize {

@@ -25,7 +25,7 @@ use clap::Args;
 use cli_common::heading::{INPUT, OUTPUT, TUNING};
 use cli_common::{log, shell_quote, usage};
 use indicatif::{HumanDuration, ProgressBar};
-use search::{Limits, Stop};
+use search::{Limits, Live, Stop};
 use std::collections::HashMap;
 use std::fs::File;
 use std::io::{BufRead, BufReader, IsTerminal};
@@ -106,7 +106,7 @@ impl Parallel {
 
 /// What a worker reports to the writer (the main thread).
 enum Msg {
-    Started(String),
+    Started(Running),
     Finished(Box<Record>),
     /// Over the `trial` node budget: queued for a search with every thread.
     Deferred(String),
@@ -129,9 +129,17 @@ pub trait Task: Sync {
     /// The record of a line that is not a valid instance.
     fn invalid(&self, src: &Source, problem: String) -> Record;
 
-    /// Searches one instance on `threads` threads within `limits`. A search the limits' `cancel` stopped is
-    /// reported as [`Stop::Cancelled`], and nothing is written of it.
-    fn solve(&self, inst: &Self::Instance, src: &Source, threads: usize, limits: &Limits) -> anyhow::Result<Attempt>;
+    /// Searches one instance on `threads` threads within `limits`, keeping `live` up to date as the search
+    /// goes (for the progress line). A search the limits' `cancel` stopped is reported as
+    /// [`Stop::Cancelled`], and nothing is written of it.
+    fn solve(
+        &self,
+        inst: &Self::Instance,
+        src: &Source,
+        threads: usize,
+        limits: &Limits,
+        live: &Arc<Live>,
+    ) -> anyhow::Result<Attempt>;
 
     /// The threads the batch may use (the tool's `--threads`).
     fn threads(&self) -> usize;
@@ -185,8 +193,12 @@ impl<'a, T: Task> Run<'a, T> {
                             break;
                         }
                     };
-                    let _ = tx.send(Msg::Started(job.id.clone()));
-                    let msg = self.attempt(&job, threads, trial);
+                    let live = Arc::new(Live::default());
+                    let expected = job.parsed.as_ref().ok().and_then(|(_, e)| *e);
+                    let running =
+                        Running { id: job.id.clone(), since: Instant::now(), live: Arc::clone(&live), expected };
+                    let _ = tx.send(Msg::Started(running));
+                    let msg = self.attempt(&job, threads, trial, &live);
                     if let Msg::Deferred(_) = msg {
                         deferred.lock().unwrap().push(job);
                     }
@@ -197,7 +209,7 @@ impl<'a, T: Task> Run<'a, T> {
         deferred.into_inner().unwrap()
     }
 
-    fn attempt(&self, job: &Job<T::Instance>, threads: usize, trial: Option<u64>) -> Msg {
+    fn attempt(&self, job: &Job<T::Instance>, threads: usize, trial: Option<u64>, live: &Arc<Live>) -> Msg {
         let (inst, expected) = match &job.parsed {
             Ok((inst, expected)) => (inst, *expected),
             Err(problem) => return Msg::Finished(Box::new(self.task.invalid(&job.source(None), problem.clone()))),
@@ -207,7 +219,7 @@ impl<'a, T: Task> Run<'a, T> {
         if let Some(t) = trial {
             limits.nodes = Some(t);
         }
-        let attempt = match self.task.solve(inst, &job.source(expected), threads, &limits) {
+        let attempt = match self.task.solve(inst, &job.source(expected), threads, &limits, live) {
             Ok(a) => a,
             Err(e) => return Msg::Failed(e.context(format!("id {} (line {})", job.id, job.line))),
         };
@@ -238,6 +250,32 @@ fn catch_signals() {
         }
     }
 }
+/// An instance being searched, as the progress line shows it.
+struct Running {
+    id: String,
+    since: Instant,
+    live: Arc<Live>,
+    /// The optimal length the input gave, if any: how far the search's depth still has to go.
+    expected: Option<u32>,
+}
+
+impl Running {
+    /// `id (12m 3s, depth 99 of 101, 4.1e10 expanded)`: what an overnight run's log needs to tell a slow
+    /// instance from a stuck one. The depth is IDA*'s bound; searches that say no depth show none.
+    fn describe(&self) -> String {
+        let mut parts = vec![HumanDuration(self.since.elapsed()).to_string()];
+        match (self.live.depth(), self.expected) {
+            (0, _) => {}
+            (d, Some(e)) => parts.push(format!("depth {d} of {e}")),
+            (d, None) => parts.push(format!("depth {d}")),
+        }
+        if self.live.expanded() > 0 {
+            parts.push(format!("{:.2e} expanded", self.live.expanded() as f64));
+        }
+        format!("{} ({})", self.id, parts.join(", "))
+    }
+}
+
 /// Progress on stderr: a bar on a terminal, else a plain line every `PLAIN_PROGRESS_EVERY`.
 struct Progress {
     bar: Option<ProgressBar>,
@@ -246,7 +284,7 @@ struct Progress {
     total: Option<u64>,
     done: u64,
     by_status: [u64; 4],
-    running: Vec<String>,
+    running: Vec<Running>,
     start: Instant,
     last_line: Instant,
 }
@@ -272,14 +310,18 @@ impl Progress {
         }
     }
 
-    fn started(&mut self, id: String) {
-        self.running.push(id);
+    fn started(&mut self, running: Running) {
+        self.running.push(running);
         self.show_running();
     }
 
     fn ended(&mut self, id: &str) {
-        self.running.retain(|r| r != id);
+        self.running.retain(|r| r.id != id);
         self.show_running();
+    }
+
+    fn running_text(&self) -> String {
+        self.running.iter().map(Running::describe).collect::<Vec<_>>().join(", ")
     }
 
     fn finished(&mut self, rec: &Record) {
@@ -293,12 +335,16 @@ impl Progress {
 
     fn show_running(&self) {
         if let Some(bar) = &self.bar {
-            bar.set_message(format!("running: {}", self.running.join(", ")));
+            bar.set_message(format!("running: {}", self.running_text()));
         }
     }
 
     fn tick(&mut self) {
-        if self.quiet || self.bar.is_some() || self.last_line.elapsed() < PLAIN_PROGRESS_EVERY {
+        if self.bar.is_some() {
+            self.show_running();
+            return;
+        }
+        if self.quiet || self.last_line.elapsed() < PLAIN_PROGRESS_EVERY {
             return;
         }
         self.last_line = Instant::now();
@@ -313,7 +359,7 @@ impl Progress {
             "batch: {}/{total} done ({solved} solved, {limit} limit, {unsolvable} unsolvable, {invalid} invalid), elapsed {}, ETA {eta}; running: {}",
             self.done,
             HumanDuration(elapsed),
-            self.running.join(", ")
+            self.running_text()
         ));
     }
 
@@ -439,7 +485,7 @@ fn run_into<T: Task>(
         });
         loop {
             match rx.recv_timeout(Duration::from_millis(200)) {
-                Ok(Msg::Started(id)) => progress.started(id),
+                Ok(Msg::Started(running)) => progress.started(running),
                 Ok(Msg::Deferred(id) | Msg::Abandoned(id)) => progress.ended(&id),
                 // After a failed write nothing more is written: a torn line must stay the last one.
                 Ok(Msg::Finished(_)) if failure.is_some() => {}
@@ -561,5 +607,17 @@ mod tests {
         assert_eq!(Parallel::Auto.resolve(Some(3), 2), Parallel::Search);
         assert_eq!(Parallel::Auto.resolve(None, 2), Parallel::Instances);
         assert_eq!(Parallel::Trial.resolve(Some(1), 2), Parallel::Trial);
+    }
+
+    #[test]
+    fn a_running_instance_says_how_long_how_deep_and_how_many_nodes() {
+        let live = Arc::new(Live::default());
+        let running = |expected| Running { id: "6".into(), since: Instant::now(), live: Arc::clone(&live), expected };
+        // Nothing published yet (a search that says no depth): the time alone.
+        assert_eq!(running(Some(101)).describe(), "6 (0 seconds)");
+        live.set_depth(99);
+        live.set_expanded(41_234_000_000);
+        assert_eq!(running(Some(101)).describe(), "6 (0 seconds, depth 99 of 101, 4.12e10 expanded)");
+        assert_eq!(running(None).describe(), "6 (0 seconds, depth 99, 4.12e10 expanded)");
     }
 }

@@ -115,7 +115,7 @@ fn iterate<H: Heuristic, T: Transitions>(
         report.iterations += 1;
         report.bound = bound;
         if let Some(p) = &limits.progress {
-            p.set_bound(bound);
+            p.set_depth(bound);
         }
         // The first iteration is shared too: its size is unknown, and it may be the last.
         let share = pool.filter(|_| report.iterations == 1 || last.generated * ITERATION_GROWTH >= PARALLEL_FROM);

@@ -1,6 +1,6 @@
 //! What a search is given (limits) and what it gives back (an outcome with its counts).
 
-use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -12,37 +12,9 @@ pub struct Limits {
     pub time: Option<Duration>,
     /// Set from outside (Ctrl-C, a batch shutting down) to abandon the search.
     pub cancel: Option<Arc<AtomicBool>>,
-    /// Where the search publishes how far it got, for a caller that shows it (a progress line, a server).
-    pub progress: Option<Arc<Progress>>,
-}
-
-/// How far a running search is, readable from another thread while it runs. The search only stores into
-/// it where it already stops to check its limits (every few thousand expansions) and at each new bound,
-/// so watching costs the search nothing measurable, and the engine itself never prints.
-#[derive(Debug, Default)]
-pub struct Progress {
-    expanded: AtomicU64,
-    bound: AtomicU32,
-}
-
-impl Progress {
-    /// Expanded nodes so far, all threads, as of the last limit check.
-    pub fn expanded(&self) -> u64 {
-        self.expanded.load(Ordering::Relaxed)
-    }
-
-    /// The bound of the iteration running (0 before the first).
-    pub fn bound(&self) -> u32 {
-        self.bound.load(Ordering::Relaxed)
-    }
-
-    pub(crate) fn set_expanded(&self, n: u64) {
-        self.expanded.store(n, Ordering::Relaxed);
-    }
-
-    pub(crate) fn set_bound(&self, b: u32) {
-        self.bound.store(b, Ordering::Relaxed);
-    }
+    /// Where the search publishes how far it got (the bound as the depth), for a caller that shows it (a
+    /// progress line, a batch, a server).
+    pub progress: Option<Arc<Live>>,
 }
 
 /// Nodes a search visited.
@@ -56,7 +28,7 @@ pub struct Counts {
 
 /// Why a search ended without a solution: the generic library's type, so that every search command reports
 /// stops alike (the engine never stops for memory: it stores no states).
-pub use search::Stop;
+pub use search::{Live, Stop};
 
 /// How a search ended: with an optimal solution, or stopped before it had one.
 #[derive(Clone, Debug, PartialEq, Eq)]

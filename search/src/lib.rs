@@ -34,6 +34,7 @@ pub use ida::ida;
 
 use std::fmt::Debug;
 use std::hash::Hash;
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 
 /// A puzzle whose moves all cost one.
 ///
@@ -157,6 +158,48 @@ impl Algorithm {
     /// Whether its solutions have the fewest moves.
     pub fn optimal(self) -> bool {
         !matches!(self, Algorithm::Greedy | Algorithm::Dfs)
+    }
+}
+
+/// How far a running search is, readable from another thread while it runs: for a progress line, or a
+/// batch's list of the instances in flight. A search stores into it only where it already stops to check
+/// its limits and at each new depth, so being watched costs it nothing measurable; the callback
+/// ([`Progress`]) is for the thread that runs the search, this for any other.
+#[derive(Debug, Default)]
+pub struct Live {
+    expanded: AtomicU64,
+    depth: AtomicU32,
+}
+
+impl Live {
+    /// Expanded nodes so far, all threads, as of the last store.
+    pub fn expanded(&self) -> u64 {
+        self.expanded.load(Ordering::Relaxed)
+    }
+
+    /// The depth reached, as [`Progress::Depth`] says it (IDA*: the bound of the iteration running); 0
+    /// before the first.
+    pub fn depth(&self) -> u32 {
+        self.depth.load(Ordering::Relaxed)
+    }
+
+    pub fn set_expanded(&self, n: u64) {
+        self.expanded.store(n, Ordering::Relaxed);
+    }
+
+    pub fn set_depth(&self, d: u32) {
+        self.depth.store(d, Ordering::Relaxed);
+    }
+
+    /// Stores what a [`Progress`] report says, for a search that reports through the callback.
+    pub fn note(&self, p: &Progress) {
+        match *p {
+            Progress::Depth { depth, expanded, .. } => {
+                self.set_depth(depth);
+                self.set_expanded(expanded);
+            }
+            Progress::Tick { expanded, .. } => self.set_expanded(expanded),
+        }
     }
 }
 

@@ -4,7 +4,7 @@
 
 use crate::args::engine_error;
 use anyhow::{anyhow, bail};
-use engine::{Counts, Limits, Outcome, Progress, Solver, Stop};
+use engine::{Counts, Limits, Live, Outcome, Solver, Stop};
 use puzzle::tiles_search::TilePuzzle;
 use puzzle::State;
 use std::sync::Arc;
@@ -72,15 +72,17 @@ impl Searched {
 /// (the memory limit bounds the algorithms that store states). A solution is replayed to the goal before it
 /// is returned.
 ///
-/// `progress` follows IDA*'s nodes and bound; given, the library's algorithms print a line on stderr at each
-/// new depth instead (the library itself never prints).
+/// `progress` follows the search's nodes and depth (IDA*'s bound), for another thread to show; with
+/// `say_depths`, the library's algorithms also print a line on stderr at each new depth (the library itself
+/// never prints).
 pub fn solve(
     solver: &Solver,
     algorithm: Algorithm,
     state: &State,
     threads: usize,
     limits: &search::Limits,
-    progress: Option<Arc<Progress>>,
+    progress: Option<Arc<Live>>,
+    say_depths: bool,
 ) -> anyhow::Result<Searched> {
     let library = match algorithm {
         Algorithm::Ida => {
@@ -106,9 +108,11 @@ pub fn solve(
         return Err(engine_error(engine::Error::WrongBoard { position: state.board(), solver: solver.board() }));
     }
     let puzzle = TilePuzzle::new(state.board(), |s: &State| solver.estimate(s));
-    let watch = progress.is_some();
     let mut report = |p: &search::Progress| {
-        if let (true, search::Progress::Depth { depth, stored, expanded }) = (watch, p) {
+        if let Some(live) = &progress {
+            live.note(p);
+        }
+        if let (true, search::Progress::Depth { depth, stored, expanded }) = (say_depths, p) {
             cli_common::log(&format!(
                 "{}: depth {depth}: {stored} states stored, {expanded} expanded",
                 algorithm.name()

@@ -6,6 +6,7 @@ use crate::output::{user_tiles, MoveStyle, Recorder};
 use batch::{Attempt, Line, Record, Source, Task};
 use puzzle::State;
 use std::process::ExitCode;
+use std::sync::Arc;
 
 #[derive(clap::Args)]
 #[command(after_long_help = "Examples:
@@ -57,8 +58,17 @@ impl Task for Tiles<'_> {
         self.recorder.invalid(src, problem)
     }
 
-    fn solve(&self, state: &State, src: &Source, threads: usize, limits: &search::Limits) -> anyhow::Result<Attempt> {
-        let searched = algorithm::solve(self.recorder.solver, self.args.algorithm, state, threads, limits, None)?;
+    fn solve(
+        &self,
+        state: &State,
+        src: &Source,
+        threads: usize,
+        limits: &search::Limits,
+        live: &Arc<search::Live>,
+    ) -> anyhow::Result<Attempt> {
+        let live = Some(Arc::clone(live));
+        let searched =
+            algorithm::solve(self.recorder.solver, self.args.algorithm, state, threads, limits, live, false)?;
         Ok(Attempt { record: self.recorder.searched(src, state, &searched, threads), stop: searched.stopped() })
     }
 

@@ -12,7 +12,7 @@ use batch::limits::parse_seconds;
 use batch::{LimitArgs, Source, Status};
 use cli_common::heading::{INPUT, OUTPUT};
 use cli_common::{log, usage};
-use engine::{Progress, Solver};
+use engine::{Live, Solver};
 use puzzle::Instance;
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
@@ -120,7 +120,7 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
             .ok_or_else(|| usage(anyhow::anyhow!("bad position: no tiles given")))?;
         let solver = s.solver()?;
         // A single search may take long: on a terminal, say how far it is.
-        let progress = std::io::stderr().is_terminal().then(|| Arc::new(Progress::default()));
+        let progress = std::io::stderr().is_terminal().then(|| Arc::new(Live::default()));
         let _watch = progress.as_ref().map(|p| Watch::start(Arc::clone(p)));
         let recorder = Recorder::new(&solver, s.goal, args.style());
         let verdict = print_one(&mut std::io::stdout().lock(), args, &recorder, &inst, 1, progress)?;
@@ -166,12 +166,14 @@ fn print_one(
     recorder: &Recorder,
     inst: &Instance,
     line: u64,
-    progress: Option<Arc<Progress>>,
+    progress: Option<Arc<Live>>,
 ) -> anyhow::Result<Verdict> {
     let solver: &Solver = recorder.solver;
     let goal = args.search.goal;
     let limits = args.limits.limits(None);
-    let searched = algorithm::solve(solver, args.search.algorithm, &inst.state, solver.threads(), &limits, progress)?;
+    let say_depths = progress.is_some();
+    let searched =
+        algorithm::solve(solver, args.search.algorithm, &inst.state, solver.threads(), &limits, progress, say_depths)?;
     let id = inst.id.clone().unwrap_or_else(|| line.to_string());
     let tiles = user_tiles(&inst.state, goal);
     let src = Source { id: &id, line, text: &tiles, expected: inst.optimal };

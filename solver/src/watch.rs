@@ -1,7 +1,7 @@
 //! The progress line of a long single search on a terminal: the bound, nodes and speed once a second on
-//! stderr, read from the engine's [`Progress`] (the engine never prints).
+//! stderr, read from the search's [`Live`] counters (the engine never prints).
 
-use engine::Progress;
+use engine::Live;
 use std::sync::mpsc::{channel, RecvTimeoutError, Sender};
 use std::sync::Arc;
 use std::thread::JoinHandle;
@@ -16,7 +16,7 @@ pub struct Watch {
 impl Watch {
     /// Starts printing `progress` once a second, after the first second (a quick search shows nothing). The
     /// speed is over the last second, so a change of pace (a new iteration) shows at once.
-    pub fn start(progress: Arc<Progress>) -> Watch {
+    pub fn start(progress: Arc<Live>) -> Watch {
         let (stop, stopped) = channel::<()>();
         let thread = std::thread::spawn(move || {
             let start = Instant::now();
@@ -24,7 +24,7 @@ impl Watch {
             while let Err(RecvTimeoutError::Timeout) = stopped.recv_timeout(Duration::from_secs(1)) {
                 let (now, expanded) = (Instant::now(), progress.expanded());
                 let rate = (expanded - before) as f64 / (now - when).as_secs_f64();
-                cli_common::log(&line((now - start).as_secs_f64(), progress.bound(), expanded, rate));
+                cli_common::log(&line((now - start).as_secs_f64(), progress.depth(), expanded, rate));
                 (when, before) = (now, expanded);
             }
         });

@@ -109,3 +109,28 @@ fn library_searches_show_their_depths_on_a_terminal_only() {
     let o = solver(&["solve", "--board", "3x3", "--algorithm", "bfs", "--heuristic", "manhattan", "8 7 6 0 4 1 2 5 3"]);
     assert!(o.stderr.is_empty(), "{}", String::from_utf8_lossy(&o.stderr));
 }
+
+/// What a batch's progress line reads while an instance runs: every algorithm keeps the shared counters
+/// up to date, IDA* with its bound and the library's searches with their depth, and none prints for it.
+#[test]
+fn every_algorithm_publishes_its_depth_and_nodes_for_other_threads() {
+    use solver::algorithm::{self, Algorithm};
+    use std::sync::Arc;
+    let board: puzzle::Board = "3x3".parse().unwrap();
+    let sv = harness::table_free(board, engine::HeuristicChoice::Manhattan);
+    let state = puzzle::parse_tiles(board, puzzle::Goal::BlankFirst, "8 7 6 0 4 1 2 5 3").unwrap();
+    for alg in [Algorithm::Ida, Algorithm::Bfs, Algorithm::Astar] {
+        let live = Arc::new(engine::Live::default());
+        let limits = search::Limits::default();
+        let searched = algorithm::solve(&sv, alg, &state, 1, &limits, Some(Arc::clone(&live)), false).unwrap();
+        let length = match &searched.outcome {
+            engine::Outcome::Solved(moves) => moves.len() as u32,
+            other => panic!("{alg:?}: {other:?}"),
+        };
+        assert_eq!(length, 31, "{alg:?}");
+        // IDA*'s last bound and A*'s last f are the length; breadth-first search's last finished layer is
+        // one short of the goal's.
+        assert!(live.depth() >= 30 && live.depth() <= 31, "{alg:?}: depth {}", live.depth());
+        assert!(live.expanded() > 0 && live.expanded() <= searched.counts.expanded, "{alg:?}");
+    }
+}

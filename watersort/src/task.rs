@@ -2,8 +2,9 @@
 //! written as the common record. `watersort solve --format json` prints the same record.
 
 use crate::level::{parse_levels, Level};
-use crate::solve::{solve, Options, Outcome, Solution};
+use crate::solve::{solve_with_progress, Options, Outcome, Solution};
 use batch::{Attempt, Line, Record, Source, Status, Task};
+use std::sync::Arc;
 
 /// A batch of level lines, all solved with one set of options (their limits replaced by the batch's).
 pub struct Levels {
@@ -111,9 +112,16 @@ impl Task for Levels {
         }
     }
 
-    fn solve(&self, level: &Level, src: &Source, _threads: usize, limits: &search::Limits) -> anyhow::Result<Attempt> {
+    fn solve(
+        &self,
+        level: &Level,
+        src: &Source,
+        _threads: usize,
+        limits: &search::Limits,
+        live: &Arc<search::Live>,
+    ) -> anyhow::Result<Attempt> {
         let options = Options { limits: limits.clone(), ..self.options.clone() };
-        let solution = solve(level, &options)?;
+        let solution = solve_with_progress(level, &options, &mut |p| live.note(p))?;
         let stop = match solution.outcome {
             Outcome::Stopped(s) => Some(s),
             _ => None,

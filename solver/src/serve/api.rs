@@ -189,7 +189,7 @@ impl App {
     fn solve(&self, job: &Job) -> Result<Answer, ApiError> {
         let solver = self.solver(job.state.board(), job.choice)?;
         let limits = search::Limits { time: Some(self.time_limit), ..search::Limits::default() };
-        let searched = algorithm::solve(&solver, Algorithm::Ida, &job.state, 1, &limits, None)
+        let searched = algorithm::solve(&solver, Algorithm::Ida, &job.state, 1, &limits, None, false)
             .map_err(|e| failed(format!("{e:#}")))?;
         let tiles = user_tiles(&job.state, job.goal);
         let src = Source { id: "1", line: 1, text: &tiles, expected: None };
