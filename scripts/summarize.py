@@ -4,14 +4,20 @@ import statistics
 import sys
 
 
-def known(path):
-    """id -> optimal length from an instance file in Korf's format."""
+def column(path, k):
+    """id -> the number in column k of each line (`#` comments): in an instance file column 1 is the
+    optimal length, in korf_felner_24puzzle50_nodes.txt column 2 is Korf and Felner's 6-6-6-6 count."""
     out = {}
     for line in open(path):
         words = line.split("#")[0].split()
-        if len(words) >= 2:
-            out[words[0]] = int(words[1])
+        if len(words) > k:
+            out[words[0]] = int(words[k])
     return out
+
+
+def known(path):
+    """id -> optimal length from an instance file in Korf's format."""
+    return column(path, 1)
 
 
 def load(path):
@@ -84,19 +90,9 @@ def textbook(path):
         )
 
 
-def published_counts(path):
-    """id -> the nodes Korf and Felner's 6-6-6-6 search generated (korf_felner_24puzzle50_nodes.txt)."""
-    out = {}
-    for line in open(path):
-        words = line.split("#")[0].split()
-        if len(words) >= 3:
-            out[words[0]] = int(words[2])
-    return out
-
-
 def easiest(counts, instances):
     """The instance lines, easiest first by the published count."""
-    pub = published_counts(counts)
+    pub = column(counts, 2)
     lines = [l for l in open(instances) if l.split("#")[0].split()]
     for line in sorted(lines, key=lambda l: pub[l.split()[0]]):
         print(line, end="")
@@ -104,7 +100,7 @@ def easiest(counts, instances):
 
 def published(counts, instances, *files):
     """A markdown table of batch records against the published counts, in the order of those counts."""
-    pub, opt = published_counts(counts), known(instances)
+    pub, opt = column(counts, 2), known(instances)
     recs = {r["id"]: r for f in files for r in load(f)}
     print("| id | length | published 6-6-6-6 generated | ours | ratio | time | rate | status |")
     print("|---|---|---|---|---|---|---|---|")
