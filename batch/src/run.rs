@@ -250,6 +250,7 @@ fn catch_signals() {
         }
     }
 }
+
 /// An instance being searched, as the progress line shows it.
 struct Running {
     id: String,
@@ -260,8 +261,8 @@ struct Running {
 }
 
 impl Running {
-    /// `id (12m 3s, depth 99 of 101, 4.1e10 expanded)`: what an overnight run's log needs to tell a slow
-    /// instance from a stuck one. The depth is IDA*'s bound; searches that say no depth show none.
+    /// `6 (14 minutes, depth 99 of 101, 4.12e10 expanded)`: what an overnight run's log needs to tell a
+    /// slow instance from a stuck one. The depth is IDA*'s bound; searches that say no depth show none.
     fn describe(&self) -> String {
         let mut parts = vec![HumanDuration(self.since.elapsed()).to_string()];
         match (self.live.depth(), self.expected) {
