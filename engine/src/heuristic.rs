@@ -440,7 +440,8 @@ impl<const P: usize> Heuristic for PdbHeuristic<P> {
 /// The larger of two estimates, each admissible, so admissible too: two partitions cut the tiles apart
 /// differently, so where one misses an interaction the other often counts it (on 5x5, 6-6-6-6 and 7-6-6-5
 /// together average 82.77 at random positions against 82.45 for the better alone). Each keeps its own node,
-/// and both start their table reads before either is settled, so the reads overlap as for one.
+/// and both start their table reads before either is settled, so the reads overlap as for one. Measured on
+/// 5x5: 1.6x fewer nodes for 1.6x the work a node, so it counts fewer nodes rather than saving time.
 pub struct MaxOf<A, B>(pub A, pub B);
 
 #[derive(Clone, Copy, Default)]
