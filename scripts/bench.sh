@@ -103,13 +103,15 @@ textbook() {
 
 # The 24-puzzle overnight batch: Korf and Felner's fifty, easiest first by their published 6-6-6-6 count, 2
 # threads, at most $KF_LIMIT s each (default 3600), 5x5 tables in $PDBS5 (default $PDBS) with $KF_PARTITION
-# (default 7-6-6-5). The records go to $KF_OUT and the batch resumes it, so the same command continues an
-# interrupted run; then the table of ours against the published counts.
+# (default 7-6-6-5), starting at the $KF_FROM-th easiest (default 1). The records go to $KF_OUT and the
+# batch resumes it, so the same command continues an interrupted run; then the table of ours against the
+# published counts.
 kf50() {
   local part=${KF_PARTITION:-7-6-6-5}
   local out=${KF_OUT:-kf50-$part.jsonl}
-  echo "== Korf-Felner fifty, $part + reflection, 2 threads, at most ${KF_LIMIT:-3600} s each, records in $out"
-  python3 $summ easiest $KF_NODES $KF50 > /tmp/bench-kf50.txt
+  local from=${KF_FROM:-1}
+  echo "== Korf-Felner fifty from number $from by published count, $part + reflection, 2 threads, at most ${KF_LIMIT:-3600} s each, records in $out"
+  python3 $summ easiest $KF_NODES $KF50 | tail -n +"$from" > /tmp/bench-kf50.txt
   $BIN/solver batch /tmp/bench-kf50.txt --board 5x5 --partition "$part" --pdbs "${PDBS5:-$PDBS}" --heuristic pdb \
     --threads 2 --parallel search --time-limit "${KF_LIMIT:-3600}" -o "$out" --resume
   python3 $summ published $KF_NODES $KF50 "$out"
