@@ -264,7 +264,7 @@ impl Running {
     /// `6 (14 minutes, depth 99 of 101, 4.12e10 expanded)`: what an overnight run's log needs to tell a
     /// slow instance from a stuck one. The depth is IDA*'s bound; searches that say no depth show none.
     fn describe(&self) -> String {
-        let mut parts = vec![HumanDuration(self.since.elapsed()).to_string()];
+        let mut parts = vec![span(self.since.elapsed())];
         match (self.live.depth(), self.expected) {
             (0, _) => {}
             (d, Some(e)) => parts.push(format!("depth {d} of {e}")),
@@ -274,6 +274,17 @@ impl Running {
             parts.push(format!("{:.2e} expanded", self.live.expanded() as f64));
         }
         format!("{} ({})", self.id, parts.join(", "))
+    }
+}
+
+/// A duration for the progress line. `HumanDuration` rounds to one unit, so 93 minutes would read "2 hours";
+/// past an hour an overnight log needs the minutes too.
+fn span(d: Duration) -> String {
+    let s = d.as_secs();
+    if s < 3600 {
+        HumanDuration(d).to_string()
+    } else {
+        format!("{} h {} min", s / 3600, s % 3600 / 60)
     }
 }
 
@@ -352,14 +363,14 @@ impl Progress {
         let elapsed = self.start.elapsed();
         let eta = match (self.done, self.total) {
             (0, _) | (_, None) => "unknown".to_string(),
-            (d, Some(t)) => HumanDuration(elapsed.mul_f64(t.saturating_sub(d) as f64 / d as f64)).to_string(),
+            (d, Some(t)) => span(elapsed.mul_f64(t.saturating_sub(d) as f64 / d as f64)),
         };
         let total = self.total.map_or("?".to_string(), |t| t.to_string());
         let [solved, limit, unsolvable, invalid] = self.by_status;
         log(&format!(
             "batch: {}/{total} done ({solved} solved, {limit} limit, {unsolvable} unsolvable, {invalid} invalid), elapsed {}, ETA {eta}; running: {}",
             self.done,
-            HumanDuration(elapsed),
+            span(elapsed),
             self.running_text()
         ));
     }
@@ -620,5 +631,13 @@ mod tests {
         live.set_expanded(41_234_000_000);
         assert_eq!(running(Some(101)).describe(), "6 (0 seconds, depth 99 of 101, 4.12e10 expanded)");
         assert_eq!(running(None).describe(), "6 (0 seconds, depth 99, 4.12e10 expanded)");
+    }
+
+    #[test]
+    fn durations_past_an_hour_keep_their_minutes() {
+        assert_eq!(span(Duration::from_secs(20)), "20 seconds");
+        assert_eq!(span(Duration::from_secs(14 * 60 + 5)), "14 minutes");
+        assert_eq!(span(Duration::from_secs(93 * 60 + 59)), "1 h 33 min");
+        assert_eq!(span(Duration::from_secs(7 * 3600)), "7 h 0 min");
     }
 }
