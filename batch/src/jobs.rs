@@ -191,6 +191,7 @@ mod tests {
             _: usize,
             _: &search::Limits,
             _: &std::sync::Arc<search::Live>,
+            _: &crate::Resume,
         ) -> anyhow::Result<Attempt> {
             unreachable!("the reader never solves")
         }

@@ -3,6 +3,7 @@
 //! every thread, progress, signals, and summaries of record files. A puzzle plugs in through [`Task`]:
 //! how it reads a line and solves an instance into a [`Record`].
 
+pub mod checkpoint;
 pub mod compare;
 pub mod jobs;
 pub mod limits;
@@ -12,7 +13,8 @@ pub mod report;
 mod run;
 mod sink;
 
+pub use checkpoint::Reached;
 pub use jobs::{Job, Line, Shard, Source};
 pub use limits::LimitArgs;
 pub use record::{Record, RecordFormat, Status};
-pub use run::{run, Attempt, BatchArgs, Parallel, Task};
+pub use run::{run, Attempt, BatchArgs, Parallel, Resume, Task};

@@ -15,6 +15,7 @@
 //! (it has no barriers); it loses only when there are few instances, so `auto` picks it unless there are
 //! fewer than twice as many instances as threads (or they come from stdin, and their number is unknown).
 
+use crate::checkpoint::{self, Checkpoint, Checkpoints, Reached, SAVE_AFTER};
 use crate::jobs::{Job, JobReader, Line, Shard, Source};
 use crate::limits::LimitArgs;
 use crate::record::{Record, RecordFormat, Status};
@@ -62,10 +63,17 @@ pub struct BatchArgs {
     /// jsonl (one JSON object a line) or csv (with a header) [default: csv if OUT ends in .csv, else jsonl].
     #[arg(long, value_enum, value_name = "FORMAT", help_heading = OUTPUT)]
     pub format: Option<RecordFormat>,
-    /// Continue OUT: drop a torn last line, skip the ids that have a record, append the rest. A missing
-    /// OUT is started afresh, so a job script can always pass --resume.
+    /// Continue OUT: drop a torn last line, skip the ids that have a record, append the rest; an instance
+    /// that was in flight starts from its checkpoint in OUT.checkpoints (the IDA* iterations it had
+    /// finished, saved once a search passes 10 s). A missing OUT is started afresh, so a job script can
+    /// always pass --resume.
     #[arg(long, help_heading = OUTPUT)]
     pub resume: bool,
+    /// Save an instance's finished IDA* iterations to OUT.checkpoints once its search has run this long, so
+    /// that --resume after a kill, crash or Ctrl-C starts it there rather than from nothing (0: after every
+    /// iteration).
+    #[arg(long, value_name = "SECS", default_value_t = SAVE_AFTER, value_parser = checkpoint::parse_after, help_heading = OUTPUT)]
+    pub checkpoint_after: f64,
     /// No progress or summary on stderr; errors only.
     #[arg(long, short, help_heading = OUTPUT)]
     pub quiet: bool,
@@ -113,6 +121,8 @@ enum Msg {
     /// Cancelled by a signal or a failure: nothing is written.
     Abandoned(String),
     Failed(anyhow::Error),
+    /// A line for stderr (already filtered by `--quiet` where it is only news).
+    Note(String),
 }
 
 /// A puzzle's side of a batch: reading its instance lines and solving them into records.
@@ -130,8 +140,9 @@ pub trait Task: Sync {
     fn invalid(&self, src: &Source, problem: String) -> Record;
 
     /// Searches one instance on `threads` threads within `limits`, keeping `live` up to date as the search
-    /// goes (for the progress line). A search the limits' `cancel` stopped is reported as
-    /// [`Stop::Cancelled`], and nothing is written of it.
+    /// goes (for the progress line), starting from and reporting checkpoints as `resume` says (a task whose
+    /// [`Task::checkpoint_key`] is `None` is never given any). A search the limits' `cancel` stopped is
+    /// reported as [`Stop::Cancelled`], and nothing is written of it.
     fn solve(
         &self,
         inst: &Self::Instance,
@@ -139,7 +150,15 @@ pub trait Task: Sync {
         threads: usize,
         limits: &Limits,
         live: &Arc<Live>,
+        resume: &Resume,
     ) -> anyhow::Result<Attempt>;
+
+    /// What searches the instances, if its searches can be carried across runs by checkpoints (see
+    /// `checkpoint`): a checkpoint is used only by a search with the same key, since another heuristic or
+    /// pruning would count other nodes. `None` (the default): no checkpoints.
+    fn checkpoint_key(&self) -> Option<String> {
+        None
+    }
 
     /// The threads the batch may use (the tool's `--threads`).
     fn threads(&self) -> usize;
@@ -149,6 +168,15 @@ pub trait Task: Sync {
 
     /// What to suggest when no line of the input is valid (e.g. `is --board right?`).
     fn no_valid_hint(&self) -> String;
+}
+
+/// Where one search starts and where it reports how far it got (see `checkpoint`).
+#[derive(Clone, Default)]
+pub struct Resume {
+    /// A previous run's progress on this instance.
+    pub from: Option<Reached>,
+    /// Called after each iteration that ends without a solution.
+    pub save: Option<Arc<dyn Fn(Reached) + Send + Sync>>,
 }
 
 /// One search's record, and why it stopped if it did.
@@ -162,6 +190,11 @@ struct Run<'a, T: Task> {
     task: &'a T,
     limits: Limits,
     cancel: Arc<AtomicBool>,
+    /// With `--output`, for a task that takes them.
+    checkpoints: Option<Arc<Checkpoints>>,
+    /// `--checkpoint-after`.
+    save_after: f64,
+    quiet: bool,
 }
 
 impl<'a, T: Task> Run<'a, T> {
@@ -198,7 +231,7 @@ impl<'a, T: Task> Run<'a, T> {
                     let running =
                         Running { id: job.id.clone(), since: Instant::now(), live: Arc::clone(&live), expected };
                     let _ = tx.send(Msg::Started(running));
-                    let msg = self.attempt(&job, threads, trial, &live);
+                    let msg = self.attempt(&job, threads, trial, &live, &tx);
                     if let Msg::Deferred(_) = msg {
                         deferred.lock().unwrap().push(job);
                     }
@@ -209,7 +242,14 @@ impl<'a, T: Task> Run<'a, T> {
         deferred.into_inner().unwrap()
     }
 
-    fn attempt(&self, job: &Job<T::Instance>, threads: usize, trial: Option<u64>, live: &Arc<Live>) -> Msg {
+    fn attempt(
+        &self,
+        job: &Job<T::Instance>,
+        threads: usize,
+        trial: Option<u64>,
+        live: &Arc<Live>,
+        tx: &Sender<Msg>,
+    ) -> Msg {
         let (inst, expected) = match &job.parsed {
             Ok((inst, expected)) => (inst, *expected),
             Err(problem) => return Msg::Finished(Box::new(self.task.invalid(&job.source(None), problem.clone()))),
@@ -219,7 +259,8 @@ impl<'a, T: Task> Run<'a, T> {
         if let Some(t) = trial {
             limits.nodes = Some(t);
         }
-        let attempt = match self.task.solve(inst, &job.source(expected), threads, &limits, live) {
+        let resume = self.resume(job, tx);
+        let attempt = match self.task.solve(inst, &job.source(expected), threads, &limits, live, &resume) {
             Ok(a) => a,
             Err(e) => return Msg::Failed(e.context(format!("id {} (line {})", job.id, job.line))),
         };
@@ -228,6 +269,50 @@ impl<'a, T: Task> Run<'a, T> {
             Some(Stop::NodeLimit) if trial.is_some() => Msg::Deferred(job.id.clone()),
             _ => Msg::Finished(Box::new(attempt.record)),
         }
+    }
+
+    /// Where `job`'s search starts (its checkpoint, if one of the same search of the same instance was saved)
+    /// and how its checkpoints are saved.
+    fn resume(&self, job: &Job<T::Instance>, tx: &Sender<Msg>) -> Resume {
+        let (Some(store), Some(key)) = (&self.checkpoints, self.task.checkpoint_key()) else {
+            return Resume::default();
+        };
+        let name = self.task.name();
+        let from = match store.earlier(&job.id) {
+            Some(c) if c.instance == job.text && c.search == key => {
+                let r = c.reached;
+                if !self.quiet {
+                    let _ = tx.send(Msg::Note(format!(
+                        "{name}: id {} starts at bound {}, its checkpoint: {} iterations, {} nodes, {:.1} s before",
+                        job.id, r.bound, r.iterations, r.nodes, r.seconds
+                    )));
+                }
+                Some(r)
+            }
+            Some(c) => {
+                let why = if c.instance != job.text { "another instance" } else { "another search" };
+                let _ = tx.send(Msg::Note(format!(
+                    "{name}: id {}: the checkpoint in {} is of {why} ('{}'); starting afresh",
+                    job.id,
+                    store.path().display(),
+                    if c.instance != job.text { &c.instance } else { &c.search }
+                )));
+                None
+            }
+            None => None,
+        };
+        let (store, tx) = (Arc::clone(store), Mutex::new(tx.clone()));
+        let (id, instance, name, save_after) = (job.id.clone(), job.text.clone(), name.to_string(), self.save_after);
+        let save = move |reached: Reached| {
+            if reached.seconds < save_after {
+                return;
+            }
+            let c = Checkpoint { id: id.clone(), instance: instance.clone(), search: key.clone(), reached };
+            if let Err(e) = store.save(&c) {
+                let _ = tx.lock().unwrap().send(Msg::Note(format!("{name}: warning: {e:#}; the search goes on")));
+            }
+        };
+        Resume { from, save: Some(Arc::new(save)) }
     }
 }
 
@@ -476,7 +561,13 @@ fn run_into<T: Task>(
 
     catch_signals();
     let cancel = Arc::new(AtomicBool::new(false));
-    let run = Run { task, limits: args.limits.limits(Some(cancel.clone())), cancel: cancel.clone() };
+    let checkpoints = match (&args.output, task.checkpoint_key()) {
+        (Some(out), Some(_)) => Some(Arc::new(Checkpoints::open(out, args.resume).map_err(usage)?)),
+        _ => None,
+    };
+    let limits = args.limits.limits(Some(cancel.clone()));
+    let save_after = args.checkpoint_after;
+    let run = Run { task, limits, cancel: cancel.clone(), checkpoints, save_after, quiet: args.quiet };
     let policy = if task.parallel_search() { args.parallel.resolve(total, threads) } else { Parallel::Instances };
     let (workers, threads_each, trial) = match policy {
         _ if threads == 1 => (1, 1, None),
@@ -499,6 +590,7 @@ fn run_into<T: Task>(
             match rx.recv_timeout(Duration::from_millis(200)) {
                 Ok(Msg::Started(running)) => progress.started(running),
                 Ok(Msg::Deferred(id) | Msg::Abandoned(id)) => progress.ended(&id),
+                Ok(Msg::Note(text)) => progress.note(&text),
                 // After a failed write nothing more is written: a torn line must stay the last one.
                 Ok(Msg::Finished(_)) if failure.is_some() => {}
                 Ok(Msg::Finished(mut rec)) => {

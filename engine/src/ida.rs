@@ -13,11 +13,12 @@ use crate::guard::Guard;
 use crate::heuristic::Heuristic;
 use crate::lanes::Worker;
 use crate::moves::{after_move, Moves, MAX_PATH};
-use crate::outcome::{Counts, Limits, Outcome, Report};
+use crate::outcome::{Checkpoint, Counts, Limits, Outcome, Report};
 use crate::work::{Item, Queue, Source};
 use puzzle::{State, MAX_CELLS};
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::Mutex;
+use std::time::Duration;
 /// An iteration predicted to generate fewer nodes than this runs on one thread: splitting it and waiting
 /// for the pool at its end would cost more than sharing it saves.
 const PARALLEL_FROM: u64 = 1 << 11;
@@ -92,12 +93,24 @@ fn iterate<H: Heuristic, T: Transitions>(
     let fsm = moves.fsm;
     let tiles = start.tile_array();
     let root = heur.root(&tiles);
+    // Resumed: the iterations below the checkpoint's bound are done, and the limits cover them too.
+    let earlier = limits.resume.unwrap_or_default();
+    let shortened;
+    let limits = match limits.resume {
+        Some(c) => {
+            let time = limits.time.map(|t| t.saturating_sub(Duration::from_secs_f64(c.seconds)));
+            let nodes = limits.nodes.map(|n| n.saturating_sub(c.counts.expanded));
+            shortened = Limits { time, nodes, ..limits.clone() };
+            &shortened
+        }
+        None => limits,
+    };
     let guard = Guard::new(limits);
     let root_h = H::h(&root);
     let mut report = Report {
         outcome: Outcome::Stopped(crate::outcome::Stop::Cancelled),
-        counts: Counts::default(),
-        iterations: 0,
+        counts: earlier.counts,
+        iterations: earlier.iterations,
         root_h,
         bound: root_h,
         seconds: 0.0,
@@ -108,8 +121,9 @@ fn iterate<H: Heuristic, T: Transitions>(
     }
     // No position on `board` is this far away; the search would never end past it.
     let hopeless = MAX_PATH as u32 - 1;
-    let mut bound = root_h;
+    let mut bound = root_h.max(earlier.bound);
     let mut last = Counts::default();
+    let mut first = true;
     let mut serial = Worker::new(heur, moves, &guard, lanes);
     loop {
         report.iterations += 1;
@@ -118,7 +132,8 @@ fn iterate<H: Heuristic, T: Transitions>(
             p.set_depth(bound);
         }
         // The first iteration is shared too: its size is unknown, and it may be the last.
-        let share = pool.filter(|_| report.iterations == 1 || last.generated * ITERATION_GROWTH >= PARALLEL_FROM);
+        let share = pool.filter(|_| first || last.generated * ITERATION_GROWTH >= PARALLEL_FROM);
+        first = false;
         let (found, next, counts) = match share {
             None => {
                 let first =
@@ -157,8 +172,12 @@ fn iterate<H: Heuristic, T: Transitions>(
             );
         }
         bound = next;
+        if let Some(save) = &limits.on_checkpoint {
+            let seconds = earlier.seconds + guard.start.elapsed().as_secs_f64();
+            (save.0)(&Checkpoint { bound, iterations: report.iterations, counts: report.counts, seconds });
+        }
     }
-    report.seconds = guard.start.elapsed().as_secs_f64();
+    report.seconds = earlier.seconds + guard.start.elapsed().as_secs_f64();
     report
 }
 

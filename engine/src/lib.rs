@@ -21,7 +21,7 @@ mod tables;
 mod work;
 
 pub use error::Error;
-pub use outcome::{Counts, Limits, Live, Outcome, Report, Stop};
+pub use outcome::{Checkpoint, Counts, Limits, Live, OnCheckpoint, Outcome, Report, Stop};
 pub use settings::{cores, Settings, FSM_DEPTH, LANES, MAX_LANES, MAX_THREADS};
 pub use tables::{default_partition, open_tables, HeuristicChoice, Lookups, TableSpec, MAX_SETS};
 
@@ -186,6 +186,13 @@ impl Solver {
     /// The threads a search uses unless told otherwise.
     pub fn threads(&self) -> usize {
         self.settings.threads()
+    }
+
+    /// The duplicate-path automaton's settings as words (`depth 14`, `depth 14 wide`): with the heuristic,
+    /// they decide the nodes an iteration visits.
+    pub fn automaton(&self) -> String {
+        let wide = if self.settings.fsm_wide() { " wide" } else { "" };
+        format!("depth {}{wide}", self.settings.fsm_depth())
     }
 
     fn fsm(&self) -> &fsm::MoveFsm {

@@ -15,6 +15,36 @@ pub struct Limits {
     /// Where the search publishes how far it got (the bound as the depth), for a caller that shows it (a
     /// progress line, a batch, a server).
     pub progress: Option<Arc<Live>>,
+    /// Where an earlier search of the same position with the same heuristic and automaton stopped: the search
+    /// starts at its bound, its counts and seconds are added to the report's, and the node and time limits
+    /// cover both runs.
+    pub resume: Option<Checkpoint>,
+    /// Told after every iteration that ends without a solution where a later search could start.
+    pub on_checkpoint: Option<OnCheckpoint>,
+}
+
+/// IDA* iterations that ended without a solution: every solution shorter than `bound` is ruled out. A later
+/// search of the same position starts there instead of at the start's estimate; the iterations below it
+/// visit the same nodes however they are searched (threads, lanes), so the counts carried over are exact.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Checkpoint {
+    /// The next iteration's bound.
+    pub bound: u32,
+    /// Iterations finished.
+    pub iterations: u32,
+    pub counts: Counts,
+    /// Search time of those iterations.
+    pub seconds: f64,
+}
+
+/// What is called with each [`Checkpoint`] (a batch appends it to a file).
+#[derive(Clone)]
+pub struct OnCheckpoint(pub Arc<dyn Fn(&Checkpoint) + Send + Sync>);
+
+impl std::fmt::Debug for OnCheckpoint {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("OnCheckpoint")
+    }
 }
 
 /// Nodes a search visited.

@@ -25,3 +25,48 @@ fn a_dozen_korf_instances_with_linear_conflict() {
     }
     assert_eq!(instances.len(), EASY.len());
 }
+
+/// A search resumed from any checkpoint of an uninterrupted one ends the same way: the same solution
+/// length, iterations and (one thread) nodes. The checkpoints themselves are the same with two threads,
+/// since an iteration without a solution visits the same nodes however it is shared. A resumed search's
+/// time limit counts the earlier run's seconds.
+#[test]
+fn a_search_resumed_from_a_checkpoint_ends_as_the_uninterrupted_one() {
+    use engine::{Checkpoint, OnCheckpoint, Stop};
+    use std::sync::{Arc, Mutex};
+    let lc = common::table_free(Board::FOUR, HeuristicChoice::LinearConflict);
+    for inst in common::korf(&EASY[..3]) {
+        let id = inst.id.as_deref().unwrap();
+        let run = |threads, resume| {
+            let saved = Arc::new(Mutex::new(Vec::new()));
+            let sink = Arc::clone(&saved);
+            let on_checkpoint = Some(OnCheckpoint(Arc::new(move |c: &Checkpoint| sink.lock().unwrap().push(*c))));
+            let r = lc.solve_with(&inst.state, threads, &Limits { resume, on_checkpoint, ..Limits::default() });
+            let saved = saved.lock().unwrap().clone();
+            (r.unwrap(), saved)
+        };
+        let (whole, checkpoints) = run(1, None);
+        let length = whole.moves().map(<[u8]>::len);
+        assert_eq!(length.map(|l| l as u32), inst.optimal, "Korf #{id}");
+        assert_eq!(checkpoints.len() as u32 + 1, whole.iterations, "Korf #{id}: one a finished iteration");
+        let (_, shared) = run(2, None);
+        let without_time = |cs: &[Checkpoint]| cs.iter().map(|c| (c.bound, c.iterations, c.counts)).collect::<Vec<_>>();
+        assert_eq!(without_time(&shared), without_time(&checkpoints), "Korf #{id}: two threads");
+        for c in &checkpoints {
+            let (resumed, later) = run(1, Some(*c));
+            assert_eq!(resumed.moves().map(<[u8]>::len), length, "Korf #{id} from bound {}", c.bound);
+            assert_eq!((resumed.counts, resumed.iterations), (whole.counts, whole.iterations), "Korf #{id}");
+            assert!(resumed.seconds >= c.seconds);
+            assert_eq!(without_time(&later), without_time(&checkpoints[c.iterations as usize..]), "Korf #{id}");
+            assert!(inst.state.replay(resumed.moves().unwrap()).unwrap().is_goal());
+            let (two, _) = run(2, Some(*c));
+            assert_eq!(two.moves().map(<[u8]>::len), length, "Korf #{id} from bound {}, two threads", c.bound);
+        }
+        // An earlier run that already used up the time limit leaves none.
+        let spent = Checkpoint { seconds: 3600.0, ..Checkpoint::default() };
+        let limits =
+            Limits { resume: Some(spent), time: Some(std::time::Duration::from_secs(60)), ..Limits::default() };
+        let r = lc.solve_with(&inst.state, 1, &limits).unwrap();
+        assert_eq!(r.stopped(), Some(Stop::TimeLimit), "Korf #{id}");
+    }
+}

@@ -4,7 +4,8 @@
 
 use crate::args::engine_error;
 use anyhow::{anyhow, bail};
-use engine::{Counts, Limits, Live, Outcome, Solver, Stop};
+use batch::Reached;
+use engine::{Checkpoint, Counts, Limits, Live, OnCheckpoint, Outcome, Solver, Stop};
 use puzzle::tiles_search::TilePuzzle;
 use puzzle::State;
 use std::sync::Arc;
@@ -68,25 +69,46 @@ impl Searched {
     }
 }
 
+/// How a caller follows a search.
+#[derive(Clone, Default)]
+pub struct Follow {
+    /// The search's nodes and depth (IDA*'s bound), for another thread to show.
+    pub live: Option<Arc<Live>>,
+    /// The library's algorithms also print a line on stderr at each new depth (the library itself never
+    /// prints).
+    pub say_depths: bool,
+    /// IDA* only: the checkpoint it starts from and where it saves its own (a batch's).
+    pub resume: batch::Resume,
+}
+
 /// Solves `state` with `algorithm` on `threads` threads (IDA* only; the others run on one), within `limits`
-/// (the memory limit bounds the algorithms that store states). A solution is replayed to the goal before it
-/// is returned.
-///
-/// `progress` follows the search's nodes and depth (IDA*'s bound), for another thread to show; with
-/// `say_depths`, the library's algorithms also print a line on stderr at each new depth (the library itself
-/// never prints).
+/// (the memory limit bounds the algorithms that store states), followed as `follow` says. A solution is
+/// replayed to the goal before it is returned.
 pub fn solve(
     solver: &Solver,
     algorithm: Algorithm,
     state: &State,
     threads: usize,
     limits: &search::Limits,
-    progress: Option<Arc<Live>>,
-    say_depths: bool,
+    follow: Follow,
 ) -> anyhow::Result<Searched> {
+    let Follow { live: progress, say_depths, resume } = follow;
     let library = match algorithm {
         Algorithm::Ida => {
-            let limits = Limits { nodes: limits.nodes, time: limits.time, cancel: limits.cancel.clone(), progress };
+            let on_checkpoint = resume.save.map(|save| {
+                OnCheckpoint(Arc::new(move |c: &Checkpoint| {
+                    let Counts { generated: nodes, expanded } = c.counts;
+                    save(Reached { bound: c.bound, iterations: c.iterations, nodes, expanded, seconds: c.seconds })
+                }))
+            });
+            let resume = resume.from.map(|r| Checkpoint {
+                bound: r.bound,
+                iterations: r.iterations,
+                counts: Counts { generated: r.nodes, expanded: r.expanded },
+                seconds: r.seconds,
+            });
+            let cancel = limits.cancel.clone();
+            let limits = Limits { nodes: limits.nodes, time: limits.time, cancel, progress, resume, on_checkpoint };
             let r = solver.solve_with(state, threads, &limits).map_err(engine_error)?;
             return Ok(Searched {
                 algorithm,
@@ -104,6 +126,9 @@ pub fn solve(
         Algorithm::Bibfs => search::Algorithm::Bibfs,
         Algorithm::Greedy => search::Algorithm::Greedy,
     };
+    if resume.from.is_some() {
+        bail!("internal error: only IDA* starts from a checkpoint; please report this");
+    }
     if state.board() != solver.board() {
         return Err(engine_error(engine::Error::WrongBoard { position: state.board(), solver: solver.board() }));
     }

@@ -1,9 +1,9 @@
 //! `solver batch`: the shared batch runner (`batch` crate) with sliding tiles as its puzzle.
 
-use crate::algorithm::{self, Algorithm};
+use crate::algorithm::{self, Algorithm, Follow};
 use crate::args::SearchArgs;
 use crate::output::{user_tiles, MoveStyle, Recorder};
-use batch::{Attempt, Line, Record, Source, Task};
+use batch::{Attempt, Line, Record, Resume, Source, Task};
 use puzzle::State;
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -65,11 +65,23 @@ impl Task for Tiles<'_> {
         threads: usize,
         limits: &search::Limits,
         live: &Arc<search::Live>,
+        resume: &Resume,
     ) -> anyhow::Result<Attempt> {
-        let live = Some(Arc::clone(live));
-        let searched =
-            algorithm::solve(self.recorder.solver, self.args.algorithm, state, threads, limits, live, false)?;
+        let follow = Follow { live: Some(Arc::clone(live)), say_depths: false, resume: resume.clone() };
+        let searched = algorithm::solve(self.recorder.solver, self.args.algorithm, state, threads, limits, follow)?;
         Ok(Attempt { record: self.recorder.searched(src, state, &searched, threads), stop: searched.stopped() })
+    }
+
+    /// IDA*'s iterations below the bound count the same nodes with any threads and lanes, so the key is
+    /// what decides them: the heuristic, its tables' contents, and the duplicate-path automaton.
+    fn checkpoint_key(&self) -> Option<String> {
+        let solver = self.recorder.solver;
+        let tables = match self.recorder.tables() {
+            "" => String::new(),
+            t => format!("; tables {t}"),
+        };
+        (self.args.algorithm == Algorithm::Ida)
+            .then(|| format!("ida; {}{tables}; automaton {}", solver.name(), solver.automaton()))
     }
 
     fn threads(&self) -> usize {

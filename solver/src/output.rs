@@ -112,6 +112,11 @@ impl<'a> Recorder<'a> {
     }
 
     /// The record of a search of `state` on `threads` threads.
+    /// The tables as `file_name:hash` words, as records give them.
+    pub fn tables(&self) -> &str {
+        &self.tables
+    }
+
     pub fn searched(&self, src: &Source, state: &State, searched: &Searched, threads: usize) -> Record {
         let error = searched.stopped().map(|s| stop_text(s, searched));
         self.record(src, Some((state, searched)), threads, error)

@@ -1,7 +1,7 @@
 //! `solver solve`: one position from the command line, or several from stdin, each result printed as soon
 //! as it is found.
 
-use crate::algorithm;
+use crate::algorithm::{self, Follow};
 use crate::args::SearchArgs;
 use crate::input::Positions;
 use crate::output::{goal_tiles, position_error, user_tiles, Answer, MoveStyle, Recorder};
@@ -171,9 +171,8 @@ fn print_one(
     let solver: &Solver = recorder.solver;
     let goal = args.search.goal;
     let limits = args.limits.limits(None);
-    let say_depths = progress.is_some();
-    let searched =
-        algorithm::solve(solver, args.search.algorithm, &inst.state, solver.threads(), &limits, progress, say_depths)?;
+    let follow = Follow { say_depths: progress.is_some(), live: progress, ..Follow::default() };
+    let searched = algorithm::solve(solver, args.search.algorithm, &inst.state, solver.threads(), &limits, follow)?;
     let id = inst.id.clone().unwrap_or_else(|| line.to_string());
     let tiles = user_tiles(&inst.state, goal);
     let src = Source { id: &id, line, text: &tiles, expected: inst.optimal };

@@ -114,7 +114,7 @@ fn library_searches_show_their_depths_on_a_terminal_only() {
 /// up to date, IDA* with its bound and the library's searches with their depth, and none prints for it.
 #[test]
 fn every_algorithm_publishes_its_depth_and_nodes_for_other_threads() {
-    use solver::algorithm::{self, Algorithm};
+    use solver::algorithm::{self, Algorithm, Follow};
     use std::sync::Arc;
     let board: puzzle::Board = "3x3".parse().unwrap();
     let sv = harness::table_free(board, engine::HeuristicChoice::Manhattan);
@@ -122,7 +122,8 @@ fn every_algorithm_publishes_its_depth_and_nodes_for_other_threads() {
     for alg in [Algorithm::Ida, Algorithm::Bfs, Algorithm::Astar] {
         let live = Arc::new(engine::Live::default());
         let limits = search::Limits::default();
-        let searched = algorithm::solve(&sv, alg, &state, 1, &limits, Some(Arc::clone(&live)), false).unwrap();
+        let follow = Follow { live: Some(Arc::clone(&live)), ..Follow::default() };
+        let searched = algorithm::solve(&sv, alg, &state, 1, &limits, follow).unwrap();
         let length = match &searched.outcome {
             engine::Outcome::Solved(moves) => moves.len() as u32,
             other => panic!("{alg:?}: {other:?}"),

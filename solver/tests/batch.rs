@@ -202,6 +202,95 @@ fn sigterm_abandons_the_search_in_flight_writes_nothing_partial_and_says_how_to_
     assert_eq!(ids(&jsonl(&out)), ["9", "12", "5", "8"], "nothing for the abandoned instance");
 }
 
+/// Checkpoint lines of `path` (`OUT.checkpoints`).
+fn checkpoints(path: &Path) -> Vec<serde_json::Value> {
+    jsonl(Path::new(&format!("{}.checkpoints", path.display())))
+}
+
+#[test]
+fn an_instance_stopped_in_flight_resumes_from_its_last_finished_iteration() {
+    let d = Dir::new("checkpoint-signal");
+    let input = d.file("in.txt", HARD);
+    let out = d.path("out.jsonl");
+    let ckpt = d.path("out.jsonl.checkpoints");
+    let mut child = solver(&["batch", input.to_str().unwrap(), "-o", out.to_str().unwrap(), "--checkpoint-after", "0"])
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    wait_for_records(&ckpt, 3, &mut child);
+    // SAFETY: kill(2) on our own child's pid.
+    assert_eq!(unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) }, 0);
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(130), "{}", stderr(&o));
+    assert_eq!(std::fs::read_to_string(&out).unwrap_or_default(), "", "no record of the instance in flight");
+    let saved = checkpoints(&out);
+    let last = saved.last().unwrap();
+    assert!(saved.iter().all(|c| c["id"] == "h" && c["search"] == last["search"]), "{saved:?}");
+    let bounds: Vec<u64> = saved.iter().map(|c| c["bound"].as_u64().unwrap()).collect();
+    assert!(bounds.windows(2).all(|w| w[1] == w[0] + 2), "one line a finished iteration: {bounds:?}");
+    // Resumed under a node limit: it starts at the last bound, and its record counts both runs.
+    let o = run(&["batch", input.to_str().unwrap(), "-o", out.to_str().unwrap(), "--resume", "--node-limit", "100000"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let note =
+        format!("solver: id h starts at bound {}, its checkpoint: {} iterations,", last["bound"], last["iterations"]);
+    assert!(stderr(&o).contains(&note), "{}", stderr(&o));
+    let rec = &jsonl(&out)[0];
+    assert_eq!(rec["status"], "limit");
+    assert!(rec["iterations"].as_u64() > last["iterations"].as_u64(), "{rec}");
+    assert!(rec["nodes"].as_u64() > last["nodes"].as_u64(), "{rec}");
+    assert!(rec["seconds"].as_f64() >= last["seconds"].as_f64(), "{rec}");
+    // The node limit covers both runs (the first may have used it up; the limit is checked every 2^14
+    // expansions a thread).
+    let expanded = rec["expanded"].as_u64().unwrap();
+    let floor = last["expanded"].as_u64().unwrap().max(100_000);
+    assert!((floor..floor + (1 << 16)).contains(&expanded), "{rec}");
+    let bound = rec["error"].as_str().unwrap().rsplit(' ').next().unwrap().parse::<u64>().unwrap();
+    assert!(bound >= last["bound"].as_u64().unwrap(), "{rec}");
+}
+
+#[test]
+fn a_resumed_search_counts_what_an_uninterrupted_one_does_and_ignores_another_searchs_checkpoint() {
+    let d = Dir::new("checkpoint-equal");
+    let input = d.file("in.txt", EASY_KORF);
+    let whole = d.path("whole.jsonl");
+    let batch = |out: &Path, more: &[&str]| {
+        let mut args = vec!["batch", input.to_str().unwrap(), "-o", out.to_str().unwrap(), "--threads", "1"];
+        args.extend(more);
+        let o = run(&args);
+        assert!(o.status.success(), "{}", stderr(&o));
+        stderr(&o)
+    };
+    batch(&whole, &["--checkpoint-after", "0"]);
+    let by_id = |path: &Path| -> BTreeMap<String, serde_json::Value> {
+        jsonl(path).into_iter().map(|r| (r["id"].as_str().unwrap().to_string(), r)).collect()
+    };
+    let expected = by_id(&whole);
+    let saved: Vec<serde_json::Value> = checkpoints(&whole).into_iter().filter(|c| c["id"] == "8").collect();
+    assert!(saved.len() >= 3, "{saved:?}");
+    let middle = &saved[saved.len() / 2];
+    for (name, search, resumed) in [("same", middle["search"].clone(), true), ("other", "ida; manhattan".into(), false)]
+    {
+        let out = d.path(&format!("{name}.jsonl"));
+        let mut line = middle.clone();
+        line["search"] = search;
+        std::fs::write(d.path(&format!("{name}.jsonl.checkpoints")), format!("{line}\n")).unwrap();
+        let err = batch(&out, &["--resume"]);
+        let note = format!("id 8 starts at bound {}", middle["bound"]);
+        assert_eq!(err.contains(&note), resumed, "{err}");
+        assert_eq!(err.contains("is of another search"), !resumed, "{err}");
+        let got = by_id(&out);
+        for (id, r) in &expected {
+            for field in ["status", "length", "moves", "nodes", "expanded", "iterations"] {
+                assert_eq!(got[id][field], r[field], "{name}: id {id}: {field}");
+            }
+        }
+    }
+    // Without --resume, a fresh run removes the checkpoints of the records it replaces.
+    std::fs::remove_file(&whole).unwrap();
+    batch(&whole, &[]);
+    assert!(!d.path("whole.jsonl.checkpoints").exists(), "quick searches write none by default");
+}
+
 #[test]
 fn shards_cover_the_file_exactly_once_and_report_merges_them() {
     let d = Dir::new("shard");

@@ -119,6 +119,7 @@ impl Task for Levels {
         _threads: usize,
         limits: &search::Limits,
         live: &Arc<search::Live>,
+        _: &batch::Resume,
     ) -> anyhow::Result<Attempt> {
         let options = Options { limits: limits.clone(), ..self.options.clone() };
         let solution = solve_with_progress(level, &options, &mut |p| live.note(p))?;

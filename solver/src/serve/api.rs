@@ -4,7 +4,7 @@
 //! at once, each with the server's time limit; sliding-tile searches share one solver (mapped tables) per
 //! board and heuristic.
 
-use crate::algorithm::{self, Algorithm};
+use crate::algorithm::{self, Algorithm, Follow};
 use crate::generate::{random_position, random_walk, SplitMix64};
 use crate::output::{goal_tiles, position_error, user_cells, user_tiles, Answer, MoveStyle, Recorder};
 use axum::body::Bytes;
@@ -189,7 +189,7 @@ impl App {
     fn solve(&self, job: &Job) -> Result<Answer, ApiError> {
         let solver = self.solver(job.state.board(), job.choice)?;
         let limits = search::Limits { time: Some(self.time_limit), ..search::Limits::default() };
-        let searched = algorithm::solve(&solver, Algorithm::Ida, &job.state, 1, &limits, None, false)
+        let searched = algorithm::solve(&solver, Algorithm::Ida, &job.state, 1, &limits, Follow::default())
             .map_err(|e| failed(format!("{e:#}")))?;
         let tiles = user_tiles(&job.state, job.goal);
         let src = Source { id: "1", line: 1, text: &tiles, expected: None };

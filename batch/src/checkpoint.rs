@@ -1,0 +1,176 @@
+//! Checkpoints of the instances in flight: how far a long IDA* search got, so that a batch stopped by a
+//! kill, a crash or the end of a machine's time loses at most the iteration that was running, not the hour
+//! before it.
+//!
+//! Beside a record file `OUT` the batch keeps `OUT.checkpoints`, JSON lines, one appended (in one `write`,
+//! synced) each time an instance that has searched for at least `--checkpoint-after` seconds (default
+//! [`SAVE_AFTER`]) finishes an iteration without a solution. Short searches never write one, and the file is
+//! made only when a line is. `--resume` starts an instance without a record from its last line, if that was
+//! written by the same search (the task's [`Task::checkpoint_key`]) of the same instance; the record then
+//! counts the nodes and seconds of both runs (the iteration cut short is searched again in full, and counted
+//! once). Without `--resume` the file is removed with the records it belonged to. A torn last line (a kill
+//! mid-write) is ignored.
+//!
+//! [`Task::checkpoint_key`]: crate::Task::checkpoint_key
+
+use anyhow::Context;
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+use std::fs::{File, OpenOptions};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+/// Search time after which an instance's finished iterations are saved by default (`--checkpoint-after`):
+/// a shorter search loses little when it is run again, and a file per record file for every quick batch
+/// would be clutter.
+pub const SAVE_AFTER: f64 = 10.0;
+
+/// `--checkpoint-after`: seconds, 0 or more.
+pub fn parse_after(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(x) if x >= 0.0 && x.is_finite() => Ok(x),
+        _ => Err(format!("'{s}' is not a number of seconds (0 or more)")),
+    }
+}
+
+/// How far a search got: the iterations it finished without a solution.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Reached {
+    /// The next iteration's bound: every shorter solution is ruled out.
+    pub bound: u32,
+    /// Iterations finished.
+    pub iterations: u32,
+    /// Generated and expanded nodes of those iterations.
+    pub nodes: u64,
+    pub expanded: u64,
+    /// Their search time.
+    pub seconds: f64,
+}
+
+/// One line of a checkpoint file.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Checkpoint {
+    pub id: String,
+    /// The instance as the input wrote it.
+    pub instance: String,
+    /// What searched it ([`crate::Task::checkpoint_key`]).
+    pub search: String,
+    #[serde(flatten)]
+    pub reached: Reached,
+}
+
+/// The checkpoint file of a record file: the checkpoints read from it at the start, and appending.
+pub struct Checkpoints {
+    path: PathBuf,
+    earlier: HashMap<String, Checkpoint>,
+    /// Opened at the first line written.
+    file: Mutex<Option<File>>,
+}
+
+impl Checkpoints {
+    /// The checkpoint file of record file `out`: `OUT.checkpoints`.
+    pub fn path_for(out: &Path) -> PathBuf {
+        let mut name = out.as_os_str().to_owned();
+        name.push(".checkpoints");
+        PathBuf::from(name)
+    }
+
+    /// The checkpoints of record file `out`: with `resume`, those already in its checkpoint file; without, a
+    /// fresh start (an old checkpoint file is removed, since its records are gone).
+    pub fn open(out: &Path, resume: bool) -> anyhow::Result<Checkpoints> {
+        let path = Checkpoints::path_for(out);
+        let mut earlier = HashMap::new();
+        if resume {
+            match std::fs::read(&path) {
+                Ok(bytes) => {
+                    for c in parse(&bytes).with_context(|| format!("{} is not a checkpoint file", path.display()))? {
+                        earlier.insert(c.id.clone(), c);
+                    }
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+                Err(e) => return Err(e).with_context(|| format!("cannot read {}", path.display())),
+            }
+        } else {
+            match std::fs::remove_file(&path) {
+                Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                    return Err(e).with_context(|| format!("cannot remove the old {}", path.display()));
+                }
+                _ => {}
+            }
+        }
+        Ok(Checkpoints { path, earlier, file: Mutex::new(None) })
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The last checkpoint of `id` that the file held at the start.
+    pub fn earlier(&self, id: &str) -> Option<&Checkpoint> {
+        self.earlier.get(id)
+    }
+
+    /// Appends one checkpoint whole, and syncs it.
+    pub fn save(&self, c: &Checkpoint) -> anyhow::Result<()> {
+        let mut line = serde_json::to_vec(c)?;
+        line.push(b'\n');
+        let mut file = self.file.lock().unwrap();
+        let f = match &mut *file {
+            Some(f) => f,
+            None => file.insert(
+                OpenOptions::new()
+                    .create(true)
+                    .append(true)
+                    .open(&self.path)
+                    .with_context(|| format!("cannot open {}", self.path.display()))?,
+            ),
+        };
+        f.write_all(&line).and_then(|()| f.sync_data()).with_context(|| format!("cannot write {}", self.path.display()))
+    }
+}
+
+/// The checkpoints of a file's complete lines, in order; a damaged complete line is an error naming it.
+fn parse(bytes: &[u8]) -> anyhow::Result<Vec<Checkpoint>> {
+    let complete = &bytes[..bytes.iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1)];
+    let lines = complete.split(|&b| b == b'\n').enumerate().filter(|(_, l)| !l.is_empty());
+    lines.map(|(n, l)| serde_json::from_slice(l).with_context(|| format!("line {}", n + 1))).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn at(id: &str, bound: u32) -> Checkpoint {
+        let reached = Reached { bound, iterations: 3, nodes: 1_000_000_000_000, expanded: 4, seconds: 12.5 };
+        Checkpoint { id: id.into(), instance: "1 0 2 3".into(), search: "ida; pdb \"x\"".into(), reached }
+    }
+
+    #[test]
+    fn the_last_line_of_an_id_counts_and_a_torn_tail_is_ignored() {
+        let dir = std::env::temp_dir().join(format!("checkpoints-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let out = dir.join("out.jsonl");
+        let cs = Checkpoints::open(&out, false).unwrap();
+        assert!(!cs.path().exists(), "made only when a line is written");
+        for c in [at("a", 50), at("b", 60), at("a", 52)] {
+            cs.save(&c).unwrap();
+        }
+        let mut bytes = std::fs::read(cs.path()).unwrap();
+        bytes.extend(b"{\"id\":\"b\",\"bou");
+        std::fs::write(cs.path(), &bytes).unwrap();
+        let again = Checkpoints::open(&out, true).unwrap();
+        assert_eq!(
+            (again.earlier("a"), again.earlier("b"), again.earlier("c")),
+            (Some(&at("a", 52)), Some(&at("b", 60)), None)
+        );
+        // A damaged complete line is an error naming the file and line.
+        std::fs::write(cs.path(), b"{\"id\":\"a\"}\n").unwrap();
+        let e = format!("{:#}", Checkpoints::open(&out, true).err().unwrap());
+        assert!(e.contains("out.jsonl.checkpoints is not a checkpoint file: line 1: missing field"), "{e}");
+        // A fresh start removes them.
+        Checkpoints::open(&out, false).unwrap();
+        assert!(!cs.path().exists());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
