@@ -69,9 +69,9 @@ pub struct BatchArgs {
     /// always pass --resume.
     #[arg(long, help_heading = OUTPUT)]
     pub resume: bool,
-    /// Save an instance's finished IDA* iterations to OUT.checkpoints once its search has run this long, so
-    /// that --resume after a kill, crash or Ctrl-C starts it there rather than from nothing (0: after every
-    /// iteration).
+    /// Save an IDA* search's finished iterations to OUT.checkpoints once it has run this long, so that
+    /// --resume after a kill, crash or Ctrl-C starts the instance there rather than from nothing (0: after
+    /// every iteration). Searches other than IDA* keep no checkpoints.
     #[arg(long, value_name = "SECS", default_value_t = SAVE_AFTER, value_parser = checkpoint::parse_after, help_heading = OUTPUT)]
     pub checkpoint_after: f64,
     /// No progress or summary on stderr; errors only.
