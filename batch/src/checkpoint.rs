@@ -84,8 +84,16 @@ impl Checkpoints {
         if resume {
             match std::fs::read(&path) {
                 Ok(bytes) => {
-                    for c in parse(&bytes).with_context(|| format!("{} is not a checkpoint file", path.display()))? {
+                    let complete = complete_len(&bytes);
+                    for c in parse(&bytes[..complete])
+                        .with_context(|| format!("{} is not a checkpoint file", path.display()))?
+                    {
                         earlier.insert(c.id.clone(), c);
+                    }
+                    if complete < bytes.len() {
+                        // Cut off the torn line, or the next line appended would join it.
+                        let cut = OpenOptions::new().write(true).open(&path).and_then(|f| f.set_len(complete as u64));
+                        cut.with_context(|| format!("cannot cut the torn last line off {}", path.display()))?;
                     }
                 }
                 Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
@@ -130,9 +138,13 @@ impl Checkpoints {
     }
 }
 
-/// The checkpoints of a file's complete lines, in order; a damaged complete line is an error naming it.
-fn parse(bytes: &[u8]) -> anyhow::Result<Vec<Checkpoint>> {
-    let complete = &bytes[..bytes.iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1)];
+/// The length of the complete lines at the start of `bytes`.
+fn complete_len(bytes: &[u8]) -> usize {
+    bytes.iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1)
+}
+
+/// The checkpoints of complete lines, in order; a damaged line is an error naming it.
+fn parse(complete: &[u8]) -> anyhow::Result<Vec<Checkpoint>> {
     let lines = complete.split(|&b| b == b'\n').enumerate().filter(|(_, l)| !l.is_empty());
     lines.map(|(n, l)| serde_json::from_slice(l).with_context(|| format!("line {}", n + 1))).collect()
 }
@@ -164,6 +176,9 @@ mod tests {
             (again.earlier("a"), again.earlier("b"), again.earlier("c")),
             (Some(&at("a", 52)), Some(&at("b", 60)), None)
         );
+        // The torn line was cut off, so the next one appended reads back.
+        again.save(&at("b", 62)).unwrap();
+        assert_eq!(Checkpoints::open(&out, true).unwrap().earlier("b"), Some(&at("b", 62)));
         // A damaged complete line is an error naming the file and line.
         std::fs::write(cs.path(), b"{\"id\":\"a\"}\n").unwrap();
         let e = format!("{:#}", Checkpoints::open(&out, true).err().unwrap());
