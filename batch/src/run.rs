@@ -290,12 +290,14 @@ impl<'a, T: Task> Run<'a, T> {
                 Some(r)
             }
             Some(c) => {
-                let why = if c.instance != job.text { "another instance" } else { "another search" };
+                let (why, what) = match c.instance != job.text {
+                    true => ("another instance", &c.instance),
+                    false => ("another search", &c.search),
+                };
                 let _ = tx.send(Msg::Note(format!(
-                    "{name}: id {}: the checkpoint in {} is of {why} ('{}'); starting afresh",
+                    "{name}: id {}: the checkpoint in {} is of {why} ('{what}'); starting afresh",
                     job.id,
-                    store.path().display(),
-                    if c.instance != job.text { &c.instance } else { &c.search }
+                    store.path().display()
                 )));
                 None
             }

@@ -123,7 +123,7 @@ fn iterate<H: Heuristic, T: Transitions>(
     let hopeless = MAX_PATH as u32 - 1;
     let mut bound = root_h.max(earlier.bound);
     let mut last = Counts::default();
-    let mut first = true;
+    let mut opening = true;
     let mut serial = Worker::new(heur, moves, &guard, lanes);
     loop {
         report.iterations += 1;
@@ -131,9 +131,9 @@ fn iterate<H: Heuristic, T: Transitions>(
         if let Some(p) = &limits.progress {
             p.set_depth(bound);
         }
-        // The first iteration is shared too: its size is unknown, and it may be the last.
-        let share = pool.filter(|_| first || last.generated * ITERATION_GROWTH >= PARALLEL_FROM);
-        first = false;
+        // A run's first iteration is shared too: its size is unknown, and it may be the last.
+        let share = pool.filter(|_| opening || last.generated * ITERATION_GROWTH >= PARALLEL_FROM);
+        opening = false;
         let (found, next, counts) = match share {
             None => {
                 let first =
