@@ -41,6 +41,11 @@ impl Algorithm {
     pub fn optimal(self) -> bool {
         self != Algorithm::Greedy
     }
+
+    /// Whether it is guided by the heuristic: the breadth-first searches are not.
+    pub fn informed(self) -> bool {
+        !matches!(self, Algorithm::Bfs | Algorithm::Bibfs)
+    }
 }
 
 /// What a search did, whichever algorithm ran.
@@ -50,8 +55,11 @@ pub struct Searched {
     pub outcome: Outcome,
     pub counts: Counts,
     pub seconds: f64,
-    /// The heuristic estimate of the start.
-    pub root_h: u32,
+    /// The heuristic estimate of the start, if the algorithm used one.
+    pub root_h: Option<u32>,
+    /// The threads and lanes it ran on (the library's algorithms run on one thread, one lane).
+    pub threads: usize,
+    pub lanes: usize,
     /// IDA* only: iterations run, and the last bound searched (a proven lower bound when stopped).
     pub iterations: Option<u32>,
     pub bound: Option<u32>,
@@ -115,7 +123,9 @@ pub fn solve(
                 outcome: r.outcome,
                 counts: r.counts,
                 seconds: r.seconds,
-                root_h: r.root_h,
+                root_h: Some(r.root_h),
+                threads,
+                lanes: solver.lanes(),
                 iterations: Some(r.iterations),
                 bound: Some(r.bound),
                 peak_stored: None,
@@ -163,7 +173,9 @@ pub fn solve(
         outcome,
         counts: Counts { generated: r.stats.generated, expanded: r.stats.expanded },
         seconds: r.stats.seconds,
-        root_h: solver.estimate(state),
+        root_h: algorithm.informed().then(|| solver.estimate(state)),
+        threads: 1,
+        lanes: 1,
         iterations: None,
         bound: None,
         peak_stored: Some(r.stats.peak_stored),

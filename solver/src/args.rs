@@ -28,8 +28,9 @@ pub struct SearchArgs {
     /// printed back in its labels.
     #[arg(long, value_name = "GOAL", default_value = "blank-first", help_heading = INPUT)]
     pub goal: Goal,
-    /// ida: the engine's IDA* (fast; threads, lanes); astar, bfs, bibfs (bidirectional), greedy (fast, not
-    /// shortest): the generic library's, over the same heuristic, one thread.
+    /// ida: the engine's IDA* (fast; threads, lanes); astar, greedy (fast, not shortest): the generic
+    /// library's over the same heuristic; bfs, bibfs (bidirectional): the library's, with no heuristic. The
+    /// library's run on one thread.
     #[arg(long, value_enum, value_name = "NAME", default_value = "ida", help_heading = TABLES)]
     pub algorithm: Algorithm,
     /// auto: pattern databases if a complete set is in --pdbs (the named partition, else the strongest
@@ -86,13 +87,16 @@ impl SearchArgs {
         Ok(s)
     }
 
-    /// The solver these options describe; warnings go to stderr.
+    /// The solver these options describe; warnings go to stderr. A breadth-first search consults no
+    /// heuristic, so `auto` looks for no tables then (and warns of none missing).
     pub fn solver(&self) -> anyhow::Result<Solver> {
         let spec = TableSpec { dir: self.pdbs.clone(), partitions: self.partition.clone(), lookups: self.lookups };
-        Solver::new(self.board, self.heuristic, &spec, self.settings()?, &mut |w| {
-            cli_common::log(&format!("solver: {w}"))
-        })
-        .map_err(engine_error)
+        let heuristic = match self.heuristic {
+            HeuristicChoice::Auto if !self.algorithm.informed() => HeuristicChoice::Manhattan,
+            h => h,
+        };
+        Solver::new(self.board, heuristic, &spec, self.settings()?, &mut |w| cli_common::log(&format!("solver: {w}")))
+            .map_err(engine_error)
     }
 }
 

@@ -69,7 +69,7 @@ impl Task for Tiles<'_> {
     ) -> anyhow::Result<Attempt> {
         let follow = Follow { live: Some(Arc::clone(live)), say_depths: false, resume: resume.clone() };
         let searched = algorithm::solve(self.recorder.solver, self.args.algorithm, state, threads, limits, follow)?;
-        Ok(Attempt { record: self.recorder.searched(src, state, &searched, threads), stop: searched.stopped() })
+        Ok(Attempt { record: self.recorder.searched(src, state, &searched), stop: searched.stopped() })
     }
 
     /// IDA*'s iterations below the bound count the same nodes with any threads and lanes, so the key is

@@ -108,27 +108,21 @@ impl<'a> Recorder<'a> {
 
     /// The record of a line that is not a valid instance.
     pub fn invalid(&self, src: &Source, problem: String) -> Record {
-        self.record(src, None, 0, Some(problem))
+        self.record(src, None, Some(problem))
     }
 
-    /// The record of a search of `state` on `threads` threads.
     /// The tables as `file_name:hash` words, as records give them.
     pub fn tables(&self) -> &str {
         &self.tables
     }
 
-    pub fn searched(&self, src: &Source, state: &State, searched: &Searched, threads: usize) -> Record {
+    /// The record of a search of `state`.
+    pub fn searched(&self, src: &Source, state: &State, searched: &Searched) -> Record {
         let error = searched.stopped().map(|s| stop_text(s, searched));
-        self.record(src, Some((state, searched)), threads, error)
+        self.record(src, Some((state, searched)), error)
     }
 
-    fn record(
-        &self,
-        src: &Source,
-        search: Option<(&State, &Searched)>,
-        threads: usize,
-        error: Option<String>,
-    ) -> Record {
+    fn record(&self, src: &Source, search: Option<(&State, &Searched)>, error: Option<String>) -> Record {
         let moves = search.and_then(|(s, r)| Some((s, r.moves()?)));
         let length = moves.map(|(_, m)| m.len() as u32);
         let status = match (search, length) {
@@ -137,6 +131,8 @@ impl<'a> Recorder<'a> {
             (Some(_), None) => Status::Limit,
         };
         let report = search.map(|(_, r)| r);
+        // A breadth-first search uses neither the heuristic nor its tables: the record does not claim them.
+        let informed = report.is_none_or(|r| r.algorithm.informed());
         Record {
             id: src.id.to_string(),
             line: src.line,
@@ -147,15 +143,15 @@ impl<'a> Recorder<'a> {
             nodes: report.map_or(0, |r| r.counts.generated),
             expanded: report.map_or(0, |r| r.counts.expanded),
             seconds: report.map_or(0.0, |r| r.seconds),
-            threads,
-            lanes: self.solver.lanes(),
+            threads: report.map_or(0, |r| r.threads),
+            lanes: report.map_or(self.solver.lanes(), |r| r.lanes),
             algorithm: report.map_or(String::new(), |r| r.algorithm.name().to_string()),
-            heuristic: self.solver.name().to_string(),
-            root_h: report.map(|r| r.root_h),
+            heuristic: if informed { self.solver.name() } else { "none" }.to_string(),
+            root_h: report.and_then(|r| r.root_h),
             iterations: report.and_then(|r| r.iterations),
             finished: None,
             peak_stored: report.and_then(|r| r.peak_stored),
-            tables: self.tables.clone(),
+            tables: if informed { self.tables.clone() } else { String::new() },
             expected: src.expected,
             // Only a shortest solution can be checked against the known optimum.
             matched: length

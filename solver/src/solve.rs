@@ -176,10 +176,8 @@ fn print_one(
     let id = inst.id.clone().unwrap_or_else(|| line.to_string());
     let tiles = user_tiles(&inst.state, goal);
     let src = Source { id: &id, line, text: &tiles, expected: inst.optimal };
-    let answer = Answer {
-        record: recorder.searched(&src, &inst.state, &searched, solver.threads()),
-        goal: goal_tiles(inst.state.board(), goal),
-    };
+    let answer =
+        Answer { record: recorder.searched(&src, &inst.state, &searched), goal: goal_tiles(inst.state.board(), goal) };
     let rec = &answer.record;
     match args.format {
         SolveFormat::Json => writeln!(out, "{}", serde_json::to_string(&answer)?)?,

@@ -38,24 +38,31 @@ fn explore_gives_the_known_figures_and_its_farthest_positions_are_that_far() {
 #[test]
 fn every_algorithm_finds_the_same_length_and_says_which_ran() {
     // Positions of 3x3 at several distances, among them one of the two farthest (31 moves).
+    let empty = TempDir::new("alg-no-tables");
+    let no_tables = empty.to_str().unwrap();
     let cases =
         [("8 7 6 0 4 1 2 5 3", 31), ("1 2 0 3 4 5 6 7 8", 2), ("3 1 2 6 4 5 0 7 8", 2), ("3 1 2 4 0 5 6 7 8", 2)];
     for (tiles, length) in cases {
         for alg in ["ida", "astar", "bfs", "bibfs"] {
-            let v = json(&solver(&[
-                "solve",
-                "--board",
-                "3x3",
-                "--algorithm",
-                alg,
-                "--heuristic",
-                "manhattan",
-                "--format",
-                "json",
-                tiles,
-            ]));
+            let args = ["solve", "--board", "3x3", "--algorithm", alg, "--threads", "2", "--pdbs", no_tables, tiles];
+            let args = [&args[..], &["--format", "json"]].concat();
+            let v = json(&solver(&[&args[..], &["--heuristic", "manhattan"]].concat()));
             assert_eq!((v["length"].as_u64(), v["algorithm"].as_str()), (Some(length), Some(alg)), "{alg} {tiles}");
             assert_eq!(v["peak_stored"].is_null(), alg == "ida", "{alg}");
+            // The record says what ran: the library's searches on one thread, the breadth-first ones with
+            // no heuristic (and so no estimate of the start).
+            let (threads, heuristic) = match alg {
+                "ida" => (2, "manhattan"),
+                "astar" => (1, "manhattan"),
+                _ => (1, "none"),
+            };
+            assert_eq!((v["threads"].as_u64(), v["heuristic"].as_str()), (Some(threads), Some(heuristic)), "{alg}");
+            assert_eq!(v["root_h"].is_null(), heuristic == "none", "{alg}");
+            // Left to choose (`auto`, no tables here), only the searches a heuristic guides warn of the
+            // fallback to linear conflict.
+            let o = solver(&args);
+            assert!(o.status.success(), "{alg}: {}", String::from_utf8_lossy(&o.stderr));
+            assert_eq!(o.stderr.is_empty(), heuristic == "none", "{alg}: {}", String::from_utf8_lossy(&o.stderr));
         }
         // Greedy: some solution, not promised shortest; a known length is not checked against it.
         let line = format!("g {length} {tiles}");

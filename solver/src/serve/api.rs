@@ -193,7 +193,7 @@ impl App {
             .map_err(|e| failed(format!("{e:#}")))?;
         let tiles = user_tiles(&job.state, job.goal);
         let src = Source { id: "1", line: 1, text: &tiles, expected: None };
-        let record = Recorder::new(&solver, job.goal, MoveStyle::Tiles).searched(&src, &job.state, &searched, 1);
+        let record = Recorder::new(&solver, job.goal, MoveStyle::Tiles).searched(&src, &job.state, &searched);
         Ok(Answer { record, goal: goal_tiles(job.state.board(), job.goal) })
     }
 }
