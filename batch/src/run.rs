@@ -24,7 +24,7 @@ use crate::sink::Sink;
 use anyhow::{anyhow, Context};
 use clap::Args;
 use cli_common::heading::{INPUT, OUTPUT, TUNING};
-use cli_common::{log, shell_quote, usage};
+use cli_common::{log, one_line, shell_quote, usage};
 use indicatif::{HumanDuration, ProgressBar};
 use search::{Limits, Live, Stop};
 use std::collections::HashMap;
@@ -311,7 +311,10 @@ impl<'a, T: Task> Run<'a, T> {
             }
             let c = Checkpoint { id: id.clone(), instance: instance.clone(), search: key.clone(), reached };
             if let Err(e) = store.save(&c) {
-                let _ = tx.lock().unwrap().send(Msg::Note(format!("{name}: warning: {e:#}; the search goes on")));
+                let _ = tx
+                    .lock()
+                    .unwrap()
+                    .send(Msg::Note(format!("{name}: warning: {}; the search goes on", one_line(&e))));
             }
         };
         Resume { from, save: Some(Arc::new(save)) }
@@ -642,7 +645,7 @@ fn run_into<T: Task>(
     }
     // A failure is said first: the summary after it shows what was recorded before it.
     if let Some(e) = &failure {
-        log(&format!("{name}: error: {e:#}"));
+        log(&format!("{name}: error: {}", one_line(e)));
     }
     let summary = Summary::new(&records);
     say(args, &format!("summary of {out_name}:\n{}", summary.text().trim_end()));

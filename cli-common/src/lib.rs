@@ -35,8 +35,25 @@ pub struct Usage(pub anyhow::Error);
 
 impl fmt::Display for Usage {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{:#}", self.0)
+        f.write_str(&one_line(&self.0))
     }
+}
+
+/// An error and its causes in one line, `outer: cause: ...`, each cause's text once: many errors already
+/// end with their cause's text (`cannot load ...: {0}`), which `{:#}` would print twice.
+pub fn one_line(e: &anyhow::Error) -> String {
+    let mut line = String::new();
+    for cause in e.chain() {
+        let text = cause.to_string();
+        if line.contains(&text) {
+            continue;
+        }
+        if !line.is_empty() {
+            line.push_str(": ");
+        }
+        line.push_str(&text);
+    }
+    line
 }
 
 impl std::error::Error for Usage {}
@@ -67,7 +84,7 @@ pub fn main(name: &str, run: impl FnOnce() -> anyhow::Result<ExitCode>) -> ExitC
         Ok(code) => code,
         Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
         Err(e) => {
-            log(&format!("{name}: error: {e:#}"));
+            log(&format!("{name}: error: {}", one_line(&e)));
             ExitCode::from(exit_code(&e))
         }
     }
@@ -106,6 +123,30 @@ mod tests {
         assert_eq!(shell_quote("my file"), "'my file'");
         assert_eq!(shell_quote("it's"), r"'it'\''s'");
         assert_eq!(shell_quote(""), "''");
+    }
+
+    /// An error whose text already ends with its cause's (as `#[error("...: {0}")]` with `#[from]` writes
+    /// it) is said once; causes that add something are all kept, in order.
+    #[test]
+    fn one_line_says_each_cause_once() {
+        #[derive(Debug)]
+        struct Load(std::io::Error);
+        impl fmt::Display for Load {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                write!(f, "cannot load t.pdb: {}", self.0)
+            }
+        }
+        impl std::error::Error for Load {
+            fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+                Some(&self.0)
+            }
+        }
+        let io = std::io::Error::new(ErrorKind::NotFound, "no such file");
+        let e = anyhow::Error::new(Load(io)).context("solving line 3");
+        assert_eq!(format!("{e:#}"), "solving line 3: cannot load t.pdb: no such file: no such file");
+        assert_eq!(one_line(&e), "solving line 3: cannot load t.pdb: no such file");
+        let e = usage(anyhow::anyhow!("tile 9 twice").context("bad position")).context("stdin line 2");
+        assert_eq!(one_line(&e), "stdin line 2: bad position: tile 9 twice");
     }
 
     #[test]

@@ -129,6 +129,8 @@ fn unwritable_output_folder_is_reported() {
     let r = run(&["build", "--board", "2x3", "--partition", "2-3", "--out", s(&out)]);
     assert_eq!(r.code, 1, "{}", r.stderr);
     assert!(r.stderr.contains(&format!("cannot write to output folder {}", out.display())), "{}", r.stderr);
+    // The system's reason once, not repeated by each error that carries it.
+    assert_eq!(r.stderr.matches("os error").count(), 1, "{}", r.stderr);
 }
 
 /// Verifies `path` and returns the failure line.

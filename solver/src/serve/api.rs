@@ -190,7 +190,7 @@ impl App {
         let solver = self.solver(job.state.board(), job.choice)?;
         let limits = search::Limits { time: Some(self.time_limit), ..search::Limits::default() };
         let searched = algorithm::solve(&solver, Algorithm::Ida, &job.state, 1, &limits, Follow::default())
-            .map_err(|e| failed(format!("{e:#}")))?;
+            .map_err(|e| failed(cli_common::one_line(&e)))?;
         let tiles = user_tiles(&job.state, job.goal);
         let src = Source { id: "1", line: 1, text: &tiles, expected: None };
         let record = Recorder::new(&solver, job.goal, MoveStyle::Tiles).searched(&src, &job.state, &searched);
