@@ -39,6 +39,8 @@ impl fmt::Display for Usage {
     }
 }
 
+impl std::error::Error for Usage {}
+
 /// An error and its causes in one line, `outer: cause: ...`, each cause's text once: many errors already
 /// end with their cause's text (`cannot load ...: {0}`), which `{:#}` would print twice.
 pub fn one_line(e: &anyhow::Error) -> String {
@@ -55,8 +57,6 @@ pub fn one_line(e: &anyhow::Error) -> String {
     }
     line
 }
-
-impl std::error::Error for Usage {}
 
 /// Marks an error as the user's (exit code 2).
 pub fn usage(e: impl Into<anyhow::Error>) -> anyhow::Error {
