@@ -46,8 +46,12 @@ impl Dir {
 pub enum BoardError {
     #[error("board '{0}' is not of the form RxC (e.g. 4x4, 5x5, 2x3)")]
     Syntax(String),
-    #[error("board {rows}x{cols} has {cells} cells; supported boards have 4 to {max} cells with at least 2 rows and 2 columns", cells = .rows * .cols, max = MAX_CELLS)]
-    Size { rows: usize, cols: usize },
+    #[error("board {rows}x{cols} is too narrow: supported boards have at least 2 rows and 2 columns")]
+    TooNarrow { rows: usize, cols: usize },
+    #[error(
+        "board {rows}x{cols} is too large: supported boards have at most {MAX_CELLS} cells (5x5, 4x6, 3x8, 2x12, ...)"
+    )]
+    TooLarge { rows: usize, cols: usize },
 }
 
 /// A rectangular board of `rows` x `cols` cells.
@@ -61,8 +65,12 @@ impl Board {
     pub const FOUR: Board = Board { rows: 4, cols: 4 };
 
     pub fn new(rows: usize, cols: usize) -> Result<Board, BoardError> {
-        if rows < 2 || cols < 2 || rows * cols > MAX_CELLS {
-            return Err(BoardError::Size { rows, cols });
+        if rows < 2 || cols < 2 {
+            return Err(BoardError::TooNarrow { rows, cols });
+        }
+        // Checked: sides parsed from user input may multiply past `usize` and wrap to a small count.
+        if rows.checked_mul(cols).is_none_or(|cells| cells > MAX_CELLS) {
+            return Err(BoardError::TooLarge { rows, cols });
         }
         Ok(Board { rows: rows as u8, cols: cols as u8 })
     }
@@ -154,9 +162,12 @@ mod tests {
         assert_eq!("2x3".parse::<Board>().unwrap().cells(), 6);
         assert_eq!("5x5".parse::<Board>().unwrap().cells(), 25);
         assert_eq!("2x12".parse::<Board>().unwrap().cells(), 24);
-        assert!(matches!("5x6".parse::<Board>(), Err(BoardError::Size { .. })));
-        assert!(matches!("2x13".parse::<Board>(), Err(BoardError::Size { .. })));
-        assert!(matches!("1x4".parse::<Board>(), Err(BoardError::Size { .. })));
+        assert!(matches!("5x6".parse::<Board>(), Err(BoardError::TooLarge { .. })));
+        assert!(matches!("2x13".parse::<Board>(), Err(BoardError::TooLarge { .. })));
+        // 2^32 x 2^32 cells is 2^64, which would wrap to 0 unchecked.
+        assert!(matches!("4294967296x4294967296".parse::<Board>(), Err(BoardError::TooLarge { .. })));
+        assert!(matches!("1x4".parse::<Board>(), Err(BoardError::TooNarrow { .. })));
+        assert!(matches!("4x0".parse::<Board>(), Err(BoardError::TooNarrow { .. })));
         assert!(matches!("44".parse::<Board>(), Err(BoardError::Syntax(_))));
     }
 

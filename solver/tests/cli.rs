@@ -121,7 +121,7 @@ fn bad_positions_exit_2_with_one_clear_line() {
     }
     let o = solver(&["solve", "--board", "9x9", KORF9], "");
     assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("board 9x9 has 81 cells"), "{}", stderr(&o));
+    assert!(stderr(&o).contains("board 9x9 is too large: supported boards have at most 25 cells"), "{}", stderr(&o));
     for (option, value, want) in [
         ("--lanes", "0", "the number of lanes must be from 1 to 16, not 0"),
         ("--fsm-depth", "15", "the duplicate-pruning depth must be from 2 to 14, not 15"),
