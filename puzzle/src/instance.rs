@@ -74,7 +74,7 @@ impl FromStr for Goal {
 /// What is wrong with an instance.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum InstanceError {
-    #[error("expected {expected} tiles (or an id, an optimal length and {expected} tiles), found {found} words")]
+    #[error("expected {expected} tiles (or an id, an optimal length and {expected} tiles), found {found} word{}", if *found == 1 { "" } else { "s" })]
     WrongCount { expected: usize, found: usize },
     #[error("expected {expected} tiles, found {found}")]
     WrongTileCount { expected: usize, found: usize },
@@ -192,6 +192,7 @@ mod tests {
         let err = |s: &str| parse_tiles(b, Goal::BlankFirst, s).unwrap_err().to_string();
         let line = |s: &str| parse_line(b, Goal::BlankFirst, s).unwrap_err().to_string();
         assert_eq!(line("1 2 3"), "expected 16 tiles (or an id, an optimal length and 16 tiles), found 3 words");
+        assert_eq!(line("7"), "expected 16 tiles (or an id, an optimal length and 16 tiles), found 1 word");
         assert_eq!(line("hello world"), "'world' is not a number");
         assert_eq!(line("x 1 2 y"), "'y' is not a number");
         let tiles = |t: &str| parse_tiles(Board::FOUR, Goal::BlankFirst, t).unwrap_err().to_string();

@@ -36,9 +36,9 @@ pub enum Problem {
     OverCapacity { tube: usize, units: usize, capacity: usize },
     #[error("tube {tube}: unknown character {character:?} (colours are letters, `-` an empty tube)")]
     UnknownCharacter { tube: usize, character: char },
-    #[error("colour {colour} has {count} units, not a multiple of the capacity {capacity}")]
+    #[error("colour {colour} has {count} unit{}, not a multiple of the capacity {capacity}", plural(*count))]
     ColourCount { colour: String, count: usize, capacity: usize },
-    #[error("{tubes} tube(s): a level needs at least two")]
+    #[error("{tubes} tube{}: a level needs at least two", plural(*tubes))]
     TooFewTubes { tubes: usize },
     #[error("{tubes} tubes: at most {MAX_TUBES} are supported")]
     TooManyTubes { tubes: usize },
@@ -50,6 +50,15 @@ pub enum Problem {
     ZeroCapacity,
     #[error("JSON: {0}")]
     Json(String),
+}
+
+/// The plural ending for `n` things, so that a message never says "1 units".
+fn plural(n: usize) -> &'static str {
+    if n == 1 {
+        ""
+    } else {
+        "s"
+    }
 }
 
 impl Problem {

@@ -26,7 +26,8 @@ fn every_malformed_level_is_one_line_and_exit_2() {
         ("x: aaaaa -", "line 1: tube 1 holds 5 units, over the capacity 4"),
         ("x: aaaa a?aa -", "line 1: tube 2: unknown character '?'"),
         ("x: aaaa bbb -", "line 1: colour b has 3 units, not a multiple of the capacity 4"),
-        ("x: aaaa", "line 1: 1 tube(s): a level needs at least two"),
+        ("x: aaaa b -", "line 1: colour b has 1 unit, not a multiple of the capacity 4"),
+        ("x: aaaa", "line 1: 1 tube: a level needs at least two"),
     ] {
         let out = watersort(&["solve", "-"], level);
         assert_eq!(out.status.code(), Some(2), "{level}");
