@@ -396,7 +396,11 @@ fn verify(paths: &[PathBuf], board: Option<Board>) -> Result<ExitCode, Stop> {
         }
     }
     if failed > 0 {
-        cli_common::log(&format!("pdb-builder: {failed} of {} file(s) failed verification", files.len()));
+        let files = match files.len() {
+            1 => "1 table file".to_string(),
+            n => format!("{n} table files"),
+        };
+        cli_common::log(&format!("pdb-builder: {failed} of {files} failed verification"));
         return Ok(ExitCode::from(1));
     }
     Ok(ExitCode::SUCCESS)

@@ -154,10 +154,12 @@ fn damaged_files_fail_verification() {
     std::fs::write(&bad, &bytes[..bytes.len() - 1]).unwrap();
     let line = verify_fails(&["verify", s(&bad)]);
     assert!(line.contains("bad.pdb") && line.contains("truncated"), "{line}");
+    let r = run(&["verify", s(&bad)]);
+    assert!(r.stderr.contains("1 of 1 table file failed verification"), "{}", r.stderr);
     // A folder with one bad file fails as a whole, naming it.
     let r = run(&["verify", s(&dir)]);
     assert_eq!(r.code, 1);
-    assert!(r.stderr.contains("1 of 3 file(s) failed verification"), "{}", r.stderr);
+    assert!(r.stderr.contains("1 of 3 table files failed verification"), "{}", r.stderr);
 
     let mut flipped = bytes.clone();
     flipped[HEADER_LEN + 10] ^= 0x10;
