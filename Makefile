@@ -11,8 +11,12 @@ all: build
 build:
 	$(CARGO) build --release --workspace
 
+# The README's test command: installs what the tests need (Chromium, for the browser tests; root and
+# Debian's packages, or CHROMIUM=/path), then lints and runs every test of the workspace.
 test:
-	$(CARGO) test --workspace
+	bash scripts/test-deps.sh
+	$(CARGO) clippy --workspace --all-targets --locked -- -D warnings
+	$(CARGO) test --workspace --locked
 
 # The default 7-8 tables; a no-op when valid files are already there.
 pdbs: build
