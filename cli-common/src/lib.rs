@@ -97,6 +97,18 @@ pub fn log(line: &str) {
     let _ = err.write_all(line.as_bytes()).and_then(|_| err.write_all(b"\n"));
 }
 
+/// `--threads`: 0 is refused rather than read as "all cores", which is what leaving the option out means, so
+/// that each value has one meaning.
+pub fn parse_threads(text: &str) -> Result<usize, String> {
+    match text.trim().parse::<usize>() {
+        Ok(n) if (1..=search::MAX_THREADS).contains(&n) => Ok(n),
+        _ => Err(format!(
+            "give a whole number of worker threads from 1 to {} (leave the option out for all cores)",
+            search::MAX_THREADS
+        )),
+    }
+}
+
 /// A command-line word quoted for a POSIX shell when it needs it.
 pub fn shell_quote(w: &str) -> String {
     if !w.is_empty() && w.chars().all(|c| c.is_ascii_alphanumeric() || "-_./=:,@%+".contains(c)) {

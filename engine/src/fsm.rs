@@ -97,7 +97,7 @@ impl MoveFsm {
     }
 
     fn build_within(board: Board, depth: usize, max_states: usize) -> MoveFsm {
-        let threads = std::thread::available_parallelism().map_or(1, |t| t.get());
+        let threads = search::cores();
         let (patterns, depth) = forbidden_strings(board, depth, threads, max_states);
         MoveFsm::from_strings(board, &patterns, depth)
     }

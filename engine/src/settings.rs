@@ -10,15 +10,7 @@ pub const FSM_DEPTH: usize = fsm::MAX_DEPTH;
 pub const LANES: usize = 3;
 /// The most lanes a thread may run.
 pub const MAX_LANES: usize = 16;
-/// The most threads one search may use: far above any machine this runs on (more than the cores only adds
-/// switching), low enough that a mistyped `--threads 100000` does not spend minutes starting threads, and
-/// fixed, so that a command valid on one machine is valid on all (pdb-builder's `--threads` takes the same).
-pub const MAX_THREADS: usize = 256;
-
-/// The cores this process may use.
-pub fn cores() -> usize {
-    std::thread::available_parallelism().map_or(1, |n| n.get())
-}
+pub use search::{cores, MAX_THREADS};
 
 /// Settings of a [`crate::Solver`]. Every setter checks its range, so a `Settings` is always valid.
 #[derive(Clone, Copy, Debug)]

@@ -32,11 +32,6 @@ const TABLES: &str = "Tables";
 const TUNING: &str = "Tuning";
 const OUTPUT: &str = "Output";
 
-/// The most worker threads `--threads` accepts. Rayon starts every worker up front and the search is bound by
-/// memory latency, so workers beyond the cores only contend; 256 is far above any machine this runs on, and
-/// a fixed cap (not a multiple of this machine's cores) makes the same command valid everywhere.
-const MAX_THREADS: usize = 256;
-
 #[derive(Parser)]
 #[command(
     name = "pdb-builder",
@@ -73,7 +68,7 @@ enum Command {
         #[arg(long, help_heading = TABLES)]
         force: bool,
         /// Worker threads, 1 to 256 [default: all cores].
-        #[arg(short = 'j', long, value_name = "N", value_parser = parse_threads, help_heading = TUNING)]
+        #[arg(short = 'j', long, value_name = "N", value_parser = cli_common::parse_threads, help_heading = TUNING)]
         threads: Option<usize>,
         /// Refuse to build if the search needs more memory than this, e.g. 2G [default: available memory].
         #[arg(long, value_name = "SIZE", value_parser = parse_memory_limit, help_heading = TUNING)]
@@ -119,17 +114,6 @@ enum InfoFormat {
     Text,
     /// One JSON object per line.
     Json,
-}
-
-/// `--threads`: 0 is refused rather than read as "all cores", which is what leaving the option out means, so
-/// that each value has one meaning.
-fn parse_threads(text: &str) -> Result<usize, String> {
-    match text.trim().parse::<usize>() {
-        Ok(n) if (1..=MAX_THREADS).contains(&n) => Ok(n),
-        _ => Err(format!(
-            "give a whole number of worker threads from 1 to {MAX_THREADS} (leave the option out for all cores)"
-        )),
-    }
 }
 
 /// `--memory-limit`: a size such as `2G`.

@@ -9,6 +9,7 @@ pub mod heuristic;
 pub mod instance;
 pub mod partition;
 pub mod pdb_file;
+pub mod random;
 pub mod rank;
 pub mod state;
 pub mod tiles_search;

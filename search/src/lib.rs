@@ -24,6 +24,7 @@ mod ida;
 mod path;
 pub mod rng;
 mod store;
+pub mod threads;
 
 pub use astar::{astar, AstarOptions};
 pub use bfs::bfs;
@@ -31,6 +32,7 @@ pub use bibfs::bibfs;
 pub use dfs::dfs;
 pub use greedy::greedy;
 pub use ida::ida;
+pub use threads::{cores, MAX_THREADS};
 
 use std::fmt::Debug;
 use std::hash::Hash;

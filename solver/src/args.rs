@@ -1,6 +1,6 @@
 //! Command-line options shared by every subcommand that searches, and turning them into a solver.
 
-use crate::algorithm::Algorithm;
+use adapters::tiles::{engine_error, Algorithm};
 use clap::builder::TypedValueParser;
 use cli_common::heading::{INPUT, TABLES, TUNING};
 use cli_common::usage;
@@ -97,14 +97,5 @@ impl SearchArgs {
         };
         Solver::new(self.board, heuristic, &spec, self.settings()?, &mut |w| cli_common::log(&format!("solver: {w}")))
             .map_err(engine_error)
-    }
-}
-
-/// An engine error as the command reports it: the user's mistakes exit with 2, the rest with 1.
-pub fn engine_error(e: engine::Error) -> anyhow::Error {
-    if e.is_usage() {
-        usage(e)
-    } else {
-        e.into()
     }
 }

@@ -1,15 +1,12 @@
 //! The `solver` command: its subcommands over the search engine (`engine`). Everything here is about the
 //! command line (options, input lines, records, progress, signals); the search itself is in `engine`.
 
-pub mod algorithm;
 pub mod args;
 pub mod batch;
 pub mod explore;
 pub mod generate;
 pub mod grid;
 pub mod input;
-pub mod output;
-pub mod serve;
 pub mod show;
 pub mod solve;
 pub mod watch;

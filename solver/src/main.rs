@@ -36,7 +36,7 @@ enum Command {
     /// Enumerate every position of a small board: how many at each distance from the goal, and the farthest.
     Explore(solver::explore::ExploreArgs),
     /// A local web app: pick, shuffle or type a position, solve it and watch the solution (and a JSON API).
-    Serve(solver::serve::ServeArgs),
+    Serve(web::ServeArgs),
 }
 
 fn main() -> ExitCode {
@@ -47,6 +47,6 @@ fn main() -> ExitCode {
         Command::Report(args) => batch::report::run("solver", &args),
         Command::Generate(args) => solver::generate::run(&args).map(|()| ExitCode::SUCCESS),
         Command::Explore(args) => solver::explore::run(&args),
-        Command::Serve(args) => solver::serve::run(&args),
+        Command::Serve(args) => web::run(&args),
     })
 }

@@ -2,7 +2,7 @@
 //! redrawn in place on a terminal (`--animate`).
 
 use crate::grid;
-use crate::output::user_cells;
+use adapters::tiles::record::user_cells;
 use puzzle::{Goal, State};
 use std::io::Write;
 use std::time::Duration;

@@ -1,12 +1,12 @@
 //! `solver solve`: one position from the command line, or several from stdin, each result printed as soon
 //! as it is found.
 
-use crate::algorithm::{self, Follow};
 use crate::args::SearchArgs;
 use crate::input::Positions;
-use crate::output::{goal_tiles, position_error, user_tiles, Answer, MoveStyle, Recorder};
 use crate::show::{show, Show};
 use crate::watch::Watch;
+use adapters::tiles::algorithm::{self, Follow};
+use adapters::tiles::record::{goal_tiles, position_error, user_tiles, Answer, MoveStyle, Recorder};
 use anyhow::Context;
 use batch::limits::parse_seconds;
 use batch::{LimitArgs, Source, Status};

@@ -7,7 +7,7 @@
 //! the search proves unsolvable is a record with status `unsolvable` (that takes a search, so it is an
 //! answer, not a refused request), and one the server's limits stop has status `limit`.
 
-use super::api::{bad, failed, searching, ApiError, App, WATER_SORT};
+use crate::app::{bad, failed, searching, ApiError, App};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use batch::Source;
@@ -19,6 +19,8 @@ use watersort::generate::{generate, GenerateError, Spec};
 use watersort::task::record;
 use watersort::{parse_json, parse_levels, Algorithm, Level, Model, Options, Rule};
 
+/// The puzzle's name in requests and answers.
+pub const WATER_SORT: &str = "water-sort";
 /// The capacity when a request gives none, as the `watersort` command's.
 const CAPACITY: usize = 4;
 /// Bytes of stored states one search may take: A* keeps every state it sees, and a large level could

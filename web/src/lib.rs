@@ -1,26 +1,39 @@
-//! `solver serve`: a local web app over the engine. One page (HTML, CSS and JavaScript compiled into the
+//! The local web app that `solver serve` runs, over the puzzles' adapters (`adapters`). One page (HTML, CSS and JavaScript compiled into the
 //! binary: no build step, nothing fetched) and a JSON API, on tokio and axum. The runtime exists only while
 //! serving, so the other subcommands start as fast as before.
 //!
 //! Two puzzles are served: requests name theirs (`"puzzle"`: `sliding-tile`, the default, or
 //! `water-sort`), so each keeps its own fields and the first's API did not change when the second came.
 
-mod api;
+//!
+//! Modules: [`app`] (the state and the request plumbing every puzzle shares), [`tiles`] and [`water`] (each
+//! puzzle's side of the API, using only `app`), `page` (the page's files); this file routes requests and
+//! picks the puzzle a request names.
+
+pub mod app;
 mod page;
-mod water;
+pub mod tiles;
+pub mod water;
 
 use anyhow::Context;
-use api::App;
-use axum::extract::DefaultBodyLimit;
+use app::{bad, json_body, query, searching, ApiError, App};
+use axum::body::Bytes;
+use axum::extract::rejection::BytesRejection;
+use axum::extract::{DefaultBodyLimit, State};
+use axum::http::Uri;
+use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
-use axum::Router;
+use axum::{Json, Router};
 use batch::limits::parse_seconds;
 use cli_common::heading::{LIMITS, TABLES, TUNING};
+use serde::Deserialize;
 use std::net::{IpAddr, SocketAddr};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Duration;
+use tiles::SLIDING_TILE;
+use water::WATER_SORT;
 
 /// The largest request body taken: a position is a few hundred bytes.
 const MAX_BODY: usize = 16 * 1024;
@@ -43,9 +56,10 @@ pub struct ServeArgs {
     /// Address to listen on: loopback by default, as the app has no authentication.
     #[arg(long, value_name = "ADDR", default_value = "127.0.0.1")]
     pub bind: IpAddr,
-    /// Searches running at once, one thread each; further requests wait their turn [default: all cores].
-    #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u32).range(1..1025), help_heading = TUNING)]
-    pub threads: Option<u32>,
+    /// Searches running at once, one thread each, 1 to 256; further requests wait their turn [default: all
+    /// cores].
+    #[arg(long, short = 'j', value_name = "N", value_parser = cli_common::parse_threads, help_heading = TUNING)]
+    pub threads: Option<usize>,
     /// Each solve stops after this many seconds with status `limit` (sliding tiles: with a lower bound).
     #[arg(long, value_name = "SECS", default_value = "10", value_parser = parse_seconds, help_heading = LIMITS)]
     pub time_limit: Duration,
@@ -57,17 +71,60 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/", get(page::index))
         .route("/style.css", get(page::style))
         .route("/app.js", get(page::script))
-        .route("/api/solve", post(api::solve))
-        .route("/api/random", get(api::random))
-        .fallback(api::not_found)
-        .method_not_allowed_fallback(api::wrong_method)
+        .route("/api/solve", post(solve))
+        .route("/api/random", get(random))
+        .fallback(app::not_found)
+        .method_not_allowed_fallback(app::wrong_method)
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .with_state(app)
 }
 
+/// The puzzles served.
+#[derive(Clone, Copy)]
+enum Puzzle {
+    SlidingTile,
+    WaterSort,
+}
+
+/// Only the `puzzle` field of a request (its other fields are read once the puzzle is known, by the
+/// puzzle's own request type, which refuses fields it does not know).
+#[derive(Deserialize)]
+struct Which {
+    puzzle: Option<String>,
+}
+
+fn puzzle(which: Which) -> Result<Puzzle, ApiError> {
+    match which.puzzle.as_deref().unwrap_or(SLIDING_TILE) {
+        SLIDING_TILE => Ok(Puzzle::SlidingTile),
+        WATER_SORT => Ok(Puzzle::WaterSort),
+        other => Err(bad(format!("unknown puzzle '{other}' (this server knows {SLIDING_TILE} and {WATER_SORT})"))),
+    }
+}
+
+/// `POST /api/solve`: the record the puzzle's `solve --format json` prints (status `limit` when the time
+/// ran out).
+async fn solve(State(app): State<Arc<App>>, body: Result<Bytes, BytesRejection>) -> Result<Response, ApiError> {
+    let body = body.map_err(|e| ApiError::new(e.status(), e.body_text()))?;
+    match puzzle(json_body(&body)?)? {
+        Puzzle::SlidingTile => {
+            let job = json_body::<tiles::SolveRequest>(&body)?.check()?;
+            Ok(Json(searching(app, move |app| tiles::solve(app, &job)).await?).into_response())
+        }
+        Puzzle::WaterSort => water::solve(app, json_body(&body)?).await,
+    }
+}
+
+/// `GET /api/random?board=4x4&walk=40`, or `?puzzle=water-sort&...` (see [`water::random`]).
+async fn random(State(app): State<Arc<App>>, uri: Uri) -> Result<Response, ApiError> {
+    match puzzle(query(&uri)?)? {
+        Puzzle::SlidingTile => Ok(Json(tiles::random(&app, query(&uri)?)?).into_response()),
+        Puzzle::WaterSort => water::random(app, query(&uri)?).await,
+    }
+}
+
 /// `solver serve`: serves until Ctrl-C or SIGTERM (then exit code 130, as every command that is interrupted).
 pub fn run(args: &ServeArgs) -> anyhow::Result<ExitCode> {
-    let threads = args.threads.map_or_else(engine::cores, |t| t as usize);
+    let threads = args.threads.unwrap_or_else(search::cores);
     let app = Arc::new(App::new(args.pdbs.clone(), args.time_limit, threads));
     // Two workers are plenty for the I/O; the searches run on blocking threads, bounded by `threads`.
     let runtime = tokio::runtime::Builder::new_multi_thread()

@@ -2,7 +2,7 @@
 //! generic library's (A*, breadth-first, bidirectional breadth-first, greedy) over the same heuristic, for
 //! teaching and for comparing them.
 
-use crate::args::engine_error;
+use super::engine_error;
 use anyhow::{anyhow, bail};
 use batch::Reached;
 use engine::{Checkpoint, Counts, Limits, Live, OnCheckpoint, Outcome, Solver, Stop};

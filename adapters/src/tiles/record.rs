@@ -1,6 +1,6 @@
 //! Turning a search into what the user reads: moves in the user's own labels, and records.
 
-use crate::algorithm::Searched;
+use super::algorithm::Searched;
 use batch::{Record, Source, Status};
 use engine::{Solver, Stop};
 use puzzle::{Board, Goal, InstanceError, State};

@@ -1,0 +1,102 @@
+//! Sliding tiles as the batch runner's puzzle, and what every front end needs to solve and report one
+//! position: the algorithm that searches it ([`algorithm`]) and the record that says what it did
+//! ([`record`]).
+
+pub mod algorithm;
+pub mod record;
+
+pub use algorithm::{solve, Algorithm, Follow, Searched};
+pub use record::{goal_tiles, position_error, user_cells, user_moves, user_tiles, Answer, MoveStyle, Recorder};
+
+use batch::{Attempt, Line, Record, Resume, Source, Task};
+use cli_common::usage;
+use puzzle::{Board, Goal, State};
+use std::sync::Arc;
+
+/// Sliding tiles as a batch's puzzle.
+pub struct Tiles<'a> {
+    /// The board and goal every line is read for.
+    pub board: Board,
+    pub goal: Goal,
+    pub algorithm: Algorithm,
+    pub recorder: Recorder<'a>,
+}
+
+impl Task for Tiles<'_> {
+    type Instance = State;
+
+    fn name(&self) -> &str {
+        "solver"
+    }
+
+    fn parse(&self, line: &str) -> Option<Line<State>> {
+        let (board, goal) = (self.board, self.goal);
+        match puzzle::parse_line(board, goal, line) {
+            Ok(None) => None,
+            Ok(Some(inst)) => {
+                Some(Line { id: inst.id, text: user_tiles(&inst.state, goal), parsed: Ok((inst.state, inst.optimal)) })
+            }
+            Err(e) => {
+                // A line of `id length tiles...` keeps its id even when its tiles are wrong.
+                let words = puzzle::instance::words(line);
+                let id = (words.len() == board.cells() + 2).then(|| words[0].to_string());
+                Some(Line {
+                    id,
+                    text: line.split('#').next().unwrap_or("").trim().to_string(),
+                    parsed: Err(e.to_string()),
+                })
+            }
+        }
+    }
+
+    fn invalid(&self, src: &Source, problem: String) -> Record {
+        self.recorder.invalid(src, problem)
+    }
+
+    fn solve(
+        &self,
+        state: &State,
+        src: &Source,
+        threads: usize,
+        limits: &search::Limits,
+        live: &Arc<search::Live>,
+        resume: &Resume,
+    ) -> anyhow::Result<Attempt> {
+        let follow = Follow { live: Some(Arc::clone(live)), say_depths: false, resume: resume.clone() };
+        let searched = algorithm::solve(self.recorder.solver, self.algorithm, state, threads, limits, follow)?;
+        Ok(Attempt { record: self.recorder.searched(src, state, &searched), stop: searched.stopped() })
+    }
+
+    /// IDA*'s iterations below the bound count the same nodes with any threads and lanes, so the key is
+    /// what decides them: the heuristic, its tables' contents, and the duplicate-path automaton.
+    fn checkpoint_key(&self) -> Option<String> {
+        let solver = self.recorder.solver;
+        let tables = match self.recorder.tables() {
+            "" => String::new(),
+            t => format!("; tables {t}"),
+        };
+        (self.algorithm == Algorithm::Ida)
+            .then(|| format!("ida; {}{tables}; automaton {}", solver.name(), solver.automaton()))
+    }
+
+    fn threads(&self) -> usize {
+        self.recorder.solver.threads()
+    }
+
+    fn parallel_search(&self) -> bool {
+        self.algorithm == Algorithm::Ida
+    }
+
+    fn no_valid_hint(&self) -> String {
+        format!("is --board {} right?", self.board)
+    }
+}
+
+/// An engine error as the command reports it: the user's mistakes exit with 2, the rest with 1.
+pub fn engine_error(e: engine::Error) -> anyhow::Error {
+    if e.is_usage() {
+        usage(e)
+    } else {
+        e.into()
+    }
+}

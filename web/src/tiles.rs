@@ -1,0 +1,121 @@
+//! Sliding tiles in the web app: `POST /api/solve` and `GET /api/random` (the default puzzle). A position
+//! is its tiles row by row in the goal's labels, with the board, goal and heuristic; the answer is the
+//! record `solver solve --format json` prints. Searches share one solver (mapped tables) per board and
+//! heuristic, and run the engine's IDA* on one thread within the server's time limit.
+
+use crate::app::{bad, failed, ApiError, App};
+use adapters::tiles::{
+    self, goal_tiles, position_error, user_cells, user_tiles, Algorithm, Answer, Follow, MoveStyle, Recorder,
+};
+use batch::Source;
+use engine::HeuristicChoice;
+use puzzle::random::{random_position, random_walk};
+use puzzle::{Board, Goal};
+use search::rng::SplitMix64;
+use serde::de::IgnoredAny;
+use serde::{Deserialize, Serialize};
+
+/// The puzzle every request is about unless it names another.
+pub const SLIDING_TILE: &str = "sliding-tile";
+
+/// The longest random walk served: longer walks are no more random than a uniform position.
+const MAX_WALK: u32 = 10_000;
+
+fn board(text: Option<&str>) -> Result<Board, ApiError> {
+    let text = text.unwrap_or("4x4");
+    text.parse().map_err(|e| bad(format!("board '{text}': {e}")))
+}
+
+fn goal(text: Option<&str>) -> Result<Goal, ApiError> {
+    text.unwrap_or("blank-first").parse().map_err(bad)
+}
+
+/// `POST /api/solve`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SolveRequest {
+    /// Already read (by [`Which`]).
+    #[serde(default, rename = "puzzle")]
+    _puzzle: IgnoredAny,
+    /// `RxC`, default 4x4.
+    board: Option<String>,
+    /// The tiles row by row, 0 the blank, in `goal`'s labels.
+    tiles: Vec<u64>,
+    /// `blank-first` (default) or `blank-last`.
+    goal: Option<String>,
+    /// As `--heuristic`, default auto.
+    heuristic: Option<String>,
+}
+
+/// A solve request checked: what the search needs.
+pub struct Job {
+    state: puzzle::State,
+    goal: Goal,
+    choice: HeuristicChoice,
+}
+
+impl SolveRequest {
+    /// Checks everything that needs no search, so a bad request is answered at once, not after waiting
+    /// for a search thread.
+    pub fn check(&self) -> Result<Job, ApiError> {
+        let board = board(self.board.as_deref())?;
+        let goal = goal(self.goal.as_deref())?;
+        let choice: HeuristicChoice = self.heuristic.as_deref().unwrap_or("auto").parse().map_err(bad)?;
+        let words: Vec<String> = self.tiles.iter().map(u64::to_string).collect();
+        let text = words.join(" ");
+        let state = puzzle::parse_tiles(board, goal, &text)
+            .map_err(|e| bad(format!("bad position: {}", position_error(board, goal, &text, &e))))?;
+        Ok(Job { state, goal, choice })
+    }
+}
+
+/// Solves a checked request on this (blocking) thread.
+pub fn solve(app: &App, job: &Job) -> Result<Answer, ApiError> {
+    let solver = app.solver(job.state.board(), job.choice)?;
+    let limits = search::Limits { time: Some(app.time_limit), ..search::Limits::default() };
+    let searched = tiles::solve(&solver, Algorithm::Ida, &job.state, 1, &limits, Follow::default())
+        .map_err(|e| failed(cli_common::one_line(&e)))?;
+    let tiles = user_tiles(&job.state, job.goal);
+    let src = Source { id: "1", line: 1, text: &tiles, expected: None };
+    let record = Recorder::new(&solver, job.goal, MoveStyle::Tiles).searched(&src, &job.state, &searched);
+    Ok(Answer { record, goal: goal_tiles(job.state.board(), job.goal) })
+}
+
+/// `GET /api/random` parameters.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RandomQuery {
+    /// Already read (by [`Which`]).
+    #[serde(default, rename = "puzzle")]
+    _puzzle: IgnoredAny,
+    board: Option<String>,
+    /// A random walk of this many moves from the goal; without it, a uniformly random solvable position.
+    walk: Option<u32>,
+    goal: Option<String>,
+}
+
+/// A position, as `/api/solve` takes it.
+#[derive(Serialize)]
+pub struct Position {
+    puzzle: &'static str,
+    board: String,
+    goal: String,
+    tiles: Vec<u8>,
+}
+
+pub fn random(app: &App, q: RandomQuery) -> Result<Position, ApiError> {
+    let board = board(q.board.as_deref())?;
+    let goal = goal(q.goal.as_deref())?;
+    let mut rng = SplitMix64::new(app.next_seed());
+    let state = match q.walk {
+        Some(w) if w > MAX_WALK => return Err(bad(format!("walk {w} is longer than {MAX_WALK} moves"))),
+        Some(w) => random_walk(board, w, &mut rng),
+        None => random_position(board, &mut rng),
+    };
+    Ok(Position {
+        puzzle: SLIDING_TILE,
+        board: board.to_string(),
+        goal: goal.name().to_string(),
+        tiles: user_cells(&state, goal),
+    })
+}
