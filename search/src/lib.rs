@@ -11,6 +11,22 @@
 //! All of them store and compare only representatives ([`Puzzle::canonical`]), each once, and turn the
 //! path they find back into moves from the real start by replaying it, which also checks that it ends at
 //! a goal: no algorithm returns a path that was not played out.
+//!
+//! # Example
+//!
+//! A puzzle needs only its moves ([`Puzzle::successors`]) and its goal test; the rest of the trait is
+//! optional knowledge that some algorithms use. This one is the example of every algorithm's page too (the
+//! crate's `examples/` folder has the 8-puzzle and the two-jug riddle):
+//!
+//! ```
+#![doc = include_str!("../doc/steps.rs")]
+//!
+//! fn main() {
+//!     use search::{astar, AstarOptions, Limits, Outcome};
+//!     let report = astar(&Steps, &0, &Limits::default(), AstarOptions::default(), &mut |_| {}).unwrap();
+//!     assert!(matches!(report.outcome, Outcome::Solved(moves) if moves.len() == 4));
+//! }
+//! ```
 
 mod astar;
 mod best_first;
@@ -230,6 +246,23 @@ pub enum SearchError {
 }
 
 /// Runs `algorithm` (A* with [`AstarOptions::default`]).
+///
+/// # Example
+///
+/// ```
+/// # include!("../doc/steps.rs"); // `Steps`, the crate's example: 0 to 10 in steps of 1 or 3
+/// # fn main() {
+/// use search::{run, Algorithm, Limits, Outcome};
+/// let all = [Algorithm::Bfs, Algorithm::Bibfs, Algorithm::Astar, Algorithm::Ida, Algorithm::Greedy, Algorithm::Dfs];
+/// for algorithm in all {
+///     let report = run(algorithm, &Steps, &0, &Limits::default(), &mut |_| {}).unwrap();
+///     let Outcome::Solved(moves) = report.outcome else { panic!("{algorithm:?}: {:?}", report.outcome) };
+///     assert_eq!(moves.iter().sum::<i32>(), 10);
+///     // 4 moves from the algorithms that promise the fewest; the others may take more.
+///     assert!(moves.len() == 4 || (!algorithm.optimal() && moves.len() > 4), "{algorithm:?}: {moves:?}");
+/// }
+/// # }
+/// ```
 pub fn run<P: Puzzle>(
     algorithm: Algorithm,
     puzzle: &P,
