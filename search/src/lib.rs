@@ -28,6 +28,8 @@
 //! }
 //! ```
 
+#![warn(missing_docs)]
+
 mod astar;
 mod best_first;
 mod bfs;
@@ -97,6 +99,7 @@ pub trait Puzzle {
 pub struct Limits {
     /// Expanded nodes.
     pub nodes: Option<u64>,
+    /// Wall-clock time from the start of the search.
     pub time: Option<std::time::Duration>,
     /// Bytes of stored states (the estimate in [`Stats::peak_bytes`]); checked before the store grows.
     pub memory: Option<u64>,
@@ -107,9 +110,13 @@ pub struct Limits {
 /// Why a search stopped without an answer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Stop {
+    /// [`Limits::nodes`] nodes were expanded.
     NodeLimit,
+    /// [`Limits::time`] ran out.
     TimeLimit,
+    /// Storing more states would pass [`Limits::memory`].
     MemoryLimit,
+    /// [`Limits::cancel`] was set.
     Cancelled,
 }
 
@@ -142,13 +149,16 @@ pub struct Stats {
     /// size plus a per-state overhead (12 bytes in the store, 5 more for A*'s costs, 16 a heap entry).
     /// The arena and table grow by doubling, so the memory actually reserved can be up to twice this.
     pub peak_bytes: u64,
+    /// Wall-clock time the search took.
     pub seconds: f64,
 }
 
 /// The result of a search.
 #[derive(Clone, Debug)]
 pub struct Report<M> {
+    /// The answer, or why there is none.
     pub outcome: Outcome<M>,
+    /// What it cost, whatever the outcome.
     pub stats: Stats,
 }
 
@@ -199,10 +209,12 @@ impl Live {
         self.depth.load(Ordering::Relaxed)
     }
 
+    /// Publishes the count of expanded nodes (the search's own, or the sum of its threads').
     pub fn set_expanded(&self, n: u64) {
         self.expanded.store(n, Ordering::Relaxed);
     }
 
+    /// Publishes the depth reached, on the same scale as [`Progress::Depth`].
     pub fn set_depth(&self, d: u32) {
         self.depth.store(d, Ordering::Relaxed);
     }
@@ -224,9 +236,23 @@ impl Live {
 pub enum Progress {
     /// A new depth: breadth-first search finished layer `depth` (bidirectional: the two sides' depths
     /// added); IDA* starts a round bounded by f = `depth`; A* takes its first open state of f = `depth`.
-    Depth { depth: u32, stored: u64, expanded: u64 },
+    Depth {
+        /// The depth, or f-bound, now reached.
+        depth: u32,
+        /// States stored at that moment.
+        stored: u64,
+        /// Nodes expanded so far.
+        expanded: u64,
+    },
     /// Periodic: counts so far.
-    Tick { expanded: u64, stored: u64, seconds: f64 },
+    Tick {
+        /// Nodes expanded so far.
+        expanded: u64,
+        /// States stored now.
+        stored: u64,
+        /// Wall-clock time since the start.
+        seconds: f64,
+    },
 }
 
 /// A search that could not run, or whose answer could not be trusted. Unlike [`Outcome`], these are
@@ -242,7 +268,11 @@ pub enum SearchError {
     /// must have successors of the same classes, and be goals alike), or, for bidirectional search, its
     /// moves cannot all be undone. Returned instead of a wrong answer.
     #[error("the path found does not replay from the start at move {step}: the puzzle's canonical form disagrees with its moves or goal test, or (bidirectional search) its moves are not reversible")]
-    NotReplayable { step: usize },
+    NotReplayable {
+        /// The index of the move that could not be replayed (the path's length if the replay ended
+        /// away from a goal).
+        step: usize,
+    },
 }
 
 /// Runs `algorithm` (A* with [`AstarOptions::default`]).
