@@ -9,14 +9,21 @@
 //! - 3: `solve` only: a search stopped by a limit (time, nodes, memory) before it had an answer;
 //! - 130: interrupted by Ctrl-C or SIGTERM (after writing everything finished).
 
+#![warn(missing_docs)]
+
 pub mod units;
 
 /// Help headings, the same in every command, so that `--help` reads alike everywhere.
 pub mod heading {
+    /// Where the positions come from.
     pub const INPUT: &str = "Input";
+    /// How to search: the algorithm, its estimate and the tables behind it.
     pub const TABLES: &str = "Algorithm, heuristic and tables";
+    /// Settings that change speed, never answers.
     pub const TUNING: &str = "Search tuning";
+    /// What is printed or written, and in which format.
     pub const OUTPUT: &str = "Output";
+    /// When to give up: time, nodes, memory.
     pub const LIMITS: &str = "Limits";
 }
 
@@ -24,9 +31,13 @@ use std::fmt;
 use std::io::{ErrorKind, Write};
 use std::process::ExitCode;
 
+/// Anything not the user's fault: I/O, a bad table, a length mismatch, a bug.
 pub const EXIT_FAILURE: u8 = 1;
+/// The user's input or options ([`Usage`]).
 pub const EXIT_USAGE: u8 = 2;
+/// A search stopped by a limit before it had an answer.
 pub const EXIT_LIMIT: u8 = 3;
+/// Ctrl-C or SIGTERM: 128 + SIGINT, as shells report an interrupted command.
 pub const EXIT_INTERRUPTED: u8 = 130;
 
 /// An error caused by the user's input or options: exit code 2.

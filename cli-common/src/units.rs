@@ -8,8 +8,10 @@ pub const MAX_SIZE: u64 = 128 << 40;
 /// A memory size that cannot be read.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum SizeError {
+    /// Not a number with a known suffix, or less than one byte.
     #[error("'{0}' is not a memory size (examples: 2G, 1500M, 512MiB, 2147483648)")]
     Bad(String),
+    /// More than [`MAX_SIZE`].
     #[error("memory size '{0}' is more than {max}, the most a process can address", max = human_bytes(MAX_SIZE))]
     TooLarge(String),
 }

@@ -7,8 +7,19 @@ use std::path::PathBuf;
 /// table, an I/O failure, a bug), which is what exit codes are made of.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
+    /// A table the partition needs is not in the folder; the message says how to build it.
     #[error("missing table {}; build the {partition} tables with: pdb-builder build --board {board} --partition {partition} --out {}", path.display(), dir.display())]
-    MissingTable { path: PathBuf, board: Board, partition: String, dir: PathBuf },
+    MissingTable {
+        /// Where the table was looked for.
+        path: PathBuf,
+        /// The board it is for.
+        board: Board,
+        /// The partition it belongs to, as written on the command line.
+        partition: String,
+        /// The tables' folder, for the build command.
+        dir: PathBuf,
+    },
+    /// The partition named is not one of the board's.
     #[error(transparent)]
     Partition(#[from] PartitionError),
     /// A table that is there but unreadable, corrupt or for something else.
@@ -17,15 +28,24 @@ pub enum Error {
     /// The background payload check failed.
     #[error("{0}")]
     CorruptTable(String),
+    /// A position of another board than the solver's tables and moves.
     #[error("the position is for a {position} board but the solver is for {solver}")]
-    WrongBoard { position: Board, solver: Board },
+    WrongBoard {
+        /// The position's board.
+        position: Board,
+        /// The solver's board.
+        solver: Board,
+    },
+    /// The position is of the half of the permutations no move sequence reaches the goal from.
     #[error("the position is not solvable (wrong permutation parity)")]
     Unsolvable,
     /// A setting out of its range, e.g. `the number of lanes must be from 1 to 16, not 0`.
     #[error("{0}")]
     Setting(String),
+    /// The thread pool could not be built (the system refused the threads).
     #[error("cannot start the search threads: {0}")]
     Threads(#[source] rayon::ThreadPoolBuildError),
+    /// The engine's answer failed its own replay check: a bug, reported rather than printed as a solution.
     #[error("internal error: the solution found does not replay ({0}); please report this")]
     BadSolution(#[source] puzzle::state::ReplayError),
 }

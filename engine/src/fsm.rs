@@ -190,6 +190,7 @@ impl MoveFsm {
         }
     }
 
+    /// The automaton's size: one state per prefix of a forbidden string, for reports and tests.
     pub fn states(&self) -> usize {
         match &self.next {
             Table::Narrow(next) => next.len(),
@@ -202,6 +203,7 @@ impl MoveFsm {
         matches!(self.next, Table::Wide(_))
     }
 
+    /// How many move strings it forbids.
     pub fn forbidden(&self) -> usize {
         self.forbidden
     }

@@ -16,6 +16,7 @@ pub trait Heuristic: Sync {
     /// The node of a whole position (`tiles[cell]` = tile on it).
     fn root(&self, tiles: &[u8; MAX_CELLS]) -> Self::Node;
 
+    /// The estimate a node carries: admissible, and 0 exactly at the goal.
     fn h(node: &Self::Node) -> u32;
 
     /// Writes to `out` the child node when `tile` slides from cell `from` into the blank on `to`; `tiles` is
@@ -51,6 +52,7 @@ pub struct Manhattan {
 }
 
 impl Manhattan {
+    /// Precomputes every tile's distance from every cell to its home on `board`.
     pub fn new(board: Board) -> Manhattan {
         Manhattan { md: manhattan_table(board) }
     }
@@ -94,6 +96,7 @@ pub struct LcNode {
 }
 
 impl LinearConflictH {
+    /// Precomputes the Manhattan distances and the line conflicts of `board`.
     pub fn new(board: Board) -> LinearConflictH {
         LinearConflictH { md: manhattan_table(board), lc: LinearConflict::new(board) }
     }
@@ -237,6 +240,8 @@ unsafe impl<const P: usize> Send for PdbHeuristic<P> {}
 // SAFETY: as above; nothing is mutated through a shared reference.
 unsafe impl<const P: usize> Sync for PdbHeuristic<P> {}
 
+/// A node of [`PdbHeuristic`]: the Manhattan distance and, for the position and its reflection, each
+/// table's rank and entry, so that a move re-ranks and rereads only the table of the tile it moved.
 #[derive(Clone, Copy, Debug)]
 pub struct PdbNode<const P: usize> {
     md: u16,
@@ -343,6 +348,7 @@ impl<const P: usize> PdbHeuristic<P> {
         }
     }
 
+    /// The tables, in pattern order, with their headers: what a result records it was solved with.
     pub fn files(&self) -> &[PdbFile] {
         &self.files
     }
@@ -444,6 +450,7 @@ impl<const P: usize> Heuristic for PdbHeuristic<P> {
 /// 5x5: 1.6x fewer nodes for 1.6x the work a node, so it counts fewer nodes rather than saving time.
 pub struct MaxOf<A, B>(pub A, pub B);
 
+/// A node of [`MaxOf`]: both heuristics' nodes side by side.
 #[derive(Clone, Copy, Default)]
 pub struct MaxNode<A, B> {
     a: A,

@@ -8,6 +8,8 @@
 //! Module dependencies run one way: `lib` → `ida` (iterations) → `lanes` (depth-first search) → `work`,
 //! `moves`, `guard`, `outcome`, `fsm`, `heuristic`.
 
+#![warn(missing_docs)]
+
 mod error;
 pub mod fsm;
 mod guard;
@@ -206,6 +208,7 @@ impl Solver {
         })
     }
 
+    /// The board whose positions it solves.
     pub fn board(&self) -> Board {
         self.board
     }

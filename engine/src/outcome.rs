@@ -9,6 +9,7 @@ use std::time::Duration;
 pub struct Limits {
     /// Expanded nodes (checked every few thousand).
     pub nodes: Option<u64>,
+    /// Wall-clock time (with `resume`, both runs' together).
     pub time: Option<Duration>,
     /// Set from outside (Ctrl-C, a batch shutting down) to abandon the search.
     pub cancel: Option<Arc<AtomicBool>>,
@@ -32,6 +33,7 @@ pub struct Checkpoint {
     pub bound: u32,
     /// Iterations finished.
     pub iterations: u32,
+    /// Nodes those iterations visited.
     pub counts: Counts,
     /// Search time of those iterations.
     pub seconds: f64,
@@ -65,13 +67,16 @@ pub use search::{Live, Stop};
 pub enum Outcome {
     /// The tiles moved, in order: an optimal solution, replayed to the goal before it is returned.
     Solved(Vec<u8>),
+    /// A limit or a cancel ended the search first.
     Stopped(Stop),
 }
 
 /// One search: its outcome and what it cost.
 #[derive(Clone, Debug)]
 pub struct Report {
+    /// The solution, or why there is none.
     pub outcome: Outcome,
+    /// Nodes visited, by every thread (and, when resumed, the earlier run).
     pub counts: Counts,
     /// Iterations run (bounds tried).
     pub iterations: u32,
@@ -79,6 +84,7 @@ pub struct Report {
     pub root_h: u32,
     /// The last bound searched (on a stop: a proven lower bound on the optimal length).
     pub bound: u32,
+    /// Search time (with the earlier run's, when resumed).
     pub seconds: f64,
 }
 

@@ -34,6 +34,7 @@ impl Settings {
         self.threads
     }
 
+    /// The longest move strings the duplicate-path automaton learns (see [`Settings::with_fsm_depth`]).
     pub fn fsm_depth(self) -> usize {
         self.fsm_depth
     }
@@ -49,6 +50,7 @@ impl Settings {
         self
     }
 
+    /// Sets the threads for one search; [`Error::Setting`] outside 1 to [`MAX_THREADS`].
     pub fn with_threads(mut self, threads: usize) -> Result<Settings, Error> {
         if !(1..=MAX_THREADS).contains(&threads) {
             return Err(Error::Setting(format!(

@@ -26,6 +26,7 @@ impl HeuristicChoice {
     /// The names `FromStr` takes, in the order a help text lists them.
     pub const NAMES: [&'static str; 4] = ["auto", "pdb", "linear-conflict", "manhattan"];
 
+    /// The name `FromStr` reads back, for messages and records.
     pub fn as_str(self) -> &'static str {
         match self {
             HeuristicChoice::Auto => "auto",
@@ -57,6 +58,7 @@ pub enum Lookups {
 }
 
 impl Lookups {
+    /// The names `FromStr` takes, for help texts.
     pub const NAMES: [&'static str; 2] = ["regular", "reflected"];
 }
 
@@ -74,11 +76,13 @@ impl FromStr for Lookups {
 /// Where tables come from, which ones, and how they are looked up.
 #[derive(Clone, Debug)]
 pub struct TableSpec {
+    /// The folder the table files are in, under their catalogue names.
     pub dir: PathBuf,
     /// Catalogue names (`7-8`, `6-6-3`, ...) or custom `1,2,3/4,5,...` partitions. None: with `Pdb` the
     /// board's first catalogue entry, with `Auto` the first complete one in the folder. Two: the estimate is
     /// the larger of the two sets' ([`MAX_SETS`] at most).
     pub partitions: Vec<String>,
+    /// Which positions each node looks up: the position alone, or with its reflection.
     pub lookups: Lookups,
 }
 

@@ -1,10 +1,8 @@
 //! Boards of more than 16 cells (5x5, 3x7, 2x12): positions a few dozen moves from the goal, solved by the
 //! engine with small tables or linear conflict, against an independent reference search.
 
-use harness as common;
-
-use common::TempDir;
 use engine::{HeuristicChoice, Limits, Lookups, Settings, Solver, TableSpec};
+use harness::TempDir;
 use puzzle::partition::{file_name, Partition};
 use puzzle::{Board, Dir, State};
 
@@ -100,7 +98,7 @@ fn five_by_five_with_small_tables_reflection_and_linear_conflict() {
     let solvers = [
         ("3-tile tables + reflection", pdb_solver(board, partition, &dir, Lookups::Reflected)),
         ("3-tile tables", pdb_solver(board, partition, &dir, Lookups::Regular)),
-        ("linear conflict", common::table_free(board, HeuristicChoice::LinearConflict)),
+        ("linear conflict", harness::table_free(board, HeuristicChoice::LinearConflict)),
     ];
     check(board, &solvers, 12, 40, 0x5EED_0025);
 }
@@ -114,7 +112,7 @@ fn three_by_seven() {
             "4-tile tables",
             pdb_solver(b37, "1,2,3,4/8,9,10,11/5,6,7,12/13,14,15,16/17,18,19,20", &dir, Lookups::Regular),
         ),
-        ("linear conflict", common::table_free(b37, HeuristicChoice::LinearConflict)),
+        ("linear conflict", harness::table_free(b37, HeuristicChoice::LinearConflict)),
     ];
     check(b37, &solvers, 8, 36, 0x37);
 }
@@ -128,7 +126,7 @@ fn two_by_twelve() {
             "3-tile tables",
             pdb_solver(b212, "1,2,3/4,5,6/7,8,9/10,11/12,13,14/15,16,17/18,19,20/21,22,23", &dir, Lookups::Regular),
         ),
-        ("linear conflict", common::table_free(b212, HeuristicChoice::LinearConflict)),
+        ("linear conflict", harness::table_free(b212, HeuristicChoice::LinearConflict)),
     ];
     check(b212, &solvers, 8, 36, 0x212);
 }
@@ -141,7 +139,7 @@ fn the_five_by_five_automaton_never_prunes_an_optimal_path() {
     let board: Board = "5x5".parse().unwrap();
     let with = |depth: usize, wide: bool| {
         let settings = Settings::default().with_fsm_depth(depth).unwrap().with_fsm_wide(wide).with_lanes(1).unwrap();
-        common::table_free_with(board, HeuristicChoice::LinearConflict, settings)
+        harness::table_free_with(board, HeuristicChoice::LinearConflict, settings)
     };
     let (full, wide, plain) = (with(engine::FSM_DEPTH, false), with(engine::FSM_DEPTH, true), with(2, false));
     let mut seed = 0xA070_0025u64;
@@ -170,7 +168,7 @@ fn the_korf_felner_instances_read_and_estimate_admissibly() {
     let text =
         std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/data/korf_felner_24puzzle50.txt"))
             .unwrap();
-    let lc = common::table_free(board, HeuristicChoice::LinearConflict);
+    let lc = harness::table_free(board, HeuristicChoice::LinearConflict);
     let mut count = 0;
     for line in text.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()) {
         let inst = puzzle::parse_line(board, puzzle::Goal::BlankFirst, line).unwrap().unwrap();

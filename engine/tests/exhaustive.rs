@@ -1,10 +1,8 @@
 //! Optimality and admissibility against exhaustive search on boards small enough to enumerate.
 
-use harness as common;
-
-use common::{bfs_distances, sample, table_free as solver};
 use engine::HeuristicChoice;
 use engine::Limits;
+use harness::{bfs_distances, sample, table_free as solver};
 use puzzle::Board;
 
 #[test]
@@ -29,7 +27,7 @@ fn manhattan_and_linear_conflict_never_overestimate_on_any_3x3_state() {
 fn ida_is_optimal_on_sampled_3x3_states_serial_and_parallel() {
     let board: Board = "3x3".parse().unwrap();
     let dist = bfs_distances(board);
-    let lcs = [1, 3, 8].map(|lanes| (lanes, common::table_free_lanes(board, HeuristicChoice::LinearConflict, lanes)));
+    let lcs = [1, 3, 8].map(|lanes| (lanes, harness::table_free_lanes(board, HeuristicChoice::LinearConflict, lanes)));
     let md = solver(board, HeuristicChoice::Manhattan);
     for (i, (s, d)) in sample(board, &dist, 600).into_iter().enumerate() {
         for (lanes, lc) in &lcs {
@@ -52,7 +50,7 @@ fn every_2x3_state_end_to_end() {
     assert_eq!(dist.len(), 360);
     for choice in [HeuristicChoice::Manhattan, HeuristicChoice::LinearConflict] {
         for lanes in [1, 2, 3, 5] {
-            let sv = common::table_free_lanes(board, choice, lanes);
+            let sv = harness::table_free_lanes(board, choice, lanes);
             for (s, d) in sample(board, &dist, 1) {
                 assert!(sv.estimate(&s) <= d as u32);
                 for threads in [1, 2, 3] {

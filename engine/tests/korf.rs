@@ -1,7 +1,5 @@
 //! Known optimal lengths on real 15-puzzle instances, with the heuristic that needs no tables.
 
-use harness as common;
-
 use engine::HeuristicChoice;
 use engine::Limits;
 use puzzle::Board;
@@ -11,8 +9,8 @@ const EASY: [&str; 12] = ["94", "9", "55", "79", "12", "48", "47", "86", "42", "
 
 #[test]
 fn a_dozen_korf_instances_with_linear_conflict() {
-    let lc = common::table_free(Board::FOUR, HeuristicChoice::LinearConflict);
-    let instances = common::korf(&EASY);
+    let lc = harness::table_free(Board::FOUR, HeuristicChoice::LinearConflict);
+    let instances = harness::korf(&EASY);
     for inst in &instances {
         let id = inst.id.as_deref().unwrap();
         let r = lc.solve_with(&inst.state, 1, &Limits::default()).unwrap();
@@ -34,8 +32,8 @@ fn a_dozen_korf_instances_with_linear_conflict() {
 fn a_search_resumed_from_a_checkpoint_ends_as_the_uninterrupted_one() {
     use engine::{Checkpoint, OnCheckpoint, Stop};
     use std::sync::{Arc, Mutex};
-    let lc = common::table_free(Board::FOUR, HeuristicChoice::LinearConflict);
-    for inst in common::korf(&EASY[..3]) {
+    let lc = harness::table_free(Board::FOUR, HeuristicChoice::LinearConflict);
+    for inst in harness::korf(&EASY[..3]) {
         let id = inst.id.as_deref().unwrap();
         let run = |threads, resume| {
             let saved = Arc::new(Mutex::new(Vec::new()));

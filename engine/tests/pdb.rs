@@ -1,11 +1,9 @@
 //! The PDB heuristic against exhaustive truth on small boards, with tables built by the real builder, and
 //! what the solver does with a bad table.
 
-use harness as common;
-
-use common::{bfs_distances, sample, table_free, TempDir};
 use engine::Limits;
 use engine::{HeuristicChoice, Lookups, Settings, Solver, TableSpec};
+use harness::{bfs_distances, sample, table_free, TempDir};
 use puzzle::partition::{file_name, Partition};
 use puzzle::{Board, State};
 use std::path::Path;
@@ -78,7 +76,7 @@ fn korf_instances_with_5_5_5_tables_match_their_known_lengths() {
     build(Board::FOUR, "5-5-5", &dir);
     let svs = [Lookups::Regular, Lookups::Reflected].map(|l| pdb_solver(Board::FOUR, "5-5-5", &dir, l));
     let easy = ["2", "5", "8", "9", "12", "16", "18", "21", "34", "38", "39", "55"];
-    let instances = common::korf(&easy);
+    let instances = harness::korf(&easy);
     for inst in &instances {
         for sv in &svs {
             let r = sv.solve_with(&inst.state, 2, &Limits::default()).unwrap();

@@ -41,6 +41,7 @@ use std::time::{Duration, Instant};
 /// One finished BFS depth, for progress reports.
 #[derive(Clone, Debug)]
 pub struct DepthReport {
+    /// The value (moves of the pattern's tiles) just finished.
     pub depth: u32,
     /// Placements whose value is `depth`.
     pub new_entries: u64,
@@ -48,13 +49,17 @@ pub struct DepthReport {
     pub reached: u64,
     /// All placements of the pattern.
     pub entries: u64,
+    /// Time since the build started.
     pub elapsed: Duration,
 }
 
 /// A computed table: one excess `(value - md) / 2` a byte, in rank order, and the value histogram.
 pub struct Table {
+    /// Each placement's `(value - md) / 2`, by rank.
     pub excess: Zeroed<u8>,
+    /// Placements of each value, from 0: what the file's header records and the tests compare.
     pub histogram: Vec<u64>,
+    /// The largest excess, which decides the file's encoding.
     pub max_excess: u8,
     /// Placements the goal cannot reach (none on 4x4); stored with excess 0, i.e. value = Manhattan distance,
     /// which is admissible because no solvable position has them.

@@ -4,6 +4,8 @@
 //! tables and their names. Nothing here prints: progress goes to a callback and failures are [`Error`]s, so
 //! the command-line front end (`main.rs`) decides what the user sees and which exit status it means.
 
+#![warn(missing_docs)]
+
 pub mod bfs;
 pub mod mem;
 pub mod symmetry;
@@ -21,30 +23,72 @@ pub const BUILDER: &str = concat!("pdb-builder ", env!("CARGO_PKG_VERSION"));
 /// the machine; [`Error::is_usage`] tells them apart for exit statuses.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
+    /// The partition asked for is malformed or not one of the board's.
     #[error(transparent)]
     Partition(#[from] puzzle::PartitionError),
+    /// `--memory-limit` cannot be read.
     #[error(transparent)]
     MemorySize(#[from] cli_common::units::SizeError),
     #[error("building {what} needs {} of memory, more than the limit of {} ({why}); free memory, build a smaller partition, or raise --memory-limit", cli_common::units::human_bytes(*.need), cli_common::units::human_bytes(*.limit))]
-    TooBig { what: String, need: u64, limit: u64, why: String },
+    /// The largest table's search arrays would not fit in the memory allowed: refused before any work.
+    TooBig {
+        /// The table, for the message.
+        what: String,
+        /// Bytes its build needs.
+        need: u64,
+        /// Bytes allowed.
+        limit: u64,
+        /// Where the limit comes from: the option or the memory available.
+        why: String,
+    },
+    /// A path given on the command line does not exist.
     #[error("{}: no such file or folder", .0.display())]
     NotFound(PathBuf),
+    /// A folder to inspect or verify holds no tables.
     #[error("{}: no .pdb files in this folder", .0.display())]
     NoTables(PathBuf),
 
     /// A table that is corrupt, truncated, for another board or pattern than expected, or unreadable.
     #[error(transparent)]
     Table(#[from] PdbError),
+    /// A table whose file name and header disagree (renamed by hand?): using it would load the wrong table.
     #[error("{}: its file name says {name_says}, but its header says {header_says}", path.display())]
-    Misnamed { path: PathBuf, name_says: String, header_says: String },
+    Misnamed {
+        /// The file.
+        path: PathBuf,
+        /// The board and pattern its name gives.
+        name_says: String,
+        /// The board and pattern its header gives.
+        header_says: String,
+    },
+    /// A folder of tables could not be read.
     #[error("cannot list {}: {source}", path.display())]
-    ListFolder { path: PathBuf, source: std::io::Error },
+    ListFolder {
+        /// The folder.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// The output folder cannot be created or written, found before a table is built rather than after.
     #[error("cannot write to output folder {}: {source}", dir.display())]
-    Unwritable { dir: PathBuf, source: std::io::Error },
+    Unwritable {
+        /// The folder.
+        dir: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// No `--memory-limit` and no memory figure from the system to check a build against.
     #[error("cannot read MemAvailable from /proc/meminfo; give --memory-limit")]
     NoMemInfo,
+    /// The system refused the memory for a table's search arrays.
     #[error("cannot allocate the search arrays for {}: {source}", path.display())]
-    Allocation { path: PathBuf, source: std::io::Error },
+    Allocation {
+        /// The table being built.
+        path: PathBuf,
+        /// The system's error.
+        source: std::io::Error,
+    },
+    /// The thread pool could not be built.
     #[error("cannot start the worker threads: {0}")]
     Threads(#[from] rayon::ThreadPoolBuildError),
 }
@@ -80,6 +124,7 @@ pub fn mem_available() -> Result<u64, Error> {
 
 /// What is at a table's path before a build.
 pub enum Existing {
+    /// No file: the table is to be built.
     Missing,
     /// A file that passes the open checks (for this board and pattern) and the payload checksum.
     Valid,
@@ -103,11 +148,17 @@ pub fn existing(path: &Path, board: Board, pattern: &Pattern) -> Existing {
 
 /// A table built and written.
 pub struct Built {
+    /// How the entries were stored: a nibble when every excess fits in four bits, else a byte.
     pub encoding: Encoding,
+    /// The largest value (distance) in the table.
     pub max_value: u32,
+    /// The largest excess over the Manhattan distance, which chose the encoding.
     pub max_excess: u8,
+    /// Placements the goal cannot reach (see [`bfs::Table::unreachable`]).
     pub unreachable: u64,
+    /// The file's size, header included.
     pub file_bytes: u64,
+    /// Time to build (or derive) and write it.
     pub elapsed: Duration,
 }
 
@@ -184,7 +235,9 @@ pub fn check_writable(dir: &Path) -> Result<(), Error> {
 /// A temporary file (`.NAME.PID.tmp`, as [`pdb_file::write_atomic`] and [`check_writable`] name them) that
 /// [`remove_stale_temporaries`] found abandoned.
 pub struct StaleTemporary {
+    /// The file.
     pub path: PathBuf,
+    /// The build that wrote it, no longer running.
     pub pid: u32,
     /// The removal's outcome; a failure is worth a warning, not a failed build.
     pub removed: std::io::Result<()>,

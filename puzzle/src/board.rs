@@ -14,15 +14,21 @@ pub const MAX_CELLS: usize = 25;
 /// A direction the blank moves in. The tile moved goes the opposite way.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Dir {
+    /// To the cell above: one row back.
     Up,
+    /// To the cell below: one row on.
     Down,
+    /// To the previous cell in the row.
     Left,
+    /// To the next cell in the row.
     Right,
 }
 
 impl Dir {
+    /// Every direction, in the order move tables index them.
     pub const ALL: [Dir; 4] = [Dir::Up, Dir::Down, Dir::Left, Dir::Right];
 
+    /// `U`, `D`, `L` or `R`, as solutions are written.
     pub fn letter(self) -> char {
         match self {
             Dir::Up => 'U',
@@ -32,6 +38,7 @@ impl Dir {
         }
     }
 
+    /// The move that undoes this one.
     pub fn opposite(self) -> Dir {
         match self {
             Dir::Up => Dir::Down,
@@ -42,16 +49,30 @@ impl Dir {
     }
 }
 
+/// A board that cannot be read or is not supported.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum BoardError {
+    /// Not `RxC`.
     #[error("board '{0}' is not of the form RxC (e.g. 4x4, 5x5, 2x3)")]
     Syntax(String),
+    /// A single row or column: the tiles could only shift along it, never reorder.
     #[error("board {rows}x{cols} is too narrow: supported boards have at least 2 rows and 2 columns")]
-    TooNarrow { rows: usize, cols: usize },
+    TooNarrow {
+        /// Rows asked for.
+        rows: usize,
+        /// Columns asked for.
+        cols: usize,
+    },
+    /// More than [`MAX_CELLS`] cells.
     #[error(
         "board {rows}x{cols} is too large: supported boards have at most {MAX_CELLS} cells (5x5, 4x6, 3x8, 2x12, ...)"
     )]
-    TooLarge { rows: usize, cols: usize },
+    TooLarge {
+        /// Rows asked for.
+        rows: usize,
+        /// Columns asked for.
+        cols: usize,
+    },
 }
 
 /// A rectangular board of `rows` x `cols` cells.
@@ -62,8 +83,10 @@ pub struct Board {
 }
 
 impl Board {
+    /// The 15-puzzle's board, the default everywhere.
     pub const FOUR: Board = Board { rows: 4, cols: 4 };
 
+    /// A board of `rows` x `cols`, if supported: at least 2x2, at most [`MAX_CELLS`] cells.
     pub fn new(rows: usize, cols: usize) -> Result<Board, BoardError> {
         if rows < 2 || cols < 2 {
             return Err(BoardError::TooNarrow { rows, cols });
@@ -75,26 +98,32 @@ impl Board {
         Ok(Board { rows: rows as u8, cols: cols as u8 })
     }
 
+    /// The number of rows.
     pub fn rows(self) -> usize {
         self.rows as usize
     }
 
+    /// The number of columns: a row's length, cells being numbered row by row.
     pub fn cols(self) -> usize {
         self.cols as usize
     }
 
+    /// The number of cells, the blank's included: tiles are 1 to `cells - 1`.
     pub fn cells(self) -> usize {
         self.rows() * self.cols()
     }
 
+    /// The row of `cell`, from 0 at the top.
     pub fn row(self, cell: usize) -> usize {
         cell / self.cols()
     }
 
+    /// The column of `cell`, from 0 at the left.
     pub fn col(self, cell: usize) -> usize {
         cell % self.cols()
     }
 
+    /// Whether the board has the diagonal reflection that reflected table lookups use.
     pub fn is_square(self) -> bool {
         self.rows == self.cols
     }

@@ -38,17 +38,35 @@ const BATCH: usize = 512;
 /// Bits set at the low end of every two-bit entry.
 const LOW_BITS: u64 = 0x5555_5555_5555_5555;
 
+/// Why a board cannot be explored.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ExploreError {
+    /// The visited array would pass the memory limit: refused before allocating.
     #[error("exploring {board} needs {needed} bytes (2 bits for each of its {ranks} permutations), over the {limit}-byte limit")]
-    TooBig { board: Board, ranks: u64, needed: u64, limit: u64 },
+    TooBig {
+        /// The board asked for.
+        board: Board,
+        /// Its permutations (`cells!`), solvable or not.
+        ranks: u64,
+        /// Bytes the visited array takes.
+        needed: u64,
+        /// Bytes allowed.
+        limit: u64,
+    },
+    /// Within the limit, but the system refused the memory.
     #[error("could not allocate the {needed} bytes exploring {board} needs")]
-    OutOfMemory { board: Board, needed: u64 },
+    OutOfMemory {
+        /// The board asked for.
+        board: Board,
+        /// Bytes the visited array takes.
+        needed: u64,
+    },
 }
 
 /// The distances of a whole state space.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Exploration {
+    /// The board explored.
     pub board: Board,
     /// `counts[d]`: positions exactly `d` moves from the goal; the last is the largest distance.
     pub counts: Vec<u64>,
@@ -76,10 +94,13 @@ impl Exploration {
 /// A finished layer, for progress reports.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Layer {
+    /// Moves from the goal.
     pub distance: u32,
+    /// Positions at exactly that distance.
     pub count: u64,
     /// Positions reached so far, this layer included.
     pub reached: u64,
+    /// Time since the exploration started.
     pub seconds: f64,
 }
 

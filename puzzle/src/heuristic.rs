@@ -15,7 +15,10 @@ use crate::state::State;
 /// the line, or `len` for tiles that live elsewhere and for the blank).
 #[derive(Clone, Debug)]
 pub struct Line {
+    /// The line's cells, top to bottom or left to right.
     pub cells: Vec<u8>,
+    /// By tile: its home index within the line, or the line's length for the blank and for tiles whose home
+    /// is elsewhere.
     pub code: [u8; MAX_CELLS],
     table: Vec<u8>,
 }
@@ -96,11 +99,14 @@ fn conflicts(codes: &[u8], none: u8) -> u8 {
 /// The rows and columns of a board, rows first.
 #[derive(Clone, Debug)]
 pub struct LinearConflict {
+    /// The board the lines are of.
     pub board: Board,
+    /// Rows, then columns.
     pub lines: Vec<Line>,
 }
 
 impl LinearConflict {
+    /// Every row and column of `board`, with their conflict tables.
     pub fn new(board: Board) -> LinearConflict {
         let (r, c) = (board.rows(), board.cols());
         let rows = (0..r).map(|i| Line::new(board, (0..c).map(|j| (i * c + j) as u8).collect()));

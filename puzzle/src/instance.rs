@@ -74,18 +74,40 @@ impl FromStr for Goal {
 /// What is wrong with an instance.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum InstanceError {
+    /// A line of an instance file with neither the tiles alone nor id, length and tiles.
     #[error("expected {expected} tiles (or an id, an optimal length and {expected} tiles), found {found} word{}", if *found == 1 { "" } else { "s" })]
-    WrongCount { expected: usize, found: usize },
+    WrongCount {
+        /// The board's cells.
+        expected: usize,
+        /// Words on the line.
+        found: usize,
+    },
+    /// A tile list (a position given alone) of the wrong length.
     #[error("expected {expected} tiles, found {found}")]
-    WrongTileCount { expected: usize, found: usize },
+    WrongTileCount {
+        /// The board's cells.
+        expected: usize,
+        /// Tiles given.
+        found: usize,
+    },
+    /// A tile that is not a number.
     #[error("'{0}' is not a number")]
     NotANumber(String),
+    /// A tile number the board does not have.
     #[error("tile {tile} is out of range: a {board} board has tiles 0 to {max}", max = .board.cells() - 1)]
-    OutOfRange { tile: u64, board: Board },
+    OutOfRange {
+        /// The number read.
+        tile: u64,
+        /// The board it was read for.
+        board: Board,
+    },
+    /// Not a permutation: this tile is there twice (and another is missing).
     #[error("tile {0} appears twice")]
     Duplicate(u8),
+    /// The optimal-length column of an instance file is not a number.
     #[error("the optimal length '{0}' is not a number")]
     BadLength(String),
+    /// The position is in the half of the permutations that the moves never connect to the goal.
     #[error("unsolvable: the permutation's parity does not match the blank's distance from home (no sequence of moves reaches the goal)")]
     Unsolvable,
 }
@@ -93,8 +115,11 @@ pub enum InstanceError {
 /// One instance read from a line, converted to the internal goal and checked solvable.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Instance {
+    /// The id from the file's first column, for records and reports.
     pub id: Option<String>,
+    /// The published optimal length, checked against the solver's when given.
     pub optimal: Option<u32>,
+    /// The position, in the internal (blank-first) goal convention.
     pub state: State,
 }
 

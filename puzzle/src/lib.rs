@@ -2,6 +2,8 @@
 //! and the PDB file format. The builder and the solver both depend on this crate so that they cannot disagree
 //! on cells, goal, moves, ranking or file layout.
 
+#![warn(missing_docs)]
+
 pub mod board;
 pub mod exhaustive;
 pub mod explore;

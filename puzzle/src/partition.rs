@@ -27,22 +27,44 @@ pub const CATALOGUE: &[(&str, &str, &[&[u8]])] = &[
     ("2x3", "2-3", &[&[1, 2], &[3, 4, 5]]),
 ];
 
+/// Why a partition cannot be used: the tables' sum is admissible only for disjoint patterns that cover
+/// every tile.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum PartitionError {
+    /// A name that is neither in the catalogue for the board nor a tile list.
     #[error("unknown partition '{name}' for a {board} board (known: {known}; or give tiles like 1,2,3/4,5,6)")]
-    Unknown { name: String, board: Board, known: String },
+    Unknown {
+        /// The name given.
+        name: String,
+        /// The board it was asked for.
+        board: Board,
+        /// The catalogue's names for that board, for the message.
+        known: String,
+    },
+    /// A tile list with something other than a number in it.
     #[error("'{0}' is not a tile number")]
     NotANumber(String),
+    /// A tile number the board does not have (0, the blank, included).
     #[error("tile {tile} does not exist on a {board} board (tiles are 1 to {max})", max = .board.cells() - 1)]
-    NoSuchTile { tile: u64, board: Board },
+    NoSuchTile {
+        /// The number given.
+        tile: u64,
+        /// The board it was asked for.
+        board: Board,
+    },
+    /// A tile in two patterns: its moves would be counted twice.
     #[error("tile {0} is in more than one pattern; patterns must be disjoint")]
     Overlap(u8),
+    /// Tiles in no pattern, listed.
     #[error("tile(s) {0} are in no pattern; the patterns must cover every tile")]
     Incomplete(String),
+    /// An empty tile list, e.g. from `1,2//3`.
     #[error("a pattern is empty")]
     EmptyPattern,
+    /// A pattern of as many tiles (the first number) as the board has cells (the second).
     #[error("a pattern of {0} tiles on {1} cells leaves no room for the blank")]
     TooLarge(usize, usize),
+    /// More tiles than a table can be built for.
     #[error("a pattern of {0} tiles is too large to tabulate (at most {max})", max = MAX_PATTERN_TILES)]
     TooManyTiles(usize),
 }
@@ -50,9 +72,11 @@ pub enum PartitionError {
 /// Disjoint patterns covering all tiles of a board.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Partition {
+    /// The board whose tiles it divides.
     pub board: Board,
     /// The catalogue name, or the tile lists joined by `/` for a custom partition.
     pub name: String,
+    /// The patterns, each a table, in the order given.
     pub patterns: Vec<Pattern>,
 }
 

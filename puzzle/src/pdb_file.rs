@@ -37,11 +37,16 @@ use std::fs::{self, File};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
+/// The file's first bytes; the `\r\n` catches a file mangled by a text-mode transfer.
 pub const MAGIC: [u8; 8] = *b"STPPDB\r\n";
+/// The format version written; a reader refuses a newer one.
 pub const VERSION: u32 = 1;
+/// Bytes of the header, which is also the payload's offset: a page, so the payload is page-aligned.
 pub const HEADER_LEN: usize = 4096;
+/// Histogram entries in the header: values 0 to 127.
 pub const HIST_BINS: usize = 128;
 const HEADER_HASH_AT: usize = HEADER_LEN - 8;
+/// The one goal code: blank on cell 0, tile `t` on cell `t` (other conventions are converted on input).
 pub const GOAL_BLANK_FIRST: u8 = 0;
 
 /// How entries are stored.
@@ -62,6 +67,7 @@ impl Encoding {
         }
     }
 
+    /// Bytes the payload of `entries` entries takes.
     pub fn payload_len(self, entries: u64) -> u64 {
         match self {
             Encoding::Nibble => entries.div_ceil(2),
@@ -78,6 +84,7 @@ impl Encoding {
         }
     }
 
+    /// A description for `info` and reports.
     pub fn name(self) -> &'static str {
         match self {
             Encoding::Nibble => "4-bit excess over Manhattan distance",
@@ -89,43 +96,86 @@ impl Encoding {
 /// What a header says.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Header {
+    /// The format version the file was written in.
     pub version: u32,
+    /// The board the table is for.
     pub board: Board,
+    /// The goal convention ([`GOAL_BLANK_FIRST`]).
     pub goal: u8,
+    /// How placements are ranked to entry indices (`rank`'s lexicographic scheme).
     pub index_scheme: u8,
+    /// How entries are stored.
     pub encoding: Encoding,
+    /// The pattern's tiles, ascending.
     pub tiles: Vec<u8>,
+    /// Entries: the placements of the pattern's tiles.
     pub entries: u64,
+    /// Where the payload starts ([`HEADER_LEN`]).
     pub payload_offset: u64,
+    /// The payload's bytes.
     pub payload_len: u64,
+    /// The largest value in the table.
     pub max_value: u32,
+    /// xxh3-64 of the payload, checked by [`PdbFile::verify_checksum`].
     pub payload_hash: u64,
+    /// The program and version that wrote the file.
     pub builder: String,
+    /// Entries of each value, from 0; [`PdbFile::verify`] recomputes it.
     pub histogram: Vec<u64>,
 }
 
+/// What is wrong with a table file (the path is in [`PdbError`]).
 #[derive(Debug, thiserror::Error)]
 pub enum PdbErrorKind {
+    /// Reading, mapping or writing failed.
     #[error("{0}")]
     Io(#[from] std::io::Error),
+    /// Not even a whole header: truncated, or another kind of file.
     #[error("file is {0} bytes, shorter than the {HEADER_LEN}-byte header (truncated or not a PDB file)")]
     TooShort(u64),
+    /// The file does not start with [`MAGIC`].
     #[error("not a PDB file (bad magic)")]
     BadMagic,
+    /// Written by a newer program in a format this one cannot read.
     #[error("format version {0} is newer than this program's ({VERSION}); rebuild the table or upgrade")]
     FutureVersion(u32),
+    /// The header's own checksum fails.
     #[error("header checksum mismatch (the header is corrupt)")]
     HeaderHash,
+    /// A header whose checksum holds but whose fields contradict each other or the format.
     #[error("header is inconsistent: {0}")]
     BadHeader(String),
+    /// The file's length is not the header's payload offset plus length.
     #[error("file is {found} bytes but its header says {expected} (truncated or padded)")]
-    Length { expected: u64, found: u64 },
+    Length {
+        /// Bytes by the header.
+        expected: u64,
+        /// Bytes on disk.
+        found: u64,
+    },
+    /// A valid table, but for another board or pattern than the caller needs.
     #[error("table is for {found}, expected {expected}")]
-    Mismatch { expected: String, found: String },
+    Mismatch {
+        /// What the caller asked for.
+        expected: String,
+        /// What the header says.
+        found: String,
+    },
+    /// The payload's checksum fails.
     #[error("payload checksum mismatch (the table's contents are corrupt)")]
     PayloadHash,
+    /// The payload's values do not add up to the header's histogram: corrupt despite its checksum, or
+    /// written by a broken builder.
     #[error("recomputed value histogram differs from the header's at value {value}: {found} entries, header says {expected}")]
-    Histogram { value: usize, expected: u64, found: u64 },
+    Histogram {
+        /// The first value whose counts differ.
+        value: usize,
+        /// Entries of that value by the header.
+        expected: u64,
+        /// Entries of that value in the payload.
+        found: u64,
+    },
+    /// An excess too large for the encoding chosen: a table cannot be written that way.
     #[error("entry excess {0} does not fit the entry encoding")]
     Overflow(u8),
 }
@@ -134,7 +184,9 @@ pub enum PdbErrorKind {
 #[derive(Debug, thiserror::Error)]
 #[error("{}: {kind}", path.display())]
 pub struct PdbError {
+    /// The table file.
     pub path: PathBuf,
+    /// What is wrong with it.
     pub kind: PdbErrorKind,
 }
 
@@ -164,10 +216,12 @@ impl Header {
         }
     }
 
+    /// The pattern the table is for, ready to rank placements.
     pub fn pattern(&self) -> Pattern {
         Pattern::new(self.board.cells(), &self.tiles)
     }
 
+    /// The header as written to the file, its checksum included.
     pub fn to_bytes(&self) -> [u8; HEADER_LEN] {
         let mut b = [0u8; HEADER_LEN];
         b[0..8].copy_from_slice(&MAGIC);
@@ -257,6 +311,7 @@ impl Header {
         Ok(header)
     }
 
+    /// The file's total length, header included.
     pub fn file_len(&self) -> u64 {
         self.payload_offset + self.payload_len
     }
@@ -269,7 +324,9 @@ impl Header {
 
 /// A loaded table: header plus a read-only mapping of the whole file.
 pub struct PdbFile {
+    /// Where it was opened from, for messages.
     pub path: PathBuf,
+    /// Its header, checked on open.
     pub header: Header,
     map: Mmap,
 }
@@ -278,7 +335,9 @@ pub struct PdbFile {
 /// that inspect files: `info`, `verify`); `Expect::default()` accepts any board and pattern.
 #[derive(Clone, Debug, Default)]
 pub struct Expect<'a> {
+    /// The board the table must be for.
     pub board: Option<Board>,
+    /// The pattern's tiles, ascending.
     pub tiles: Option<&'a [u8]>,
 }
 

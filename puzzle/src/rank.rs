@@ -47,22 +47,27 @@ impl Pattern {
         Pattern { cells, tiles, weights }
     }
 
+    /// Cells of the board the tiles are placed on.
     pub fn cells(&self) -> usize {
         self.cells
     }
 
+    /// The pattern's tiles, ascending: the order their cells are ranked in.
     pub fn tiles(&self) -> &[u8] {
         &self.tiles
     }
 
+    /// The number of tiles (`k`).
     pub fn len(&self) -> usize {
         self.tiles.len()
     }
 
+    /// Whether there are no tiles (a partition never holds such a pattern).
     pub fn is_empty(&self) -> bool {
         self.tiles.is_empty()
     }
 
+    /// The place value of the `i`-th tile's cell in a rank: the placements of the tiles after it.
     pub fn weight(&self, i: usize) -> u64 {
         self.weights[i]
     }

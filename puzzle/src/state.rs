@@ -18,10 +18,25 @@ pub struct State {
 /// Where a move sequence went wrong when it was replayed.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ReplayError {
+    /// A tile that cannot slide into the blank.
     #[error("move {index} (tile {tile}) is not next to the blank")]
-    NotAdjacent { index: usize, tile: u8 },
+    NotAdjacent {
+        /// Which move, from 0.
+        index: usize,
+        /// The tile it names.
+        tile: u8,
+    },
+    /// A tile number the board does not have.
     #[error("move {index}: there is no tile {tile} on a {board} board")]
-    NoSuchTile { index: usize, tile: u8, board: Board },
+    NoSuchTile {
+        /// Which move, from 0.
+        index: usize,
+        /// The tile it names.
+        tile: u8,
+        /// The board replayed on.
+        board: Board,
+    },
+    /// Every move legal, but the last position is not the goal: its Manhattan distance is given.
     #[error("the moves end {0} moves (Manhattan) away from the goal, not at it")]
     NotAtGoal(u32),
 }
@@ -45,6 +60,7 @@ impl State {
         State { board, tiles, blank }
     }
 
+    /// The board the position is on.
     pub fn board(&self) -> Board {
         self.board
     }
@@ -59,10 +75,12 @@ impl State {
         self.tiles
     }
 
+    /// The blank's cell, kept so that moves need not search for it.
     pub fn blank(&self) -> usize {
         self.blank as usize
     }
 
+    /// Whether every tile is home (the internal goal: blank on cell 0, tile `t` on cell `t`).
     pub fn is_goal(&self) -> bool {
         self.tiles().iter().enumerate().all(|(c, &t)| c == t as usize)
     }

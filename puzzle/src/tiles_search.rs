@@ -31,6 +31,7 @@ impl<H: Fn(&State) -> u32> TilePuzzle<H> {
         TilePuzzle { board, goal: State::goal(board).pack(), neighbors, heuristic }
     }
 
+    /// The board its states are of.
     pub fn board(&self) -> Board {
         self.board
     }

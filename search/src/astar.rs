@@ -21,6 +21,17 @@ impl Default for AstarOptions {
 }
 
 /// The fewest moves from `start` to a goal, guided by [`Puzzle::heuristic`] (which must be admissible).
+///
+/// # Example
+///
+/// ```
+/// # include!("../doc/steps.rs"); // `Steps`, the crate's example: 0 to 10 in steps of 1 or 3
+/// # fn main() {
+/// use search::{astar, AstarOptions, Limits, Outcome};
+/// let report = astar(&Steps, &0, &Limits::default(), AstarOptions::default(), &mut |_| {}).unwrap();
+/// assert!(matches!(report.outcome, Outcome::Solved(moves) if moves.len() == 4));
+/// # }
+/// ```
 pub fn astar<P: Puzzle>(
     puzzle: &P,
     start: &P::State,

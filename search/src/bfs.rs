@@ -9,6 +9,17 @@ use crate::{Limits, Outcome, Progress, Puzzle, Report, SearchError, Stop};
 use std::ops::Range;
 
 /// The fewest moves from `start` to a goal, or a proof that there is none, storing every state reached.
+///
+/// # Example
+///
+/// ```
+/// # include!("../doc/steps.rs"); // `Steps`, the crate's example: 0 to 10 in steps of 1 or 3
+/// # fn main() {
+/// use search::{bfs, Limits, Outcome};
+/// let report = bfs(&Steps, &0, &Limits::default(), &mut |_| {}).unwrap();
+/// assert!(matches!(report.outcome, Outcome::Solved(moves) if moves.len() == 4));
+/// # }
+/// ```
 pub fn bfs<P: Puzzle>(
     puzzle: &P,
     start: &P::State,

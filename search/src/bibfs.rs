@@ -31,6 +31,17 @@ struct Side<S> {
 
 /// The fewest moves from `start` to [`Puzzle::goal`], or a proof that there is none.
 /// [`SearchError::NeedsGoal`] if the puzzle has no single goal.
+///
+/// # Example
+///
+/// ```
+/// # include!("../doc/steps.rs"); // `Steps`, the crate's example: 0 to 10 in steps of 1 or 3
+/// # fn main() {
+/// use search::{bibfs, Limits, Outcome};
+/// let report = bibfs(&Steps, &0, &Limits::default(), &mut |_| {}).unwrap();
+/// assert!(matches!(report.outcome, Outcome::Solved(moves) if moves.len() == 4));
+/// # }
+/// ```
 pub fn bibfs<P: Puzzle>(
     puzzle: &P,
     start: &P::State,

@@ -13,6 +13,19 @@ use std::cmp::Reverse;
 
 /// Some sequence of moves from `start` to a goal (not necessarily the fewest), or a proof there is none.
 /// The heuristic only orders the successors: it need not be admissible.
+///
+/// # Example
+///
+/// ```
+/// # include!("../doc/steps.rs"); // `Steps`, the crate's example: 0 to 10 in steps of 1 or 3
+/// # fn main() {
+/// use search::{dfs, Limits, Outcome};
+/// let report = dfs(&Steps, &0, &Limits::default(), &mut |_| {}).unwrap();
+/// let Outcome::Solved(moves) = report.outcome else { panic!("{:?}", report.outcome) };
+/// // It reaches 10; the fewest moves are 4, so it takes at least that many.
+/// assert!(moves.iter().sum::<i32>() == 10 && moves.len() >= 4);
+/// # }
+/// ```
 pub fn dfs<P: Puzzle>(
     puzzle: &P,
     start: &P::State,

@@ -29,6 +29,17 @@ enum Round {
 }
 
 /// The fewest moves from `start` to a goal, guided by [`Puzzle::heuristic`] (which must be admissible).
+///
+/// # Example
+///
+/// ```
+/// # include!("../doc/steps.rs"); // `Steps`, the crate's example: 0 to 10 in steps of 1 or 3
+/// # fn main() {
+/// use search::{ida, Limits, Outcome};
+/// let report = ida(&Steps, &0, &Limits::default(), &mut |_| {}).unwrap();
+/// assert!(matches!(report.outcome, Outcome::Solved(moves) if moves.len() == 4));
+/// # }
+/// ```
 pub fn ida<P: Puzzle>(
     puzzle: &P,
     start: &P::State,

@@ -11,6 +11,24 @@
 //! All of them store and compare only representatives ([`Puzzle::canonical`]), each once, and turn the
 //! path they find back into moves from the real start by replaying it, which also checks that it ends at
 //! a goal: no algorithm returns a path that was not played out.
+//!
+//! # Example
+//!
+//! A puzzle needs only its moves ([`Puzzle::successors`]) and its goal test; the rest of the trait is
+//! optional knowledge that some algorithms use. This one is the example of every algorithm's page too (the
+//! crate's `examples/` folder has the 8-puzzle and the two-jug riddle):
+//!
+//! ```
+#![doc = include_str!("../doc/steps.rs")]
+//!
+//! fn main() {
+//!     use search::{astar, AstarOptions, Limits, Outcome};
+//!     let report = astar(&Steps, &0, &Limits::default(), AstarOptions::default(), &mut |_| {}).unwrap();
+//!     assert!(matches!(report.outcome, Outcome::Solved(moves) if moves.len() == 4));
+//! }
+//! ```
+
+#![warn(missing_docs)]
 
 mod astar;
 mod best_first;
@@ -83,6 +101,7 @@ pub trait Puzzle {
 pub struct Limits {
     /// Expanded nodes.
     pub nodes: Option<u64>,
+    /// Wall-clock time from the start of the search.
     pub time: Option<std::time::Duration>,
     /// Bytes of stored states (the estimate in [`Stats::peak_bytes`]); checked before the store grows.
     pub memory: Option<u64>,
@@ -93,9 +112,13 @@ pub struct Limits {
 /// Why a search stopped without an answer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Stop {
+    /// [`Limits::nodes`] nodes were expanded.
     NodeLimit,
+    /// [`Limits::time`] ran out.
     TimeLimit,
+    /// Storing more states would pass [`Limits::memory`].
     MemoryLimit,
+    /// [`Limits::cancel`] was set.
     Cancelled,
 }
 
@@ -128,13 +151,16 @@ pub struct Stats {
     /// size plus a per-state overhead (12 bytes in the store, 5 more for A*'s costs, 16 a heap entry).
     /// The arena and table grow by doubling, so the memory actually reserved can be up to twice this.
     pub peak_bytes: u64,
+    /// Wall-clock time the search took.
     pub seconds: f64,
 }
 
 /// The result of a search.
 #[derive(Clone, Debug)]
 pub struct Report<M> {
+    /// The answer, or why there is none.
     pub outcome: Outcome<M>,
+    /// What it cost, whatever the outcome.
     pub stats: Stats,
 }
 
@@ -185,10 +211,12 @@ impl Live {
         self.depth.load(Ordering::Relaxed)
     }
 
+    /// Publishes the count of expanded nodes (the search's own, or the sum of its threads').
     pub fn set_expanded(&self, n: u64) {
         self.expanded.store(n, Ordering::Relaxed);
     }
 
+    /// Publishes the depth reached, on the same scale as [`Progress::Depth`].
     pub fn set_depth(&self, d: u32) {
         self.depth.store(d, Ordering::Relaxed);
     }
@@ -210,9 +238,23 @@ impl Live {
 pub enum Progress {
     /// A new depth: breadth-first search finished layer `depth` (bidirectional: the two sides' depths
     /// added); IDA* starts a round bounded by f = `depth`; A* takes its first open state of f = `depth`.
-    Depth { depth: u32, stored: u64, expanded: u64 },
+    Depth {
+        /// The depth, or f-bound, now reached.
+        depth: u32,
+        /// States stored at that moment.
+        stored: u64,
+        /// Nodes expanded so far.
+        expanded: u64,
+    },
     /// Periodic: counts so far.
-    Tick { expanded: u64, stored: u64, seconds: f64 },
+    Tick {
+        /// Nodes expanded so far.
+        expanded: u64,
+        /// States stored now.
+        stored: u64,
+        /// Wall-clock time since the start.
+        seconds: f64,
+    },
 }
 
 /// A search that could not run, or whose answer could not be trusted. Unlike [`Outcome`], these are
@@ -228,10 +270,31 @@ pub enum SearchError {
     /// must have successors of the same classes, and be goals alike), or, for bidirectional search, its
     /// moves cannot all be undone. Returned instead of a wrong answer.
     #[error("the path found does not replay from the start at move {step}: the puzzle's canonical form disagrees with its moves or goal test, or (bidirectional search) its moves are not reversible")]
-    NotReplayable { step: usize },
+    NotReplayable {
+        /// The index of the move that could not be replayed (the path's length if the replay ended
+        /// away from a goal).
+        step: usize,
+    },
 }
 
 /// Runs `algorithm` (A* with [`AstarOptions::default`]).
+///
+/// # Example
+///
+/// ```
+/// # include!("../doc/steps.rs"); // `Steps`, the crate's example: 0 to 10 in steps of 1 or 3
+/// # fn main() {
+/// use search::{run, Algorithm, Limits, Outcome};
+/// let all = [Algorithm::Bfs, Algorithm::Bibfs, Algorithm::Astar, Algorithm::Ida, Algorithm::Greedy, Algorithm::Dfs];
+/// for algorithm in all {
+///     let report = run(algorithm, &Steps, &0, &Limits::default(), &mut |_| {}).unwrap();
+///     let Outcome::Solved(moves) = report.outcome else { panic!("{algorithm:?}: {:?}", report.outcome) };
+///     assert_eq!(moves.iter().sum::<i32>(), 10);
+///     // 4 moves from the algorithms that promise the fewest; the others may take more.
+///     assert!(moves.len() == 4 || (!algorithm.optimal() && moves.len() > 4), "{algorithm:?}: {moves:?}");
+/// }
+/// # }
+/// ```
 pub fn run<P: Puzzle>(
     algorithm: Algorithm,
     puzzle: &P,

@@ -7,10 +7,12 @@
 pub struct SplitMix64(u64);
 
 impl SplitMix64 {
+    /// The generator whose whole sequence `seed` names.
     pub fn new(seed: u64) -> Self {
         SplitMix64(seed)
     }
 
+    /// The next number, every value of 64 bits equally likely.
     pub fn next_u64(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
         let mut z = self.0;

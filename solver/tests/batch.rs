@@ -7,9 +7,7 @@ use std::path::Path;
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant, SystemTime};
 
-use harness as common;
-
-use common::TempDir as Dir;
+use harness::TempDir as Dir;
 
 const BIN: &str = env!("CARGO_BIN_EXE_solver");
 

@@ -6,10 +6,8 @@
 //! Needs Chromium (`apt-get install -y chromium`; `.ci/run` installs it), found at $CHROMIUM or
 //! /usr/bin/chromium.
 
-use harness as common;
-
 use base64::Engine as _;
-use common::{Server, TempDir};
+use harness::{Server, TempDir};
 use serde_json::{json, Value};
 use std::net::TcpStream;
 use std::process::{Child, Command};

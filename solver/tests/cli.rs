@@ -1,14 +1,12 @@
 //! The `solver solve` command as a user runs it: output formats, exit codes and error messages.
 
-use harness as common;
-
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
 const KORF9: &str = "3 14 9 11 5 4 8 2 13 12 6 7 10 1 15 0";
 
 fn solver(args: &[&str], stdin: &str) -> Output {
-    common::run(env!("CARGO_BIN_EXE_solver"), args, stdin.as_bytes())
+    harness::run(env!("CARGO_BIN_EXE_solver"), args, stdin.as_bytes())
 }
 
 fn stderr(o: &Output) -> String {
@@ -136,7 +134,7 @@ fn bad_positions_exit_2_with_one_clear_line() {
 
 #[test]
 fn missing_tables_fail_pdb_and_warn_under_auto() {
-    let dir = common::TempDir::new("cli-empty");
+    let dir = harness::TempDir::new("cli-empty");
     let d = dir.to_str().unwrap();
     let o = solver(&["solve", "--heuristic", "pdb", "--pdbs", d, KORF9], "");
     assert_eq!(o.status.code(), Some(2));
@@ -211,7 +209,7 @@ fn a_closed_stdout_ends_quietly_and_a_closed_stderr_stops_nothing() {
     assert_eq!((o.status.code(), stderr(&o)), (Some(0), String::new()));
 
     // Warnings (tables missing: a fallback) and the batch's summary go to a closed stderr.
-    let dir = common::TempDir::new("cli-closed-stderr");
+    let dir = harness::TempDir::new("cli-closed-stderr");
     let out = dir.path("out.jsonl");
     let input = dir.file("in.txt", &format!("9 46 {KORF9}\n"));
     let mut child = Command::new(env!("CARGO_BIN_EXE_solver"))

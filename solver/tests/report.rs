@@ -1,14 +1,12 @@
 //! `solver report` with pictures and comparisons: the charts are SVG files with their text, the summary
 //! has the length distribution and percentiles, and two runs of the same instances compare per instance.
 
-use harness as common;
-
-use common::TempDir;
+use harness::TempDir;
 
 const BIN: &str = env!("CARGO_BIN_EXE_solver");
 
 fn solver(args: &[&str]) -> std::process::Output {
-    common::run(BIN, args, b"")
+    harness::run(BIN, args, b"")
 }
 
 /// Two runs of the same 3x3 instances: linear conflict, then Manhattan distance (more nodes each).

@@ -1,9 +1,7 @@
 //! `solver serve`'s JSON API over plain HTTP: answers are the records `solve --format json` prints, and
 //! every bad request is a 4xx with `{"error": reason}`.
 
-use harness as common;
-
-use common::Server;
+use harness::Server;
 use serde_json::Value;
 
 const BIN: &str = env!("CARGO_BIN_EXE_solver");
@@ -31,7 +29,7 @@ fn a_solve_answers_with_the_fields_of_solve_json() {
     let body = format!(r#"{{"board": "3x3", "tiles": {}, "heuristic": "linear-conflict"}}"#, tiles(HARD_3X3));
     let (status, got) = post(&s, &body);
     assert_eq!(status, 200, "{got}");
-    let cli = common::run(
+    let cli = harness::run(
         BIN,
         &["solve", "--board", "3x3", "--heuristic", "linear-conflict", "--format", "json", "-j", "1", HARD_3X3],
         b"",

@@ -1,8 +1,6 @@
 //! `solver solve` made visible: boards along the solution, the goal stated, grids on stdin, limits, and the
 //! hint toward the other goal convention.
 
-use harness as common;
-
 const BIN: &str = env!("CARGO_BIN_EXE_solver");
 const HARD_3X3: &str = "8 0 6 5 4 7 2 3 1";
 
@@ -12,7 +10,7 @@ fn solve(args: &[&str], stdin: &str) -> (Option<i32>, String, String) {
         all.extend(["--heuristic", "linear-conflict"]);
     }
     all.extend(args);
-    let o = common::run(BIN, &all, stdin.as_bytes());
+    let o = harness::run(BIN, &all, stdin.as_bytes());
     (o.status.code(), String::from_utf8(o.stdout).unwrap(), String::from_utf8(o.stderr).unwrap())
 }
 

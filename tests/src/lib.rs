@@ -1,11 +1,14 @@
 //! The harness every crate's tests share: ground truth for small boards (exact distances of every solvable
 //! position by breadth-first search), Korf's instances, table-free solvers, scratch folders and running a
-//! binary. The end-to-end tests of the binaries are in `tests/`.
+//! binary; and, in [`water`], the water sort reference model. The end-to-end tests of the binaries are in
+//! `tests/`.
 
 use engine::{HeuristicChoice, Lookups, Settings, Solver, TableSpec};
 use puzzle::{Board, Goal, Instance, State};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+
+pub mod water;
 
 pub use puzzle::exhaustive::distances as bfs_distances;
 
@@ -104,7 +107,6 @@ impl Drop for TempDir {
     }
 }
 
-/// A `solver serve` child on a free loopback port, killed when dropped.
 /// Starts `command` and waits until `find` recognises a line of its stderr (where servers and browsers say
 /// where they listen), returning what `find` returned; the rest of stderr is drained in the background, so
 /// that the child never blocks on a full pipe. `what` names the child if it ends before saying it.
@@ -137,6 +139,7 @@ pub fn spawn_announcing(
     (child, found)
 }
 
+/// A `solver serve` child on a free loopback port, killed when dropped.
 pub struct Server {
     child: std::process::Child,
     /// `127.0.0.1:PORT`.

@@ -13,7 +13,7 @@ fn bin(name: &str) -> PathBuf {
     let exe = std::env::current_exe().unwrap();
     let dir = exe.parent().unwrap().parent().unwrap();
     let path = dir.join(name);
-    // `cargo test --workspace` has built both binaries; `cargo test -p e2e-tests` alone has not.
+    // `cargo test --workspace` has built both binaries; `cargo test -p harness` alone has not.
     BUILT.call_once(|| {
         if !dir.join("solver").exists() || !dir.join("pdb-builder").exists() {
             let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());

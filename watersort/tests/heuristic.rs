@@ -2,9 +2,7 @@
 //! optimal solution (found by breadth-first search, which uses no heuristic), the estimate is at most the
 //! pours left. And the heuristics are ordered as their proofs say: boundaries ≤ runs ≤ bottoms.
 
-mod common;
-
-use common::{random_level, RULES};
+use harness::water::{random_level, RULES};
 use search::Puzzle;
 use watersort::generate::SplitMix64;
 use watersort::puzzle::WaterSort;

@@ -1,9 +1,7 @@
 //! The packed model's pours equal the reference model's, pour for pour, under every rule, on random
 //! positions along random walks; and each pruning rule removes only the pours it names.
 
-mod common;
-
-use common::{pour, random_level, Raw, RULES};
+use harness::water::{pour, random_level, Raw, RULES};
 use search::Puzzle;
 use std::collections::HashSet;
 use watersort::generate::SplitMix64;

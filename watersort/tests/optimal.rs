@@ -2,9 +2,7 @@
 //! independent plain BFS on hundreds of small random levels under every pour rule; every solution
 //! replays on the reference model; unsolvable levels are reported unsolvable.
 
-mod common;
-
-use common::{random_level, reference_length, replays, RULES};
+use harness::water::{random_level, reference_length, replays, RULES};
 use watersort::generate::SplitMix64;
 use watersort::{solve, Algorithm, Heuristic, Model, Options, Outcome, Pruning};
 

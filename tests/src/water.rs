@@ -1,12 +1,12 @@
-//! Shared by the integration tests: random small levels and an independent reference model (plain
-//! vectors, its own pour code) with a breadth-first search over raw, unsorted positions.
-
-#![allow(dead_code)] // each test file uses part of it
+//! For the water sort tests: random small levels and an independent reference model (plain vectors, its
+//! own pour code) with a breadth-first search over raw, unsorted positions, to check the solver's packed,
+//! canonical states against.
 
 use std::collections::{HashMap, VecDeque};
 use watersort::generate::SplitMix64;
 use watersort::{Level, Pour, Rule};
 
+/// A position as the reference model keeps it: each tube's colours, bottom first.
 pub type Raw = Vec<Vec<u8>>;
 
 /// A random level: `colours` colours of `capacity` units (colour 0 sometimes twice as many), shuffled
@@ -49,6 +49,7 @@ pub fn pour(tubes: &Raw, capacity: usize, rule: Rule, from: usize, to: usize) ->
     Some(next)
 }
 
+/// Whether every tube is empty or full of one colour.
 pub fn solved(tubes: &Raw, capacity: usize) -> bool {
     tubes.iter().all(|t| t.is_empty() || (t.len() == capacity && t.iter().all(|&c| c == t[0])))
 }
@@ -102,4 +103,5 @@ pub fn replays(level: &Level, rule: Rule, pours: &[Pour]) -> bool {
     solved(&s, level.capacity())
 }
 
+/// Every pouring rule, for tests that check all of them.
 pub const RULES: [Rule; 3] = [Rule::Standard, Rule::WholeRun, Rule::OneUnit];
