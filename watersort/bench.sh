@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Measurements behind the water sort section of BENCHMARKS.md. Run from the workspace root after
-# `cargo build --release -p watersort`; one search at a time, one thread. Output in $OUT (default
+# `cargo build --release -p watersort-cli`; one search at a time, one thread. Output in $OUT (default
 # /tmp/watersort-bench): level files, JSON records, and a summary on stdout.
 set -euo pipefail
 W=${W:-target/release/watersort}

@@ -3,3 +3,4 @@
 //! are thin callers of these, so each puzzle's glue is written once.
 
 pub mod tiles;
+pub mod water;

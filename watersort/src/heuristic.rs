@@ -12,10 +12,11 @@
 //!
 //! So R falls by at most one a pour, and only when the destination was non-empty.
 
+use crate::named::{Named, UnknownName};
 use crate::tube::TubeCode;
 
 /// Which estimate A*, IDA* and greedy use.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Heuristic {
     /// 0: plain uniform-cost search.
     Zero,
@@ -82,6 +83,42 @@ impl Heuristic {
                 runs_over_goal(code, tubes, goal) + goal.tubes - placed
             }
         }
+    }
+}
+
+impl Named for Heuristic {
+    const KIND: &'static str = "heuristic";
+    const ALL: &'static [Heuristic] =
+        &[Heuristic::Zero, Heuristic::Boundaries, Heuristic::Runs, Heuristic::Bottoms, Heuristic::Guide];
+    const NAMES: &'static [&'static str] = &["zero", "boundaries", "runs", "bottoms", "guide"];
+
+    /// The first paragraph of each variant's description, without the proofs.
+    fn about(self) -> &'static str {
+        match self {
+            Heuristic::Zero => "0: plain uniform-cost search",
+            Heuristic::Boundaries => "Boundaries between different colours inside tubes",
+            Heuristic::Runs => "Runs beyond the goal's: `R - G`",
+            Heuristic::Bottoms => {
+                "`R - G` plus the bottoms missing: `D = Σ_c max(0, u_c/C - b_c)`, where `b_c` counts tubes whose \
+                 bottom unit is colour c"
+            }
+            Heuristic::Guide => {
+                "Not admissible, for greedy search only: twice the units out of place (all but those in the \
+                 `u_c/C` longest bottom runs of each colour c) plus `Runs`. Counting units rather than runs \
+                 rewards each pour by how much it settles, which leads greedy search off the long plateaus of \
+                 the run counts; the weights were the best of seven tried with best-first greedy on ten \
+                 30-colour levels. The depth-first greedy mode orders by it too; there `bottoms` does about as \
+                 well (BENCHMARKS.md)"
+            }
+        }
+    }
+}
+
+impl std::str::FromStr for Heuristic {
+    type Err = UnknownName;
+
+    fn from_str(text: &str) -> Result<Heuristic, UnknownName> {
+        Heuristic::from_name(text)
     }
 }
 

@@ -1,8 +1,10 @@
 //! The pour rules: how many units one pour moves.
 
+use crate::named::{Named, UnknownName};
+
 /// Which pours are allowed and how much they move. In every rule a pour needs a non-empty source, a
 /// destination with space, and a destination that is empty or has the source's top colour on top.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Rule {
     /// As much of the source's top run as fits.
     #[default]
@@ -25,6 +27,28 @@ impl Rule {
             Rule::WholeRun => (run <= free).then_some(run),
             Rule::OneUnit => Some(1),
         }
+    }
+}
+
+impl Named for Rule {
+    const KIND: &'static str = "rule";
+    const ALL: &'static [Rule] = &[Rule::Standard, Rule::WholeRun, Rule::OneUnit];
+    const NAMES: &'static [&'static str] = &["standard", "whole-run", "one-unit"];
+
+    fn about(self) -> &'static str {
+        match self {
+            Rule::Standard => "As much of the source's top run as fits",
+            Rule::WholeRun => "Only when the whole top run fits",
+            Rule::OneUnit => "One unit a move (ball sort)",
+        }
+    }
+}
+
+impl std::str::FromStr for Rule {
+    type Err = UnknownName;
+
+    fn from_str(text: &str) -> Result<Rule, UnknownName> {
+        Rule::from_name(text)
     }
 }
 

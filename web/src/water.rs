@@ -8,16 +8,15 @@
 //! answer, not a refused request), and one the server's limits stop has status `limit`.
 
 use crate::app::{bad, failed, searching, ApiError, App};
+use adapters::water::record;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use batch::Source;
-use clap::ValueEnum;
 use serde::de::IgnoredAny;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 use watersort::generate::{generate, GenerateError, Spec};
-use watersort::task::record;
-use watersort::{parse_json, parse_levels, Algorithm, Level, Model, Options, Rule};
+use watersort::{parse_json, parse_levels, Algorithm, Level, Model, Named, Options, Rule};
 
 /// The puzzle's name in requests and answers.
 pub const WATER_SORT: &str = "water-sort";
@@ -53,15 +52,7 @@ pub struct SolveRequest {
 
 /// The pour rule named `text` (default standard), or a 400 listing the rules.
 fn rule(text: Option<&str>) -> Result<Rule, ApiError> {
-    let text = text.unwrap_or("standard");
-    Rule::from_str(text, false).map_err(|_| {
-        let names: Vec<String> = Rule::value_variants().iter().map(rule_name).collect();
-        bad(format!("unknown rule '{text}' (rules: {})", names.join(", ")))
-    })
-}
-
-fn rule_name(rule: &Rule) -> String {
-    rule.to_possible_value().map_or_else(String::new, |v| v.get_name().to_string())
+    text.unwrap_or("standard").parse().map_err(|e: watersort::UnknownName| bad(e.to_string()))
 }
 
 /// The level of a request, checked (a 400 naming the problem otherwise).
@@ -162,6 +153,6 @@ pub async fn random(app: Arc<App>, q: RandomQuery) -> Result<Response, ApiError>
     })
     .await?;
     let level = levels.into_iter().next().ok_or_else(|| failed("no level generated"))?;
-    Ok(Json(RandomLevel { puzzle: WATER_SORT, level: level.to_line(), capacity, rule: rule_name(&rule) })
+    Ok(Json(RandomLevel { puzzle: WATER_SORT, level: level.to_line(), capacity, rule: rule.name().to_string() })
         .into_response())
 }

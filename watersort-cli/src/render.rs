@@ -1,8 +1,8 @@
 //! Drawing a position in the terminal: tubes side by side, bottoms on one line, each unit its letter,
 //! on a coloured background when asked (stdout a terminal).
 
-use crate::play::Tubes;
 use std::fmt::Write;
+use watersort::Tubes;
 
 /// 256-colour palette backgrounds, far apart so neighbouring colours are told apart; colours past the
 /// palette's end reuse it (their letters still differ).

@@ -2,17 +2,20 @@
 //! the library; errors and exit codes go through `cli_common` like every tool's (0 every level solved, 1
 //! unsolvable or an internal failure, 2 bad input or usage, 3 stopped by a limit).
 
+mod render;
+
+use adapters::water::{record, Levels};
 use anyhow::Context;
 use batch::{LimitArgs, Source};
+use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use cli_common::{log, usage};
 use std::io::{IsTerminal, Read, Write};
 use std::process::ExitCode;
 use watersort::generate::{generate_each, Spec};
-use watersort::task::{record, Levels};
 use watersort::{
-    is_json, parse_json, parse_levels, render, solve, Algorithm, Heuristic, Level, Model, Options, Outcome, Pruning,
-    Rule, Solution, Tubes,
+    is_json, parse_json, parse_levels, solve, Heuristic, Level, Method, Model, Named, Options, Outcome, Pruning, Rule,
+    Solution, Tubes,
 };
 
 const EXAMPLES: &str = "\
@@ -56,19 +59,6 @@ enum Command {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-enum AlgorithmArg {
-    /// A* with the heuristic: fewest pours.
-    Astar,
-    /// Breadth-first: fewest pours, no heuristic.
-    Bfs,
-    /// Iterative-deepening A*: fewest pours in little memory, slow on levels with many transpositions.
-    Ida,
-    /// Greedy: depth-first, the most promising pour first, never a position twice: some solution fast,
-    /// not the fewest pours (or a proof that there is none).
-    Greedy,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 enum Format {
     Text,
     Json,
@@ -82,7 +72,7 @@ struct ModelArgs {
     capacity: usize,
     /// Pour rule: standard (as much of the top run as fits), whole-run (only if the whole run fits),
     /// one-unit (ball sort).
-    #[arg(long, value_enum, default_value = "standard")]
+    #[arg(long, value_parser = named::<Rule>(), default_value = "standard")]
     rule: Rule,
 }
 
@@ -91,11 +81,11 @@ struct ModelArgs {
 struct SearchArgs {
     #[command(flatten)]
     model: ModelArgs,
-    #[arg(long, value_enum, default_value = "astar")]
-    algorithm: AlgorithmArg,
+    #[arg(long, value_parser = named::<Method>(), default_value = "astar")]
+    algorithm: Method,
     /// Estimate of the pours left. Admissible (fewest pours with astar and ida): bottoms (the strongest,
     /// default), runs, boundaries, zero. For greedy only: guide (its default).
-    #[arg(long, value_enum)]
+    #[arg(long, value_parser = named::<Heuristic>())]
     heuristic: Option<Heuristic>,
     /// Do not skip pours out of a finished tube (for measurement).
     #[arg(long)]
@@ -172,20 +162,15 @@ fn main() -> ExitCode {
 /// The search options, checked: an inadmissible heuristic is refused for the optimal algorithms.
 fn options(args: &SearchArgs, limits: search::Limits) -> anyhow::Result<Options> {
     let heuristic = match (args.heuristic, args.algorithm) {
-        (Some(h), AlgorithmArg::Astar | AlgorithmArg::Ida) if !h.admissible() => {
+        (Some(h), Method::Astar | Method::Ida) if !h.admissible() => {
             return Err(usage(anyhow::anyhow!("--heuristic {h:?} is for --algorithm greedy only")))
         }
         (Some(h), _) => h,
-        (None, AlgorithmArg::Greedy) => Heuristic::Guide,
+        (None, Method::Greedy) => Heuristic::Guide,
         (None, _) => Heuristic::Bottoms,
     };
     Ok(Options {
-        algorithm: match args.algorithm {
-            AlgorithmArg::Astar => Algorithm::Astar,
-            AlgorithmArg::Bfs => Algorithm::Bfs,
-            AlgorithmArg::Ida => Algorithm::Ida,
-            AlgorithmArg::Greedy => Algorithm::Dfs,
-        },
+        algorithm: args.algorithm.algorithm(),
         model: Model {
             rule: args.model.rule,
             heuristic,
@@ -198,6 +183,13 @@ fn options(args: &SearchArgs, limits: search::Limits) -> anyhow::Result<Options>
         },
         limits,
     })
+}
+
+/// The parser of an option naming a rule, heuristic or algorithm: clap checks the name against the
+/// library's (with its usual error and suggestions), and `--help` lists each name with its line.
+fn named<T: Named + Send + Sync>() -> impl TypedValueParser<Value = T> {
+    PossibleValuesParser::new(T::ALL.iter().map(|v| PossibleValue::new(v.name()).help(v.about())))
+        .try_map(|name| T::from_name(&name))
 }
 
 /// `--capacity`: checked once, as options are read, for every subcommand.
@@ -273,7 +265,7 @@ fn print_solution(
     args: &SolveArgs,
 ) -> anyhow::Result<()> {
     let stats = &solution.stats;
-    let optimal = args.search.algorithm != AlgorithmArg::Greedy;
+    let optimal = args.search.algorithm != Method::Greedy;
     let mut out = std::io::stdout().lock();
     match args.format {
         Format::Json => {

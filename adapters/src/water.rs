@@ -1,10 +1,9 @@
 //! Water sort in the batch machinery every tool shares (`batch`): a level line read as a job, a search
 //! written as the common record. `watersort solve --format json` prints the same record.
 
-use crate::level::{parse_levels, Level};
-use crate::solve::{solve_with_progress, Options, Outcome, Solution};
 use batch::{Attempt, Line, Record, Source, Status, Task};
 use std::sync::Arc;
+use watersort::{parse_levels, solve_with_progress, Level, Named, Options, Outcome, Solution};
 
 /// A batch of level lines, all solved with one set of options (their limits replaced by the batch's).
 pub struct Levels {
@@ -49,7 +48,7 @@ pub fn record(src: &Source, options: &Options, solution: &Solution) -> Record {
         threads: 1,
         lanes: 1,
         algorithm: algorithm_name(options.algorithm).to_string(),
-        heuristic: format!("{:?}", options.model.heuristic).to_lowercase(),
+        heuristic: options.model.heuristic.name().to_string(),
         root_h: None,
         iterations: None,
         peak_stored: Some(stats.peak_stored),
