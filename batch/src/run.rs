@@ -679,7 +679,7 @@ fn run_into<T: Task>(
             }
             log(&format!("{name}: resume with: {}", words.join(" ")));
         } else {
-            log("{name}: the records went to stdout; to be able to resume a run, give it --output FILE");
+            log(&format!("{name}: the records went to stdout; to be able to resume a run, give it --output FILE"));
         }
         return Ok(ExitCode::from(cli_common::EXIT_INTERRUPTED));
     }
