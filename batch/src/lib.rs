@@ -13,8 +13,9 @@ pub mod report;
 mod run;
 mod sink;
 
-pub use checkpoint::Reached;
 pub use jobs::{Job, Line, Shard, Source};
 pub use limits::LimitArgs;
 pub use record::{Record, RecordFormat, Status};
-pub use run::{run, Attempt, BatchArgs, Parallel, Resume, Task};
+pub use run::{run, Attempt, BatchArgs, Parallel, Task};
+/// A task's searches start from and report checkpoints through it (see `checkpoint`).
+pub use search::Resume;

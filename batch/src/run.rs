@@ -15,7 +15,7 @@
 //! (it has no barriers); it loses only when there are few instances, so `auto` picks it unless there are
 //! fewer than twice as many instances as threads (or they come from stdin, and their number is unknown).
 
-use crate::checkpoint::{self, Checkpoint, Checkpoints, Reached, SAVE_AFTER};
+use crate::checkpoint::{self, Checkpoints, Entry, SAVE_AFTER};
 use crate::jobs::{Job, JobReader, Line, Shard, Source};
 use crate::limits::LimitArgs;
 use crate::record::{Record, RecordFormat, Status};
@@ -26,7 +26,7 @@ use clap::Args;
 use cli_common::heading::{INPUT, OUTPUT, TUNING};
 use cli_common::{log, one_line, shell_quote, usage};
 use indicatif::{HumanDuration, ProgressBar};
-use search::{Limits, Live, Stop};
+use search::{Checkpoint, Limits, Live, Resume, Stop};
 use std::collections::HashMap;
 use std::fs::File;
 use std::io::{BufRead, BufReader, IsTerminal};
@@ -170,15 +170,6 @@ pub trait Task: Sync {
     fn no_valid_hint(&self) -> String;
 }
 
-/// Where one search starts and where it reports how far it got (see `checkpoint`).
-#[derive(Clone, Default)]
-pub struct Resume {
-    /// A previous run's progress on this instance.
-    pub from: Option<Reached>,
-    /// Called after each iteration that ends without a solution.
-    pub save: Option<Arc<dyn Fn(Reached) + Send + Sync>>,
-}
-
 /// One search's record, and why it stopped if it did.
 pub struct Attempt {
     pub record: Record,
@@ -279,20 +270,20 @@ impl<'a, T: Task> Run<'a, T> {
         };
         let name = self.task.name();
         let from = match store.earlier(&job.id) {
-            Some(c) if c.instance == job.text && c.search == key => {
-                let r = c.reached;
+            Some(e) if e.instance == job.text && e.search == key => {
+                let c = e.checkpoint;
                 if !self.quiet {
                     let _ = tx.send(Msg::Note(format!(
                         "{name}: id {} starts at bound {}, its checkpoint: {} iterations, {} nodes, {:.1} s before",
-                        job.id, r.bound, r.iterations, r.nodes, r.seconds
+                        job.id, c.bound, c.iterations, c.nodes, c.seconds
                     )));
                 }
-                Some(r)
+                Some(c)
             }
-            Some(c) => {
-                let (why, what) = match c.instance != job.text {
-                    true => ("another instance", &c.instance),
-                    false => ("another search", &c.search),
+            Some(e) => {
+                let (why, what) = match e.instance != job.text {
+                    true => ("another instance", &e.instance),
+                    false => ("another search", &e.search),
                 };
                 let _ = tx.send(Msg::Note(format!(
                     "{name}: id {}: the checkpoint in {} is of {why} ('{what}'); starting afresh",
@@ -305,12 +296,12 @@ impl<'a, T: Task> Run<'a, T> {
         };
         let (store, tx) = (Arc::clone(store), Mutex::new(tx.clone()));
         let (id, instance, name, save_after) = (job.id.clone(), job.text.clone(), name.to_string(), self.save_after);
-        let save = move |reached: Reached| {
-            if reached.seconds < save_after {
+        let save = move |c: &Checkpoint| {
+            if c.seconds < save_after {
                 return;
             }
-            let c = Checkpoint { id: id.clone(), instance: instance.clone(), search: key.clone(), reached };
-            if let Err(e) = store.save(&c) {
+            let entry = Entry { id: id.clone(), instance: instance.clone(), search: key.clone(), checkpoint: *c };
+            if let Err(e) = store.save(&entry) {
                 let _ = tx
                     .lock()
                     .unwrap()
