@@ -24,7 +24,7 @@ use crate::sink::Sink;
 use anyhow::{anyhow, Context};
 use clap::Args;
 use cli_common::heading::{INPUT, OUTPUT, TUNING};
-use cli_common::{log, one_line, shell_quote, usage};
+use cli_common::{log, one_line, shell_quote, signals, usage};
 use indicatif::{HumanDuration, ProgressBar};
 use search::{Checkpoint, Limits, Live, Resume, Stop};
 use std::collections::HashMap;
@@ -312,26 +312,6 @@ impl<'a, T: Task> Run<'a, T> {
     }
 }
 
-static INTERRUPTED: AtomicBool = AtomicBool::new(false);
-
-extern "C" fn on_signal(_: libc::c_int) {
-    INTERRUPTED.store(true, Ordering::SeqCst);
-}
-
-/// SIGINT and SIGTERM set a flag the writer polls; the handler resets itself, so a second signal kills.
-fn catch_signals() {
-    // SAFETY: the handler only stores to an atomic, which is async-signal-safe.
-    unsafe {
-        let mut sa: libc::sigaction = std::mem::zeroed();
-        sa.sa_sigaction = on_signal as extern "C" fn(libc::c_int) as usize;
-        sa.sa_flags = libc::SA_RESETHAND | libc::SA_RESTART;
-        libc::sigemptyset(&mut sa.sa_mask);
-        for sig in [libc::SIGINT, libc::SIGTERM] {
-            libc::sigaction(sig, &sa, std::ptr::null_mut());
-        }
-    }
-}
-
 /// An instance being searched, as the progress line shows it.
 struct Running {
     id: String,
@@ -555,7 +535,7 @@ fn run_into<T: Task>(
         }
     };
 
-    catch_signals();
+    signals::catch_interrupts();
     let cancel = Arc::new(AtomicBool::new(false));
     let checkpoints = match (&args.output, task.checkpoint_key()) {
         (Some(out), Some(_)) => Some(Arc::new(Checkpoints::open(out, args.resume).map_err(usage)?)),
@@ -618,7 +598,7 @@ fn run_into<T: Task>(
                 Err(RecvTimeoutError::Timeout) => {}
                 Err(RecvTimeoutError::Disconnected) => break,
             }
-            if INTERRUPTED.load(Ordering::SeqCst) {
+            if signals::interrupted() {
                 cancel.store(true, Ordering::SeqCst);
             }
             progress.tick();
@@ -655,7 +635,7 @@ fn run_into<T: Task>(
         // its exit code.
         return Ok(ExitCode::from(cli_common::exit_code(&e)));
     }
-    if INTERRUPTED.load(Ordering::SeqCst) {
+    if signals::interrupted() {
         let left = match listed {
             Some(count) => format!("{} instances left", count.saturating_sub(records.len())),
             None => "the rest of stdin was not read".to_string(),

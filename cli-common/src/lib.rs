@@ -9,6 +9,7 @@
 //! - 3: `solve` only: a search stopped by a limit (time, nodes, memory) before it had an answer;
 //! - 130: interrupted by Ctrl-C or SIGTERM (after writing everything finished).
 
+pub mod signals;
 pub mod units;
 
 /// Help headings, the same in every command, so that `--help` reads alike everywhere.
