@@ -14,6 +14,7 @@
 //! [`Task::checkpoint_key`]: crate::Task::checkpoint_key
 
 use anyhow::Context;
+use search::Checkpoint;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::fs::{File, OpenOptions};
@@ -34,36 +35,23 @@ pub fn parse_after(s: &str) -> Result<f64, String> {
     }
 }
 
-/// How far a search got: the iterations it finished without a solution.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct Reached {
-    /// The next iteration's bound: every shorter solution is ruled out.
-    pub bound: u32,
-    /// Iterations finished.
-    pub iterations: u32,
-    /// Generated and expanded nodes of those iterations.
-    pub nodes: u64,
-    pub expanded: u64,
-    /// Their search time.
-    pub seconds: f64,
-}
-
-/// One line of a checkpoint file.
+/// One line of a checkpoint file: an instance's [`Checkpoint`], with what it is a checkpoint of.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Checkpoint {
+pub struct Entry {
     pub id: String,
     /// The instance as the input wrote it.
     pub instance: String,
     /// What searched it ([`crate::Task::checkpoint_key`]).
     pub search: String,
+    /// The checkpoint's fields stand beside the others in the line.
     #[serde(flatten)]
-    pub reached: Reached,
+    pub checkpoint: Checkpoint,
 }
 
 /// The checkpoint file of a record file: the checkpoints read from it at the start, and appending.
 pub struct Checkpoints {
     path: PathBuf,
-    earlier: HashMap<String, Checkpoint>,
+    earlier: HashMap<String, Entry>,
     /// Opened at the first line written.
     file: Mutex<Option<File>>,
 }
@@ -115,12 +103,12 @@ impl Checkpoints {
     }
 
     /// The last checkpoint of `id` that the file held at the start.
-    pub fn earlier(&self, id: &str) -> Option<&Checkpoint> {
+    pub fn earlier(&self, id: &str) -> Option<&Entry> {
         self.earlier.get(id)
     }
 
-    /// Appends one checkpoint whole, and syncs it.
-    pub fn save(&self, c: &Checkpoint) -> anyhow::Result<()> {
+    /// Appends one line whole, and syncs it.
+    pub fn save(&self, c: &Entry) -> anyhow::Result<()> {
         let mut line = serde_json::to_vec(c)?;
         line.push(b'\n');
         let mut file = self.file.lock().unwrap();
@@ -143,8 +131,8 @@ fn complete_len(bytes: &[u8]) -> usize {
     bytes.iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1)
 }
 
-/// The checkpoints of complete lines, in order; a damaged line is an error naming it.
-fn parse(complete: &[u8]) -> anyhow::Result<Vec<Checkpoint>> {
+/// The entries of complete lines, in order; a damaged line is an error naming it.
+fn parse(complete: &[u8]) -> anyhow::Result<Vec<Entry>> {
     let lines = complete.split(|&b| b == b'\n').enumerate().filter(|(_, l)| !l.is_empty());
     lines.map(|(n, l)| serde_json::from_slice(l).with_context(|| format!("line {}", n + 1))).collect()
 }
@@ -153,9 +141,9 @@ fn parse(complete: &[u8]) -> anyhow::Result<Vec<Checkpoint>> {
 mod tests {
     use super::*;
 
-    fn at(id: &str, bound: u32) -> Checkpoint {
-        let reached = Reached { bound, iterations: 3, nodes: 1_000_000_000_000, expanded: 4, seconds: 12.5 };
-        Checkpoint { id: id.into(), instance: "1 0 2 3".into(), search: "ida; pdb \"x\"".into(), reached }
+    fn at(id: &str, bound: u32) -> Entry {
+        let checkpoint = Checkpoint { bound, iterations: 3, nodes: 1_000_000_000_000, expanded: 4, seconds: 12.5 };
+        Entry { id: id.into(), instance: "1 0 2 3".into(), search: "ida; pdb \"x\"".into(), checkpoint }
     }
 
     #[test]
@@ -187,5 +175,20 @@ mod tests {
         Checkpoints::open(&out, false).unwrap();
         assert!(!cs.path().exists());
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// The format is kept across versions: a file from an earlier overnight run still loads, field by field.
+    #[test]
+    fn the_checkpoints_of_an_earlier_run_still_load() {
+        let line = r#"{"id":"42","instance":"16 6 20","search":"ida; pdb 7-6-6-5","bound":104,"iterations":8,"nodes":524306411,"expanded":251878232,"seconds":17.885509148}"#;
+        let checkpoint =
+            Checkpoint { bound: 104, iterations: 8, nodes: 524306411, expanded: 251878232, seconds: 17.885509148 };
+        let entry =
+            Entry { id: "42".into(), instance: "16 6 20".into(), search: "ida; pdb 7-6-6-5".into(), checkpoint };
+        assert_eq!(serde_json::to_string(&entry).unwrap(), line);
+        assert_eq!(parse(format!("{line}\n").as_bytes()).unwrap(), [entry]);
+        let kept = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/kf50-7665.jsonl.checkpoints")).unwrap();
+        let entries = parse(&kept).unwrap();
+        assert!(entries.len() > 30 && entries.iter().all(|e| e.checkpoint.bound > 0 && e.checkpoint.nodes > 0));
     }
 }

@@ -1,7 +1,7 @@
 //! The instances of a batch's input: one a line, each with a unique id, filtered to a shard, read one at a
-//! time so that an endless stdin is worked on as it arrives. What a line means is the puzzle's (`Task::parse`).
+//! time so that an endless stdin is worked on as it arrives. What a line means is the puzzle's (`Task::parse`),
+//! given to the reader as a function: the task module knows these types, and this one knows no task.
 
-use crate::run::Task;
 use std::collections::hash_map::Entry;
 use std::collections::HashMap;
 use std::io::BufRead;
@@ -63,12 +63,15 @@ impl<I> Job<I> {
     }
 }
 
+/// What a line means: the instance it holds, or `None` for a blank or comment line.
+pub type Parse<'t, I> = &'t (dyn Fn(&str) -> Option<Line<I>> + Sync);
+
 /// Reads the jobs of an input that belong to a shard, line by line. Ids must be unique over the whole input
 /// (resume and merging go by id), so a repeated id makes the later line invalid, under the id `ID@LINE`. A
 /// line that is not UTF-8 is an invalid job of its own; the others are unaffected.
-pub struct JobReader<'t, R, T> {
+pub struct JobReader<'t, R, I> {
     input: R,
-    task: &'t T,
+    parse: Parse<'t, I>,
     shard: Option<Shard>,
     first_use: HashMap<String, u64>,
     /// Lines read so far.
@@ -81,11 +84,11 @@ pub struct JobReader<'t, R, T> {
     buf: Vec<u8>,
 }
 
-impl<'t, R: BufRead, T: Task> JobReader<'t, R, T> {
-    pub fn new(input: R, task: &'t T, shard: Option<Shard>) -> Self {
+impl<'t, R: BufRead, I> JobReader<'t, R, I> {
+    pub fn new(input: R, parse: Parse<'t, I>, shard: Option<Shard>) -> Self {
         JobReader {
             input,
-            task,
+            parse,
             shard,
             first_use: HashMap::new(),
             lines: 0,
@@ -97,7 +100,7 @@ impl<'t, R: BufRead, T: Task> JobReader<'t, R, T> {
     }
 
     /// The job a line describes, or `None` for a blank or comment line.
-    fn parse(&mut self, line_no: u64) -> Option<Job<T::Instance>> {
+    fn job(&mut self, line_no: u64) -> Option<Job<I>> {
         let raw = self.buf.strip_suffix(b"\n").unwrap_or(&self.buf);
         let raw = raw.strip_suffix(b"\r").unwrap_or(raw);
         let line = match std::str::from_utf8(raw) {
@@ -108,7 +111,7 @@ impl<'t, R: BufRead, T: Task> JobReader<'t, R, T> {
                 return Some(Job { line: line_no, id, text, parsed: Err(problem) });
             }
         };
-        let Line { id, text, parsed } = self.task.parse(line)?;
+        let Line { id, text, parsed } = (self.parse)(line)?;
         let id = id.unwrap_or_else(|| line_no.to_string());
         let (id, parsed) = match self.first_use.entry(id) {
             Entry::Vacant(v) => {
@@ -129,10 +132,10 @@ impl<'t, R: BufRead, T: Task> JobReader<'t, R, T> {
     }
 }
 
-impl<R: BufRead, T: Task> Iterator for JobReader<'_, R, T> {
-    type Item = std::io::Result<Job<T::Instance>>;
+impl<R: BufRead, I> Iterator for JobReader<'_, R, I> {
+    type Item = std::io::Result<Job<I>>;
 
-    fn next(&mut self) -> Option<std::io::Result<Job<T::Instance>>> {
+    fn next(&mut self) -> Option<std::io::Result<Job<I>>> {
         loop {
             self.buf.clear();
             match self.input.read_until(b'\n', &mut self.buf) {
@@ -141,7 +144,7 @@ impl<R: BufRead, T: Task> Iterator for JobReader<'_, R, T> {
                 Err(e) => return Some(Err(e)),
             }
             self.lines += 1;
-            let Some(job) = self.parse(self.lines) else { continue };
+            let Some(job) = self.job(self.lines) else { continue };
             let mine = self.shard.is_none_or(|s| self.index % s.count == s.index);
             self.index += 1;
             if mine {
@@ -156,58 +159,25 @@ impl<R: BufRead, T: Task> Iterator for JobReader<'_, R, T> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::record::Record;
-    use crate::run::Attempt;
 
     /// Lines of numbers: `id length n` or a bare `n`; a word that is not a number is invalid.
-    struct Numbers;
-
-    impl Task for Numbers {
-        type Instance = u32;
-        fn name(&self) -> &str {
-            "numbers"
-        }
-        fn parse(&self, line: &str) -> Option<Line<u32>> {
-            let words: Vec<&str> = line.split('#').next()?.split_whitespace().collect();
-            let parse = |w: &str| w.parse::<u32>().map_err(|_| format!("'{w}' is not a number"));
-            match words[..] {
-                [] => None,
-                [n] => Some(Line { id: None, text: n.into(), parsed: parse(n).map(|n| (n, None)) }),
-                [id, len, n] => Some(Line {
-                    id: Some(id.into()),
-                    text: n.into(),
-                    parsed: parse(len).and_then(|l| Ok((parse(n)?, Some(l)))),
-                }),
-                _ => Some(Line { id: None, text: line.trim().into(), parsed: Err("one or three words".into()) }),
-            }
-        }
-        fn invalid(&self, _: &Source, _: String) -> Record {
-            Record::default()
-        }
-        fn solve(
-            &self,
-            _: &u32,
-            _: &Source,
-            _: usize,
-            _: &search::Limits,
-            _: &std::sync::Arc<search::Live>,
-            _: &crate::Resume,
-        ) -> anyhow::Result<Attempt> {
-            unreachable!("the reader never solves")
-        }
-        fn threads(&self) -> usize {
-            1
-        }
-        fn parallel_search(&self) -> bool {
-            false
-        }
-        fn no_valid_hint(&self) -> String {
-            String::new()
+    fn numbers(line: &str) -> Option<Line<u32>> {
+        let words: Vec<&str> = line.split('#').next()?.split_whitespace().collect();
+        let parse = |w: &str| w.parse::<u32>().map_err(|_| format!("'{w}' is not a number"));
+        match words[..] {
+            [] => None,
+            [n] => Some(Line { id: None, text: n.into(), parsed: parse(n).map(|n| (n, None)) }),
+            [id, len, n] => Some(Line {
+                id: Some(id.into()),
+                text: n.into(),
+                parsed: parse(len).and_then(|l| Ok((parse(n)?, Some(l)))),
+            }),
+            _ => Some(Line { id: None, text: line.trim().into(), parsed: Err("one or three words".into()) }),
         }
     }
 
     fn read_jobs(text: &[u8], shard: Option<Shard>) -> Vec<Job<u32>> {
-        JobReader::new(text, &Numbers, shard).map(Result::unwrap).collect()
+        JobReader::new(text, &numbers, shard).map(Result::unwrap).collect()
     }
 
     #[test]

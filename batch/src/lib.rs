@@ -3,18 +3,25 @@
 //! every thread, progress, signals, and summaries of record files. A puzzle plugs in through [`Task`]:
 //! how it reads a line and solves an instance into a [`Record`].
 
+mod args;
 pub mod checkpoint;
 pub mod compare;
 pub mod jobs;
 pub mod limits;
 pub mod plot;
+mod pool;
+mod progress;
 pub mod record;
 pub mod report;
 mod run;
 mod sink;
+mod task;
 
-pub use checkpoint::Reached;
+pub use args::{BatchArgs, Parallel};
 pub use jobs::{Job, Line, Shard, Source};
 pub use limits::LimitArgs;
 pub use record::{Record, RecordFormat, Status};
-pub use run::{run, Attempt, BatchArgs, Parallel, Resume, Task};
+pub use run::run;
+/// A task's searches start from and report checkpoints through it (see `checkpoint`).
+pub use search::Resume;
+pub use task::{Attempt, Task};

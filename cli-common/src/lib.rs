@@ -11,6 +11,7 @@
 
 #![warn(missing_docs)]
 
+pub mod signals;
 pub mod units;
 
 /// Help headings, the same in every command, so that `--help` reads alike everywhere.

@@ -37,11 +37,11 @@ impl<'a> Guard<'a> {
         if let Some(p) = &self.limits.progress {
             p.set_expanded(total);
         }
-        let why = if self.limits.cancel.as_ref().is_some_and(|c| c.load(Ordering::Relaxed)) {
+        let why = if self.limits.search.cancel.as_ref().is_some_and(|c| c.load(Ordering::Relaxed)) {
             Some(Stop::Cancelled)
-        } else if self.limits.nodes.is_some_and(|n| total >= n) {
+        } else if self.limits.search.nodes.is_some_and(|n| total >= n) {
             Some(Stop::NodeLimit)
-        } else if self.limits.time.is_some_and(|t| self.start.elapsed() >= t) {
+        } else if self.limits.search.time.is_some_and(|t| self.start.elapsed() >= t) {
             Some(Stop::TimeLimit)
         } else {
             None

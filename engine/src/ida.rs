@@ -94,13 +94,13 @@ fn iterate<H: Heuristic, T: Transitions>(
     let tiles = start.tile_array();
     let root = heur.root(&tiles);
     // Resumed: the iterations below the checkpoint's bound are done, and the limits cover them too.
-    let earlier = limits.resume.unwrap_or_default();
+    let earlier = limits.resume.from.unwrap_or_default();
     let shortened;
-    let limits = match limits.resume {
+    let limits = match limits.resume.from {
         Some(c) => {
-            let time = limits.time.map(|t| t.saturating_sub(Duration::from_secs_f64(c.seconds)));
-            let nodes = limits.nodes.map(|n| n.saturating_sub(c.counts.expanded));
-            shortened = Limits { time, nodes, ..limits.clone() };
+            let time = limits.search.time.map(|t| t.saturating_sub(Duration::from_secs_f64(c.seconds)));
+            let nodes = limits.search.nodes.map(|n| n.saturating_sub(c.expanded));
+            shortened = Limits { search: search::Limits { time, nodes, ..limits.search.clone() }, ..limits.clone() };
             &shortened
         }
         None => limits,
@@ -109,7 +109,7 @@ fn iterate<H: Heuristic, T: Transitions>(
     let root_h = H::h(&root);
     let mut report = Report {
         outcome: Outcome::Stopped(crate::outcome::Stop::Cancelled),
-        counts: earlier.counts,
+        counts: Counts { generated: earlier.nodes, expanded: earlier.expanded },
         iterations: earlier.iterations,
         root_h,
         bound: root_h,
@@ -172,9 +172,10 @@ fn iterate<H: Heuristic, T: Transitions>(
             );
         }
         bound = next;
-        if let Some(save) = &limits.on_checkpoint {
+        if let Some(save) = &limits.resume.save {
+            let (iterations, Counts { generated: nodes, expanded }) = (report.iterations, report.counts);
             let seconds = earlier.seconds + guard.start.elapsed().as_secs_f64();
-            (save.0)(&Checkpoint { bound, iterations: report.iterations, counts: report.counts, seconds });
+            save(&Checkpoint { bound, iterations, nodes, expanded, seconds });
         }
     }
     report.seconds = earlier.seconds + guard.start.elapsed().as_secs_f64();

@@ -23,7 +23,7 @@ mod tables;
 mod work;
 
 pub use error::Error;
-pub use outcome::{Checkpoint, Counts, Limits, Live, OnCheckpoint, Outcome, Report, Stop};
+pub use outcome::{Checkpoint, Counts, Limits, Live, Outcome, Report, Resume, Stop};
 pub use settings::{cores, Settings, FSM_DEPTH, LANES, MAX_LANES, MAX_THREADS};
 pub use tables::{default_partition, open_tables, HeuristicChoice, Lookups, TableSpec, MAX_SETS};
 

@@ -1,52 +1,18 @@
 //! What a search is given (limits) and what it gives back (an outcome with its counts).
 
-use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
-use std::time::Duration;
 
-/// When to give up on an instance.
+/// When to give up on an instance, and how the caller follows the search.
 #[derive(Clone, Debug, Default)]
 pub struct Limits {
-    /// Expanded nodes (checked every few thousand).
-    pub nodes: Option<u64>,
-    /// Wall-clock time (with `resume`, both runs' together).
-    pub time: Option<Duration>,
-    /// Set from outside (Ctrl-C, a batch shutting down) to abandon the search.
-    pub cancel: Option<Arc<AtomicBool>>,
+    /// The nodes (expanded, checked every few thousand), time and cancel flag every search command shares.
+    /// The memory limit is not read: the engine stores no states.
+    pub search: search::Limits,
     /// Where the search publishes how far it got (the bound as the depth), for a caller that shows it (a
     /// progress line, a batch, a server).
     pub progress: Option<Arc<Live>>,
-    /// Where an earlier search of the same position with the same heuristic and automaton stopped: the search
-    /// starts at its bound, its counts and seconds are added to the report's, and the node and time limits
-    /// cover both runs.
-    pub resume: Option<Checkpoint>,
-    /// Told after every iteration that ends without a solution where a later search could start.
-    pub on_checkpoint: Option<OnCheckpoint>,
-}
-
-/// IDA* iterations that ended without a solution: every solution shorter than `bound` is ruled out. A later
-/// search of the same position starts there instead of at the start's estimate; the iterations below it
-/// visit the same nodes however they are searched (threads, lanes), so the counts carried over are exact.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct Checkpoint {
-    /// The next iteration's bound.
-    pub bound: u32,
-    /// Iterations finished.
-    pub iterations: u32,
-    /// Nodes those iterations visited.
-    pub counts: Counts,
-    /// Search time of those iterations.
-    pub seconds: f64,
-}
-
-/// What is called with each [`Checkpoint`] (a batch appends it to a file).
-#[derive(Clone)]
-pub struct OnCheckpoint(pub Arc<dyn Fn(&Checkpoint) + Send + Sync>);
-
-impl std::fmt::Debug for OnCheckpoint {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("OnCheckpoint")
-    }
+    /// The checkpoint to start from (same position, heuristic and automaton) and where to report new ones.
+    pub resume: Resume,
 }
 
 /// Nodes a search visited.
@@ -58,9 +24,9 @@ pub struct Counts {
     pub expanded: u64,
 }
 
-/// Why a search ended without a solution: the generic library's type, so that every search command reports
-/// stops alike (the engine never stops for memory: it stores no states).
-pub use search::{Live, Stop};
+/// The generic library's types, so that every search command reports stops and progress alike and keeps one
+/// kind of checkpoint (the engine never stops for memory: it stores no states).
+pub use search::{Checkpoint, Live, Resume, Stop};
 
 /// How a search ended: with an optimal solution, or stopped before it had one.
 #[derive(Clone, Debug, PartialEq, Eq)]

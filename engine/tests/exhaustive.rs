@@ -92,12 +92,14 @@ fn limits_stop_the_search_with_a_lower_bound() {
     let s =
         puzzle::parse_tiles(Board::FOUR, puzzle::Goal::BlankFirst, "14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3").unwrap();
     let lc = solver(Board::FOUR, HeuristicChoice::LinearConflict);
+    let limits = search::Limits { nodes: Some(100_000), ..search::Limits::default() };
     for threads in [1, 2] {
-        let r = lc.solve_with(&s, threads, &Limits { nodes: Some(100_000), ..Limits::default() }).unwrap();
+        let r = lc.solve_with(&s, threads, &Limits { search: limits.clone(), ..Limits::default() }).unwrap();
         assert_eq!((r.moves(), r.stopped()), (None, Some(engine::Stop::NodeLimit)));
         assert!(r.bound >= r.root_h && r.bound <= 57);
     }
     let cancel = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));
-    let r = lc.solve_with(&s, 1, &Limits { cancel: Some(cancel), ..Limits::default() }).unwrap();
+    let limits = search::Limits { cancel: Some(cancel), ..search::Limits::default() };
+    let r = lc.solve_with(&s, 1, &Limits { search: limits, ..Limits::default() }).unwrap();
     assert_eq!(r.stopped(), Some(engine::Stop::Cancelled));
 }

@@ -30,16 +30,18 @@ fn a_dozen_korf_instances_with_linear_conflict() {
 /// time limit counts the earlier run's seconds.
 #[test]
 fn a_search_resumed_from_a_checkpoint_ends_as_the_uninterrupted_one() {
-    use engine::{Checkpoint, OnCheckpoint, Stop};
+    use engine::{Checkpoint, Resume, Stop};
+    use search::OnCheckpoint;
     use std::sync::{Arc, Mutex};
     let lc = harness::table_free(Board::FOUR, HeuristicChoice::LinearConflict);
     for inst in harness::korf(&EASY[..3]) {
         let id = inst.id.as_deref().unwrap();
-        let run = |threads, resume| {
+        let run = |threads, from| {
             let saved = Arc::new(Mutex::new(Vec::new()));
             let sink = Arc::clone(&saved);
-            let on_checkpoint = Some(OnCheckpoint(Arc::new(move |c: &Checkpoint| sink.lock().unwrap().push(*c))));
-            let r = lc.solve_with(&inst.state, threads, &Limits { resume, on_checkpoint, ..Limits::default() });
+            let save: OnCheckpoint = Arc::new(move |c| sink.lock().unwrap().push(*c));
+            let resume = Resume { from, save: Some(save) };
+            let r = lc.solve_with(&inst.state, threads, &Limits { resume, ..Limits::default() });
             let saved = saved.lock().unwrap().clone();
             (r.unwrap(), saved)
         };
@@ -48,7 +50,8 @@ fn a_search_resumed_from_a_checkpoint_ends_as_the_uninterrupted_one() {
         assert_eq!(length.map(|l| l as u32), inst.optimal, "Korf #{id}");
         assert_eq!(checkpoints.len() as u32 + 1, whole.iterations, "Korf #{id}: one a finished iteration");
         let (_, shared) = run(2, None);
-        let without_time = |cs: &[Checkpoint]| cs.iter().map(|c| (c.bound, c.iterations, c.counts)).collect::<Vec<_>>();
+        let without_time =
+            |cs: &[Checkpoint]| cs.iter().map(|c| (c.bound, c.iterations, c.nodes, c.expanded)).collect::<Vec<_>>();
         assert_eq!(without_time(&shared), without_time(&checkpoints), "Korf #{id}: two threads");
         for c in &checkpoints {
             let (resumed, later) = run(1, Some(*c));
@@ -62,8 +65,11 @@ fn a_search_resumed_from_a_checkpoint_ends_as_the_uninterrupted_one() {
         }
         // An earlier run that already used up the time limit leaves none.
         let spent = Checkpoint { seconds: 3600.0, ..Checkpoint::default() };
-        let limits =
-            Limits { resume: Some(spent), time: Some(std::time::Duration::from_secs(60)), ..Limits::default() };
+        let limits = Limits {
+            search: search::Limits { time: Some(std::time::Duration::from_secs(60)), ..search::Limits::default() },
+            resume: Resume { from: Some(spent), save: None },
+            ..Limits::default()
+        };
         let r = lc.solve_with(&inst.state, 1, &limits).unwrap();
         assert_eq!(r.stopped(), Some(Stop::TimeLimit), "Korf #{id}");
     }

@@ -109,6 +109,44 @@ pub struct Limits {
     pub cancel: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
 }
 
+/// IDA* iterations that ended without a solution: every solution shorter than `bound` is ruled out. A later
+/// search of the same position (with the same heuristic and pruning) starts there instead of at the start's
+/// estimate; the iterations below it visit the same nodes however they are searched (threads, lanes), so the
+/// counts carried over are exact. A batch keeps them in a file (`OUT.checkpoints`), under these field names.
+#[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Checkpoint {
+    /// The next iteration's bound.
+    pub bound: u32,
+    /// Iterations finished.
+    pub iterations: u32,
+    /// Generated nodes of those iterations (children whose heuristic was evaluated).
+    pub nodes: u64,
+    /// Expanded nodes of those iterations (nodes whose children were generated).
+    pub expanded: u64,
+    /// Their search time.
+    pub seconds: f64,
+}
+
+/// Where one search starts and where it reports how far it got: the caller's side of [`Checkpoint`]s. A
+/// search that keeps none (every one but the engine's IDA*) is given the default, which asks for none.
+#[derive(Clone, Default)]
+pub struct Resume {
+    /// Where an earlier search of the same position stopped: the search starts at its bound, its counts and
+    /// seconds are added to the report's, and the node and time limits cover both runs.
+    pub from: Option<Checkpoint>,
+    /// Called after each iteration that ends without a solution (a batch appends it to a file).
+    pub save: Option<OnCheckpoint>,
+}
+
+/// What a search calls with each [`Checkpoint`]: from any of its threads, hence `Send + Sync`.
+pub type OnCheckpoint = std::sync::Arc<dyn Fn(&Checkpoint) + Send + Sync>;
+
+impl Debug for Resume {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Resume").field("from", &self.from).field("save", &self.save.is_some()).finish()
+    }
+}
+
 /// Why a search stopped without an answer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Stop {

@@ -200,6 +200,33 @@ fn sigterm_abandons_the_search_in_flight_writes_nothing_partial_and_says_how_to_
     assert_eq!(ids(&jsonl(&out)), ["9", "12", "5", "8"], "nothing for the abandoned instance");
 }
 
+/// Records on stdout cannot be resumed from: an interrupted batch says so, under the tool's name.
+#[test]
+fn an_interrupted_batch_on_stdout_says_to_give_it_an_output_file() {
+    use std::io::BufRead;
+    let d = Dir::new("term-stdout");
+    let input = d.file("in.txt", &format!("{EASY_KORF}{HARD}"));
+    let mut child = solver(&["batch", input.to_str().unwrap(), "--parallel", "search"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Once the four easy records are out, the hard instance is in flight and the signals are caught.
+    let mut stdout = std::io::BufReader::new(child.stdout.take().unwrap());
+    for n in 1..=4 {
+        let mut line = String::new();
+        stdout.read_line(&mut line).unwrap();
+        assert!(line.ends_with('\n'), "record {n} of the easy instances: {line:?}");
+    }
+    // SAFETY: kill(2) on our own child's pid.
+    assert_eq!(unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) }, 0);
+    let o = child.wait_with_output().unwrap();
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(130), "{err}");
+    let note = "solver: the records went to stdout; to be able to resume a run, give it --output FILE";
+    assert!(err.lines().any(|l| l == note), "{err}");
+}
+
 /// Checkpoint lines of `path` (`OUT.checkpoints`).
 fn checkpoints(path: &Path) -> Vec<serde_json::Value> {
     jsonl(Path::new(&format!("{}.checkpoints", path.display())))

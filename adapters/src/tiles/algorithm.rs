@@ -4,8 +4,7 @@
 
 use super::engine_error;
 use anyhow::{anyhow, bail};
-use batch::Reached;
-use engine::{Checkpoint, Counts, Limits, Live, OnCheckpoint, Outcome, Solver, Stop};
+use engine::{Counts, Limits, Live, Outcome, Solver, Stop};
 use puzzle::tiles_search::TilePuzzle;
 use puzzle::State;
 use std::sync::Arc;
@@ -86,7 +85,7 @@ pub struct Follow {
     /// prints).
     pub say_depths: bool,
     /// IDA* only: the checkpoint it starts from and where it saves its own (a batch's).
-    pub resume: batch::Resume,
+    pub resume: search::Resume,
 }
 
 /// Solves `state` with `algorithm` on `threads` threads (IDA* only; the others run on one), within `limits`
@@ -103,20 +102,7 @@ pub fn solve(
     let Follow { live: progress, say_depths, resume } = follow;
     let library = match algorithm {
         Algorithm::Ida => {
-            let on_checkpoint = resume.save.map(|save| {
-                OnCheckpoint(Arc::new(move |c: &Checkpoint| {
-                    let Counts { generated: nodes, expanded } = c.counts;
-                    save(Reached { bound: c.bound, iterations: c.iterations, nodes, expanded, seconds: c.seconds })
-                }))
-            });
-            let resume = resume.from.map(|r| Checkpoint {
-                bound: r.bound,
-                iterations: r.iterations,
-                counts: Counts { generated: r.nodes, expanded: r.expanded },
-                seconds: r.seconds,
-            });
-            let cancel = limits.cancel.clone();
-            let limits = Limits { nodes: limits.nodes, time: limits.time, cancel, progress, resume, on_checkpoint };
+            let limits = Limits { search: limits.clone(), progress, resume };
             let r = solver.solve_with(state, threads, &limits).map_err(engine_error)?;
             return Ok(Searched {
                 algorithm,
