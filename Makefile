@@ -4,7 +4,7 @@ PDBS ?= pdbs
 RESULTS ?= results
 RELEASE := target/release
 
-.PHONY: all build test run pdbs bench clean
+.PHONY: all build main-binaries test run pdbs bench clean
 
 all: build
 
@@ -18,8 +18,13 @@ test:
 	$(CARGO) clippy --workspace --all-targets --locked -- -D warnings
 	$(CARGO) test --workspace --locked
 
+# What the main job needs, and no more: the solver without the web app (the web stack and the water sort
+# solver it serves would double the release build), and the table builder.
+main-binaries:
+	$(CARGO) build --release --locked -p solver -p pdb-builder --no-default-features
+
 # The default 7-8 tables; a no-op when valid files are already there.
-pdbs: build
+pdbs: main-binaries
 	$(RELEASE)/pdb-builder build --partition 7-8 --out $(PDBS)
 
 # One record an instance in $(RESULTS)/korf100.jsonl and a summary on stderr. Run again, it resumes: a

@@ -32,7 +32,7 @@ scale | all)
     $W generate --colors "$1" --empty "$2" --capacity "$3" --count 10 --seed 1 --attempts 100000 > "$OUT/$name.txt" || true
     $W solve "$OUT/$name.txt" --capacity "$3" --format json --time-limit 60 --memory-limit 4G > "$OUT/$name.jsonl" || true
     summary "$OUT/$name.jsonl" "A* $name"
-    $W solve "$OUT/$name.txt" --capacity "$3" --format json --algorithm greedy --time-limit 60 > "$OUT/$name-greedy.jsonl" || true
+    $W solve "$OUT/$name.txt" --capacity "$3" --format json --algorithm dfs --time-limit 60 > "$OUT/$name-greedy.jsonl" || true
     summary "$OUT/$name-greedy.jsonl" "greedy $name"
   done
   ;;&
@@ -54,7 +54,7 @@ astar-no-pruning --no-prune-finished --no-prune-pure-to-empty --no-prune-forced
 astar-no-symmetry --no-symmetry
 bfs-no-symmetry --algorithm bfs --no-symmetry
 ida-bottoms --algorithm ida
-greedy-guide --algorithm greedy
+greedy-guide --algorithm dfs
 T
   ;;&
 k50 | all)
@@ -63,7 +63,7 @@ k50 | all)
     $W generate --colors 50 --empty 2 --count 10 --seed 1 --attempts 100000 > "$OUT/k50-e2-c4.txt"
   $W solve "$OUT/k50-e2-c4.txt" --format json --time-limit 60 --memory-limit 4G > "$OUT/k50.jsonl" || true
   summary "$OUT/k50.jsonl" "A* k50-e2-c4"
-  $W solve "$OUT/k50-e2-c4.txt" --format json --algorithm greedy --time-limit 60 > "$OUT/k50-greedy.jsonl" || true
+  $W solve "$OUT/k50-e2-c4.txt" --format json --algorithm dfs --time-limit 60 > "$OUT/k50-greedy.jsonl" || true
   summary "$OUT/k50-greedy.jsonl" "greedy k50-e2-c4"
   ;;
 esac
@@ -85,7 +85,7 @@ for k, e, name in ((50, 2, "raw-k50-e2"), (12, 1, "raw-k12-e1")):
 PY
   $W solve "$OUT/raw-k12-e1.txt" --format json --time-limit 60 --memory-limit 4G > "$OUT/raw-k12-e1.jsonl" || true
   summary "$OUT/raw-k12-e1.jsonl" "A* raw-k12-e1"
-  $W solve "$OUT/raw-k50-e2.txt" --format json --algorithm greedy --time-limit 60 > "$OUT/raw-k50-greedy.jsonl" || true
+  $W solve "$OUT/raw-k50-e2.txt" --format json --algorithm dfs --time-limit 60 > "$OUT/raw-k50-greedy.jsonl" || true
   summary "$OUT/raw-k50-greedy.jsonl" "greedy raw-k50-e2"
   $W solve "$OUT/raw-k50-e2.txt" --format json --time-limit 60 --memory-limit 4G > "$OUT/raw-k50.jsonl" || true
   summary "$OUT/raw-k50.jsonl" "A* raw-k50-e2"
@@ -103,8 +103,8 @@ astar-no-prune-forced --no-prune-forced
 astar-no-pruning --no-prune-finished --no-prune-pure-to-empty --no-prune-forced
 astar-no-symmetry --no-symmetry
 ida-bottoms --algorithm ida
-greedy-guide --algorithm greedy
-greedy-bottoms --algorithm greedy --heuristic bottoms
+greedy-guide --algorithm dfs
+greedy-bottoms --algorithm dfs --heuristic bottoms
 T
 fi
 
@@ -123,7 +123,7 @@ with open(f"{sys.argv[1]}/raw-k30-e2.txt", "w") as f:
         tubes = ["".join(units[j:j + 4]) for j in range(0, len(units), 4)] + ["-", "-"]
         f.write(f"x{i}: {' '.join(tubes)}\n")
 PY
-  $W solve "$OUT/raw-k30-e2.txt" --algorithm greedy --format json \
+  $W solve "$OUT/raw-k30-e2.txt" --algorithm dfs --format json \
     | python3 -c 'import json, sys; [print(r["id"], r["status"].replace("solved", "solvable")) for r in map(json.loads, sys.stdin)]' \
     > "$OUT/crosscheck-watersort.txt" || true
   python3 "$(dirname "$0")/crosscheck.py" "$OUT/raw-k30-e2.txt" | cut -d' ' -f1,2 > "$OUT/crosscheck-python.txt"

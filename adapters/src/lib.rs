@@ -2,5 +2,8 @@
 //! the one `batch::Record`, and its algorithms named. The `solver` and `watersort` commands and the web app
 //! are thin callers of these, so each puzzle's glue is written once.
 
+#![warn(missing_docs)]
+
 pub mod tiles;
+#[cfg(feature = "water")]
 pub mod water;

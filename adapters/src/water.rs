@@ -1,13 +1,23 @@
 //! Water sort in the batch machinery every tool shares (`batch`): a level line read as a job, a search
 //! written as the common record. `watersort solve --format json` prints the same record.
 
-use batch::{Attempt, Line, Record, Source, Status, Task};
+use batch::{stop_text, Attempt, Line, Record, Source, Status, Task};
+use search::Named;
 use std::sync::Arc;
-use watersort::{parse_levels, solve_with_progress, Level, Named, Options, Outcome, Solution};
+use watersort::{parse_levels, solve_with_progress, Level, Options, Outcome, Solution};
+
+/// The algorithms water sort offers, the default first. Bidirectional search needs a single goal, which a
+/// level does not have (any sorted arrangement of the tubes is one).
+pub const ALGORITHMS: &[search::Algorithm] = {
+    use search::Algorithm::*;
+    &[Astar, Bfs, Ida, Greedy, Dfs]
+};
 
 /// A batch of level lines, all solved with one set of options (their limits replaced by the batch's).
 pub struct Levels {
+    /// Units a tube holds: how each line is read.
     pub capacity: usize,
+    /// The algorithm, model and limits every level is searched with (the limits replaced by the batch's).
     pub options: Options,
     /// Threads the batch may use: one search a thread (a water sort search runs on one).
     pub threads: usize,
@@ -22,22 +32,13 @@ pub fn record(src: &Source, options: &Options, solution: &Solution) -> Record {
     };
     let stats = &solution.stats;
     let error = match &solution.outcome {
-        Outcome::Stopped(stop) => Some(format!(
-            "{}: stopped after {} expanded states, {} stored at most",
-            stop_name(*stop),
-            stats.expanded,
-            stats.peak_stored
-        )),
+        Outcome::Stopped(stop) => Some(stop_text(*stop, stats.seconds, stats.expanded, Some(stats.peak_stored), None)),
         Outcome::Unsolvable => Some(format!("no solution: all {} reachable states examined", stats.expanded)),
         Outcome::Solved(_) => None,
     };
     let length = pours.map(|p| p.len() as u32);
     let optimal = options.algorithm.optimal();
     Record {
-        id: src.id.to_string(),
-        line: src.line,
-        instance: src.text.to_string(),
-        status,
         length,
         moves: pours
             .map(|p| p.iter().map(|p| format!("{}->{}", p.from + 1, p.to + 1)).collect::<Vec<_>>().join(" "))
@@ -47,43 +48,18 @@ pub fn record(src: &Source, options: &Options, solution: &Solution) -> Record {
         seconds: stats.seconds,
         threads: 1,
         lanes: 1,
-        algorithm: algorithm_name(options.algorithm).to_string(),
+        algorithm: options.algorithm.name().to_string(),
         heuristic: options.model.heuristic.name().to_string(),
-        root_h: None,
-        iterations: None,
         peak_stored: Some(stats.peak_stored),
-        tables: String::new(),
-        expected: src.expected,
         matched: length.zip(src.expected).filter(|_| optimal).map(|(l, e)| l == e),
         error,
-        finished: None,
-    }
-}
-
-/// The name `--algorithm` takes. The command's greedy mode is the library's depth-first search; the
-/// library's best-first greedy search, which only the library can ask for, is `best-first`.
-pub fn algorithm_name(a: search::Algorithm) -> &'static str {
-    match a {
-        search::Algorithm::Bfs => "bfs",
-        search::Algorithm::Bibfs => "bibfs",
-        search::Algorithm::Astar => "astar",
-        search::Algorithm::Ida => "ida",
-        search::Algorithm::Greedy => "best-first",
-        search::Algorithm::Dfs => "greedy",
-    }
-}
-
-fn stop_name(stop: search::Stop) -> &'static str {
-    match stop {
-        search::Stop::NodeLimit => "node limit",
-        search::Stop::TimeLimit => "time limit",
-        search::Stop::MemoryLimit => "memory limit",
-        search::Stop::Cancelled => "cancelled",
+        ..src.record(status)
     }
 }
 
 impl Task for Levels {
     type Instance = Level;
+    const ALGORITHMS: &'static [search::Algorithm] = ALGORITHMS;
 
     fn name(&self) -> &str {
         "watersort"
@@ -101,14 +77,7 @@ impl Task for Levels {
     }
 
     fn invalid(&self, src: &Source, problem: String) -> Record {
-        Record {
-            id: src.id.to_string(),
-            line: src.line,
-            instance: src.text.to_string(),
-            status: Status::Invalid,
-            error: Some(problem),
-            ..Record::default()
-        }
+        Record { error: Some(problem), ..src.record(Status::Invalid) }
     }
 
     fn solve(

@@ -2,6 +2,7 @@
 //! time so that an endless stdin is worked on as it arrives. What a line means is the puzzle's (`Task::parse`),
 //! given to the reader as a function: the task module knows these types, and this one knows no task.
 
+use crate::record::{Record, Status};
 use std::collections::hash_map::Entry;
 use std::collections::HashMap;
 use std::io::BufRead;
@@ -55,6 +56,20 @@ pub struct Source<'a> {
     pub text: &'a str,
     /// The optimal length the input gave, if any.
     pub expected: Option<u32>,
+}
+
+impl Source<'_> {
+    /// A record of this line with `status`, whose other fields the puzzle fills in (the rest empty).
+    pub fn record(&self, status: Status) -> Record {
+        Record {
+            id: self.id.to_string(),
+            line: self.line,
+            instance: self.text.to_string(),
+            status,
+            expected: self.expected,
+            ..Record::default()
+        }
+    }
 }
 
 impl<I> Job<I> {

@@ -20,7 +20,7 @@ mod task;
 pub use args::{BatchArgs, Parallel};
 pub use jobs::{Job, Line, Shard, Source};
 pub use limits::LimitArgs;
-pub use record::{Record, RecordFormat, Status};
+pub use record::{stop_text, Record, RecordFormat, Status, Verdict};
 pub use run::run;
 /// A task's searches start from and report checkpoints through it (see `checkpoint`).
 pub use search::Resume;

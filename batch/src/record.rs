@@ -6,6 +6,7 @@
 //! it off before appending (the instance is then solved again).
 
 use anyhow::{bail, Context};
+use search::Stop;
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 
@@ -105,6 +106,60 @@ fn ida() -> String {
 }
 
 /// Record file format.
+/// How one result ends a command that prints results (`solve` of either tool), worst last: the worst of a
+/// run decides its exit code, so both tools decide it the same way.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Verdict {
+    /// Solved (matching any length the input gave): exit code 0.
+    #[default]
+    Solved,
+    /// Stopped by a limit before an answer: exit code 3.
+    Limit,
+    /// A wrong answer or none: a solved length that differs from the input's (a bug or a wrong reference),
+    /// or a level proved unsolvable: exit code 1.
+    Failed,
+    /// An input line that is not a valid instance: the user's mistake, which outranks the rest: exit code 2.
+    Invalid,
+}
+
+impl Verdict {
+    /// The verdict on one record.
+    pub fn of(rec: &Record) -> Verdict {
+        match (rec.status, rec.matched) {
+            (Status::Invalid, _) => Verdict::Invalid,
+            (_, Some(false)) | (Status::Unsolvable, _) => Verdict::Failed,
+            (Status::Solved, _) => Verdict::Solved,
+            (Status::Limit, _) => Verdict::Limit,
+        }
+    }
+
+    /// The process's exit code when this is the worst verdict of a run.
+    pub fn exit_code(self) -> u8 {
+        match self {
+            Verdict::Solved => 0,
+            Verdict::Limit => cli_common::EXIT_LIMIT,
+            Verdict::Failed => cli_common::EXIT_FAILURE,
+            Verdict::Invalid => cli_common::EXIT_USAGE,
+        }
+    }
+}
+
+/// What a record says of a search a limit stopped (its `error`): the limit, how far the search got, and the
+/// lower bound on the length it proved, if any. One wording for every puzzle, so that reports read alike.
+pub fn stop_text(stop: Stop, seconds: f64, expanded: u64, peak_stored: Option<u64>, at_least: Option<u32>) -> String {
+    let at_least = at_least.map(|b| format!("; the optimal length is at least {b}")).unwrap_or_default();
+    let stored = peak_stored.map(|p| format!(", {p} stored at most")).unwrap_or_default();
+    match stop {
+        Stop::TimeLimit => format!("{stop}: stopped after {seconds:.3} s, {expanded} expanded nodes{stored}{at_least}"),
+        Stop::NodeLimit => format!("{stop}: stopped after {expanded} expanded nodes{stored}{at_least}"),
+        Stop::MemoryLimit => format!(
+            "{stop}: stopped at {} stored states after {expanded} expanded nodes{at_least}",
+            peak_stored.unwrap_or_default()
+        ),
+        Stop::Cancelled => stop.to_string(),
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum RecordFormat {
     /// One JSON object a line.
@@ -240,6 +295,43 @@ fn csv_error(e: &csv::Error) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The worst verdict decides a run's exit code: a bad line (the user's) over a wrong answer over a limit.
+    #[test]
+    fn verdicts_rank_and_map_to_exit_codes() {
+        let mut rec = sample("a", Status::Solved);
+        assert_eq!(Verdict::of(&rec), Verdict::Solved);
+        rec.matched = Some(false);
+        assert_eq!(Verdict::of(&rec), Verdict::Failed);
+        assert_eq!(Verdict::of(&sample("b", Status::Unsolvable)), Verdict::Failed);
+        assert_eq!(Verdict::of(&sample("c", Status::Limit)), Verdict::Limit);
+        assert_eq!(Verdict::of(&sample("d", Status::Invalid)), Verdict::Invalid);
+        let worst = [Verdict::Limit, Verdict::Invalid, Verdict::Failed].into_iter().max().unwrap();
+        assert_eq!(worst, Verdict::Invalid);
+        let codes: Vec<u8> = [Verdict::Solved, Verdict::Limit, Verdict::Failed, Verdict::Invalid]
+            .into_iter()
+            .map(Verdict::exit_code)
+            .collect();
+        assert_eq!(codes, [0, 3, 1, 2]);
+    }
+
+    /// Every puzzle's stopped search is said in the same words, with what is known.
+    #[test]
+    fn stops_are_said_alike() {
+        assert_eq!(
+            stop_text(Stop::NodeLimit, 0.5, 1000, None, Some(52)),
+            "node limit: stopped after 1000 expanded nodes; the optimal length is at least 52"
+        );
+        assert_eq!(
+            stop_text(Stop::TimeLimit, 2.0, 7, Some(9), None),
+            "time limit: stopped after 2.000 s, 7 expanded nodes, 9 stored at most"
+        );
+        assert_eq!(
+            stop_text(Stop::MemoryLimit, 1.0, 5, Some(40), None),
+            "memory limit: stopped at 40 stored states after 5 expanded nodes"
+        );
+        assert_eq!(stop_text(Stop::Cancelled, 1.0, 5, None, None), "cancelled");
+    }
 
     fn sample(id: &str, status: Status) -> Record {
         Record {

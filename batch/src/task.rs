@@ -11,6 +11,10 @@ pub trait Task: Sync {
     /// A parsed instance.
     type Instance: Send + Sync;
 
+    /// The algorithms the puzzle can be searched with, the default first: what `--algorithm` offers, by the
+    /// names [`search::Named`] gives them, the same in every tool.
+    const ALGORITHMS: &'static [search::Algorithm];
+
     /// The command's name, for messages (`solver`, `watersort`).
     fn name(&self) -> &str;
 

@@ -75,6 +75,16 @@ pub fn usage(e: impl Into<anyhow::Error>) -> anyhow::Error {
     anyhow::Error::new(Usage(e.into()))
 }
 
+/// An error of a library, marked as the user's (exit code 2) when its type says so ([`search::Fault`]): the
+/// one bridge from the libraries' errors to the commands' exit codes.
+pub fn classified(e: impl search::Fault) -> anyhow::Error {
+    if e.is_usage() {
+        usage(e)
+    } else {
+        e.into()
+    }
+}
+
 /// The exit code for an error: 2 if any cause in its chain is marked [`Usage`], else 1.
 pub fn exit_code(e: &anyhow::Error) -> u8 {
     if e.chain().any(|c| c.is::<Usage>()) {
@@ -119,6 +129,25 @@ pub fn parse_threads(text: &str) -> Result<usize, String> {
             search::MAX_THREADS
         )),
     }
+}
+
+/// The parser of an option naming one of `values` (an algorithm, a rule, a heuristic): clap checks the name
+/// against theirs (with its usual error and suggestions), and `--help` lists each name with its line. A
+/// command offers the values its puzzle supports, so the same name means the same thing in every tool.
+pub fn named<T: search::Named + Send + Sync>(values: &'static [T]) -> impl clap::builder::TypedValueParser<Value = T> {
+    use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
+    PossibleValuesParser::new(values.iter().map(|v| PossibleValue::new(v.name()).help(v.about())))
+        .try_map(|name| T::from_name(&name))
+}
+
+/// `--format` of the commands that print results: words for people, or one JSON object a result.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    /// Lines of words for people.
+    #[default]
+    Text,
+    /// One JSON object a result, a line each.
+    Json,
 }
 
 /// A command-line word quoted for a POSIX shell when it needs it.

@@ -50,9 +50,9 @@ pub enum Error {
     BadSolution(#[source] puzzle::state::ReplayError),
 }
 
-impl Error {
-    /// Whether the user's options or input caused it (exit code 2), rather than the environment or a bug.
-    pub fn is_usage(&self) -> bool {
+impl search::Fault for Error {
+    /// The user's options or input, rather than the environment or a bug.
+    fn is_usage(&self) -> bool {
         matches!(
             self,
             Error::MissingTable { .. }

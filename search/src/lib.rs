@@ -35,10 +35,12 @@ mod best_first;
 mod bfs;
 mod bibfs;
 mod dfs;
+mod fault;
 mod greedy;
 mod guard;
 mod hash;
 mod ida;
+mod named;
 mod path;
 pub mod rng;
 mod store;
@@ -48,8 +50,10 @@ pub use astar::{astar, AstarOptions};
 pub use bfs::bfs;
 pub use bibfs::bibfs;
 pub use dfs::dfs;
+pub use fault::Fault;
 pub use greedy::greedy;
 pub use ida::ida;
+pub use named::{Named, UnknownName};
 pub use threads::{cores, MAX_THREADS};
 
 use std::fmt::Debug;
@@ -160,6 +164,18 @@ pub enum Stop {
     Cancelled,
 }
 
+impl std::fmt::Display for Stop {
+    /// In words, as messages and records say it: `node limit`, `time limit`, `memory limit`, `cancelled`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Stop::NodeLimit => "node limit",
+            Stop::TimeLimit => "time limit",
+            Stop::MemoryLimit => "memory limit",
+            Stop::Cancelled => "cancelled",
+        })
+    }
+}
+
 /// How a search ended.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Outcome<M> {
@@ -224,6 +240,12 @@ impl Algorithm {
     /// Whether its solutions have the fewest moves.
     pub fn optimal(self) -> bool {
         !matches!(self, Algorithm::Greedy | Algorithm::Dfs)
+    }
+
+    /// Whether it is guided by the puzzle's heuristic: the breadth-first searches are not, so a record of
+    /// theirs names no heuristic.
+    pub fn informed(self) -> bool {
+        !matches!(self, Algorithm::Bfs | Algorithm::Bibfs)
     }
 }
 

@@ -1,11 +1,12 @@
 //! Command-line options shared by every subcommand that searches, and turning them into a solver.
 
-use adapters::tiles::{engine_error, Algorithm};
+use adapters::tiles::ALGORITHMS;
 use clap::builder::TypedValueParser;
 use cli_common::heading::{INPUT, TABLES, TUNING};
 use cli_common::usage;
 use engine::{HeuristicChoice, Lookups, Settings, Solver, TableSpec};
 use puzzle::{Board, Goal};
+use search::Algorithm;
 use std::path::PathBuf;
 
 fn heuristic_parser() -> impl clap::builder::TypedValueParser<Value = HeuristicChoice> {
@@ -28,10 +29,10 @@ pub struct SearchArgs {
     /// printed back in its labels.
     #[arg(long, value_name = "GOAL", default_value = "blank-first", help_heading = INPUT)]
     pub goal: Goal,
-    /// ida: the engine's IDA* (fast; threads, lanes); astar, greedy (fast, not shortest): the generic
-    /// library's over the same heuristic; bfs, bibfs (bidirectional): the library's, with no heuristic. The
-    /// library's run on one thread.
-    #[arg(long, value_enum, value_name = "NAME", default_value = "ida", help_heading = TABLES)]
+    /// ida: the engine's IDA* (fast; threads, lanes); astar, greedy (best-first) and dfs (depth-first; both
+    /// fast, not necessarily shortest): the generic library's over the same heuristic; bfs, bibfs
+    /// (bidirectional): the library's, with no heuristic. The library's run on one thread.
+    #[arg(long, value_name = "NAME", default_value = "ida", value_parser = cli_common::named(ALGORITHMS), help_heading = TABLES)]
     pub algorithm: Algorithm,
     /// auto: pattern databases if a complete set is in --pdbs (the named partition, else the strongest
     /// there), else linear conflict with a warning; pdb: tables or fail; linear-conflict; manhattan.
@@ -96,6 +97,6 @@ impl SearchArgs {
             h => h,
         };
         Solver::new(self.board, heuristic, &spec, self.settings()?, &mut |w| cli_common::log(&format!("solver: {w}")))
-            .map_err(engine_error)
+            .map_err(cli_common::classified)
     }
 }

@@ -36,7 +36,14 @@ enum Command {
     /// Enumerate every position of a small board: how many at each distance from the goal, and the farthest.
     Explore(solver::explore::ExploreArgs),
     /// A local web app: pick, shuffle or type a position, solve it and watch the solution (and a JSON API).
+    #[cfg(feature = "web")]
     Serve(web::ServeArgs),
+    /// A local web app (not in this build: the main job, `make run`, builds the solver without it).
+    #[cfg(not(feature = "web"))]
+    Serve {
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true, hide = true)]
+        args: Vec<String>,
+    },
 }
 
 fn main() -> ExitCode {
@@ -47,6 +54,12 @@ fn main() -> ExitCode {
         Command::Report(args) => batch::report::run("solver", &args),
         Command::Generate(args) => solver::generate::run(&args).map(|()| ExitCode::SUCCESS),
         Command::Explore(args) => solver::explore::run(&args),
+        #[cfg(feature = "web")]
         Command::Serve(args) => web::run(&args),
+        #[cfg(not(feature = "web"))]
+        Command::Serve { .. } => Err(cli_common::usage(anyhow::anyhow!(
+            "this solver was built without the web app (as `make run` builds it): build it with `cargo build \
+             --release -p solver`"
+        ))),
     })
 }

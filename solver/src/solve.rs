@@ -9,8 +9,9 @@ use adapters::tiles::algorithm::{self, Follow};
 use adapters::tiles::record::{goal_tiles, position_error, user_tiles, Answer, MoveStyle, Recorder};
 use anyhow::Context;
 use batch::limits::parse_seconds;
-use batch::{LimitArgs, Source, Status};
+use batch::{LimitArgs, Source, Verdict};
 use cli_common::heading::{INPUT, OUTPUT};
+use cli_common::Format;
 use cli_common::{log, usage};
 use engine::{Live, Solver};
 use puzzle::Instance;
@@ -41,7 +42,7 @@ pub struct SolveArgs {
     /// text, or one JSON record a position (the fields of `batch` records: `length`, `moves`, `nodes` =
     /// generated nodes, `expanded`, `seconds` = search time without start-up, `heuristic`, ..., and `goal`).
     #[arg(long, value_enum, value_name = "FORMAT", default_value = "text", help_heading = OUTPUT)]
-    pub format: SolveFormat,
+    pub format: Format,
     /// How moves are printed: tiles (the tiles slid), dirs (the blank's directions, U D L R) or boards
     /// (the tiles, then the boards as with --show).
     #[arg(long, value_enum, value_name = "STYLE", default_value = "tiles", help_heading = OUTPUT)]
@@ -78,7 +79,7 @@ impl SolveArgs {
 
     /// How solutions are drawn, if at all (text output only: JSON stays one record a line).
     fn drawing(&self) -> Option<Show> {
-        if self.format != SolveFormat::Text {
+        if self.format != Format::Text {
             None
         } else if self.animate {
             Some(Show::Animate { delay: self.delay })
@@ -88,23 +89,6 @@ impl SolveArgs {
             None
         }
     }
-}
-
-/// How `solve` prints a result.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum SolveFormat {
-    Text,
-    Json,
-}
-
-/// How one position ended, for the exit code.
-#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-enum Verdict {
-    Solved,
-    /// Stopped by a limit (exit code 3).
-    Limit,
-    /// Solved, but not in the length its line gave (exit code 1).
-    Mismatch,
 }
 
 /// `solver solve`: exit code 0; 2 if a position was not valid (the others are solved); 1 if a solved length
@@ -124,11 +108,11 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
         let _watch = progress.as_ref().map(|p| Watch::start(Arc::clone(p)));
         let recorder = Recorder::new(&solver, s.goal, args.style());
         let verdict = print_one(&mut std::io::stdout().lock(), args, &recorder, &inst, 1, progress)?;
-        return Ok(exit_code(verdict, false));
+        return Ok(ExitCode::from(verdict.exit_code()));
     }
     let solver = s.solver()?;
     let recorder = Recorder::new(&solver, s.goal, args.style());
-    let (mut bad, mut worst) = (false, Verdict::Solved);
+    let mut worst = Verdict::Solved;
     let mut out = std::io::stdout().lock();
     for item in Positions::new(std::io::stdin().lock(), s.board) {
         let (n, text) = item.context("cannot read stdin")?;
@@ -139,23 +123,12 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
             Ok(None) => {}
             Ok(Some(inst)) => worst = worst.max(print_one(&mut out, args, &recorder, &inst, n, None)?),
             Err(e) => {
-                bad = true;
+                worst = Verdict::Invalid;
                 log(&format!("solver: error: stdin line {n}: {e}"));
             }
         }
     }
-    Ok(exit_code(worst, bad))
-}
-
-/// A bad line is the user's mistake and outranks the rest; then a mismatch (a bug or a wrong reference),
-/// then a limit.
-fn exit_code(worst: Verdict, bad_line: bool) -> ExitCode {
-    match (bad_line, worst) {
-        (true, _) => ExitCode::from(cli_common::EXIT_USAGE),
-        (false, Verdict::Mismatch) => ExitCode::from(cli_common::EXIT_FAILURE),
-        (false, Verdict::Limit) => ExitCode::from(cli_common::EXIT_LIMIT),
-        (false, Verdict::Solved) => ExitCode::SUCCESS,
-    }
+    Ok(ExitCode::from(worst.exit_code()))
 }
 
 /// Solves and prints one instance, reporting its progress to `progress` if given. A length that differs
@@ -180,8 +153,8 @@ fn print_one(
         Answer { record: recorder.searched(&src, &inst.state, &searched), goal: goal_tiles(inst.state.board(), goal) };
     let rec = &answer.record;
     match args.format {
-        SolveFormat::Json => writeln!(out, "{}", serde_json::to_string(&answer)?)?,
-        SolveFormat::Text => {
+        Format::Json => writeln!(out, "{}", serde_json::to_string(&answer)?)?,
+        Format::Text => {
             if let Some(id) = &inst.id {
                 write!(out, "{id}: ")?;
             }
@@ -219,9 +192,5 @@ fn print_one(
             rec.expected.unwrap_or_default()
         ));
     }
-    Ok(match (rec.status, rec.matched) {
-        (_, Some(false)) => Verdict::Mismatch,
-        (Status::Solved, _) => Verdict::Solved,
-        _ => Verdict::Limit,
-    })
+    Ok(Verdict::of(rec))
 }

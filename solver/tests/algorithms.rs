@@ -121,7 +121,8 @@ fn library_searches_show_their_depths_on_a_terminal_only() {
 /// up to date, IDA* with its bound and the library's searches with their depth, and none prints for it.
 #[test]
 fn every_algorithm_publishes_its_depth_and_nodes_for_other_threads() {
-    use adapters::tiles::algorithm::{self, Algorithm, Follow};
+    use adapters::tiles::algorithm::{self, Follow};
+    use search::Algorithm;
     use std::sync::Arc;
     let board: puzzle::Board = "3x3".parse().unwrap();
     let sv = harness::table_free(board, engine::HeuristicChoice::Manhattan);

@@ -6,15 +6,15 @@ mod render;
 
 use adapters::water::{record, Levels};
 use anyhow::Context;
-use batch::{LimitArgs, Source};
-use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
-use clap::{Args, Parser, Subcommand, ValueEnum};
-use cli_common::{log, usage};
+use batch::{LimitArgs, Source, Verdict};
+use clap::{Args, Parser, Subcommand};
+use cli_common::{log, named, usage, Format};
+use search::Algorithm;
 use std::io::{IsTerminal, Read, Write};
 use std::process::ExitCode;
 use watersort::generate::{generate_each, Spec};
 use watersort::{
-    is_json, parse_json, parse_levels, solve, Heuristic, Level, Method, Model, Named, Options, Outcome, Pruning, Rule,
+    is_json, parse_json, parse_levels, solve, Heuristic, Level, Model, Named, Options, Outcome, Pruning, Rule,
     Solution, Tubes,
 };
 
@@ -24,7 +24,7 @@ Examples:
   watersort solve levels.txt --format json
   watersort solve level.json --show
   watersort generate --colors 12 --empty 2 --count 1000 --seed 1 > game.txt
-  watersort solve game.txt --algorithm greedy
+  watersort solve game.txt --algorithm dfs          # some solution fast, not necessarily the fewest pours
   watersort batch game.txt -o game.jsonl             # one record a level, resumable (--resume), shardable
   watersort report game.jsonl
   echo 'x: aab abb - ' | watersort solve - --capacity 3 --rule one-unit
@@ -58,12 +58,6 @@ enum Command {
     Generate(GenerateArgs),
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-enum Format {
-    Text,
-    Json,
-}
-
 /// Options that change the puzzle or the search.
 #[derive(Args)]
 struct ModelArgs {
@@ -72,7 +66,7 @@ struct ModelArgs {
     capacity: usize,
     /// Pour rule: standard (as much of the top run as fits), whole-run (only if the whole run fits),
     /// one-unit (ball sort).
-    #[arg(long, value_parser = named::<Rule>(), default_value = "standard")]
+    #[arg(long, value_parser = named(Rule::ALL), default_value = "standard")]
     rule: Rule,
 }
 
@@ -81,11 +75,11 @@ struct ModelArgs {
 struct SearchArgs {
     #[command(flatten)]
     model: ModelArgs,
-    #[arg(long, value_parser = named::<Method>(), default_value = "astar")]
-    algorithm: Method,
+    #[arg(long, value_parser = named(adapters::water::ALGORITHMS), default_value = "astar")]
+    algorithm: Algorithm,
     /// Estimate of the pours left. Admissible (fewest pours with astar and ida): bottoms (the strongest,
-    /// default), runs, boundaries, zero. For greedy only: guide (its default).
-    #[arg(long, value_parser = named::<Heuristic>())]
+    /// default), runs, boundaries, zero. For greedy and dfs only: guide (their default).
+    #[arg(long, value_parser = named(Heuristic::ALL))]
     heuristic: Option<Heuristic>,
     /// Do not skip pours out of a finished tube (for measurement).
     #[arg(long)]
@@ -124,9 +118,9 @@ struct LevelsBatchArgs {
     batch: batch::BatchArgs,
     #[command(flatten)]
     search: SearchArgs,
-    /// Levels searched side by side, one a thread [default: all cores].
-    #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u64).range(1..=1024))]
-    threads: Option<u64>,
+    /// Levels searched side by side, one a thread, 1 to 256 [default: all cores].
+    #[arg(long, short = 'j', value_name = "N", value_parser = cli_common::parse_threads)]
+    threads: Option<usize>,
 }
 
 #[derive(Args)]
@@ -162,15 +156,15 @@ fn main() -> ExitCode {
 /// The search options, checked: an inadmissible heuristic is refused for the optimal algorithms.
 fn options(args: &SearchArgs, limits: search::Limits) -> anyhow::Result<Options> {
     let heuristic = match (args.heuristic, args.algorithm) {
-        (Some(h), Method::Astar | Method::Ida) if !h.admissible() => {
-            return Err(usage(anyhow::anyhow!("--heuristic {h:?} is for --algorithm greedy only")))
+        (Some(h), a) if a.optimal() && !h.admissible() => {
+            return Err(usage(anyhow::anyhow!("--heuristic {h:?} is for --algorithm greedy or dfs only")))
         }
         (Some(h), _) => h,
-        (None, Method::Greedy) => Heuristic::Guide,
+        (None, a) if !a.optimal() => Heuristic::Guide,
         (None, _) => Heuristic::Bottoms,
     };
     Ok(Options {
-        algorithm: args.algorithm.algorithm(),
+        algorithm: args.algorithm,
         model: Model {
             rule: args.model.rule,
             heuristic,
@@ -183,13 +177,6 @@ fn options(args: &SearchArgs, limits: search::Limits) -> anyhow::Result<Options>
         },
         limits,
     })
-}
-
-/// The parser of an option naming a rule, heuristic or algorithm: clap checks the name against the
-/// library's (with its usual error and suggestions), and `--help` lists each name with its line.
-fn named<T: Named + Send + Sync>() -> impl TypedValueParser<Value = T> {
-    PossibleValuesParser::new(T::ALL.iter().map(|v| PossibleValue::new(v.name()).help(v.about())))
-        .try_map(|name| T::from_name(&name))
 }
 
 /// `--capacity`: checked once, as options are read, for every subcommand.
@@ -223,32 +210,25 @@ fn solve_command(args: &SolveArgs) -> anyhow::Result<ExitCode> {
         return Err(usage(anyhow::anyhow!("no level in the input")));
     }
     // The worst outcome decides the exit code: a bad level (the user's), then an unsolvable one, then a limit.
-    let (mut bad, mut unsolvable, mut stopped) = (false, false, false);
+    let mut worst = Verdict::Solved;
     for (n, level) in levels.into_iter().enumerate() {
         let level = match level {
             Ok(level) => level,
             Err(e) => {
                 log(&format!("watersort: error: {e}"));
-                bad = true;
+                worst = Verdict::Invalid;
                 continue;
             }
         };
         let solution = solve(&level, &options)?;
-        print_solution(&level, n as u64 + 1, &solution, &options, args)?;
-        unsolvable |= matches!(solution.outcome, Outcome::Unsolvable);
-        stopped |= matches!(solution.outcome, Outcome::Stopped(_));
+        let verdict = print_solution(&level, n as u64 + 1, &solution, &options, args)?;
+        worst = worst.max(verdict);
     }
-    Ok(match (bad, unsolvable, stopped) {
-        (true, _, _) => ExitCode::from(cli_common::EXIT_USAGE),
-        (false, true, _) => ExitCode::from(cli_common::EXIT_FAILURE),
-        (false, false, true) => ExitCode::from(cli_common::EXIT_LIMIT),
-        _ => ExitCode::SUCCESS,
-    })
+    Ok(ExitCode::from(worst.exit_code()))
 }
 
 fn batch_command(args: &LevelsBatchArgs) -> anyhow::Result<ExitCode> {
-    let threads =
-        args.threads.map_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()), |t| t as usize);
+    let threads = args.threads.unwrap_or_else(search::cores);
     let task = Levels {
         capacity: args.search.model.capacity,
         options: options(&args.search, search::Limits::default())?,
@@ -263,21 +243,20 @@ fn print_solution(
     solution: &Solution,
     options: &Options,
     args: &SolveArgs,
-) -> anyhow::Result<()> {
+) -> anyhow::Result<Verdict> {
     let stats = &solution.stats;
-    let optimal = args.search.algorithm != Method::Greedy;
+    let optimal = args.search.algorithm.optimal();
+    let text = level.to_line();
+    let src = Source { id: level.name(), line: n, text: &text, expected: None };
+    let rec = record(&src, options, solution);
     let mut out = std::io::stdout().lock();
     match args.format {
-        Format::Json => {
-            let text = level.to_line();
-            let src = Source { id: level.name(), line: n, text: &text, expected: None };
-            writeln!(out, "{}", serde_json::to_string(&record(&src, options, solution))?)?;
-        }
+        Format::Json => writeln!(out, "{}", serde_json::to_string(&rec)?)?,
         Format::Text => {
             let work = format!("{} nodes, {:.4} s", stats.expanded, stats.seconds);
             match &solution.outcome {
                 Outcome::Solved(pours) => {
-                    let kind = if optimal { "optimal" } else { "greedy, not necessarily fewest" };
+                    let kind = if optimal { "optimal" } else { "not necessarily fewest" };
                     writeln!(out, "{}: {} pours ({kind}), {work}", level.name(), pours.len())?;
                     let list: Vec<String> = pours.iter().map(ToString::to_string).collect();
                     writeln!(out, "{}", list.join(", "))?;
@@ -288,14 +267,14 @@ fn print_solution(
                     level.name(),
                     stats.expanded
                 )?,
-                Outcome::Stopped(why) => writeln!(out, "{}: stopped ({why:?}) after {work}", level.name())?,
+                Outcome::Stopped(why) => writeln!(out, "{}: stopped ({why}) after {work}", level.name())?,
             }
         }
     }
     if let (true, Outcome::Solved(pours)) = (args.show, &solution.outcome) {
         show(&mut out, level, pours, args.search.model.rule)?;
     }
-    Ok(())
+    Ok(Verdict::of(&rec))
 }
 
 /// Draws the start and the tubes after each pour.
@@ -326,7 +305,7 @@ fn generate_command(args: &GenerateArgs) -> anyhow::Result<ExitCode> {
     let options = Options { model: Model { rule: args.model.rule, ..Model::default() }, ..Options::default() };
     // Draws are checked on every core; the levels are the same whatever the number. Each level is written
     // (and flushed) as soon as the draws before it are decided, so a stopped run keeps what it found.
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let threads = search::cores();
     let started = std::time::Instant::now();
     let bar = indicatif::ProgressBar::new(spec.count as u64);
     bar.set_style(cli_common::bar_style());

@@ -74,7 +74,7 @@ fn limits_stop_the_search_and_exit_3() {
     let level = "hard: abcd bcda cdab dabc - -";
     let out = watersort(&["solve", level, "--node-limit", "1", "--algorithm", "bfs"], "");
     assert_eq!(out.status.code(), Some(3));
-    assert!(text(&out.stdout).contains("stopped (NodeLimit)"), "{}", text(&out.stdout));
+    assert!(text(&out.stdout).contains("stopped (node limit)"), "{}", text(&out.stdout));
 }
 
 #[test]
@@ -164,4 +164,21 @@ fn every_subcommand_explains_itself() {
         assert_eq!(o.status.code(), Some(0), "{sub}: {}", text(&o.stderr));
         assert!(text(&o.stdout).contains("Usage: watersort"), "{sub}");
     }
+}
+
+/// Each algorithm name means the same search as in `solver`: `greedy` is best-first by the estimate,
+/// `dfs` depth-first; both find a solution that is replayed, and records name what ran. `bibfs` needs a
+/// single goal, which a level does not have, so it is not offered.
+#[test]
+fn algorithms_have_the_names_solver_gives_them() {
+    let level = "demo: abca bcab cabc - -";
+    for name in ["astar", "bfs", "ida", "greedy", "dfs"] {
+        let out = watersort(&["solve", level, "--algorithm", name, "--format", "json"], "");
+        assert_eq!(out.status.code(), Some(0), "{name}: {}", text(&out.stderr));
+        let rec: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!((rec["algorithm"].as_str(), rec["status"].as_str()), (Some(name), Some("solved")), "{rec}");
+    }
+    let out = watersort(&["solve", level, "--algorithm", "bibfs"], "");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("possible values: astar, bfs, ida, greedy, dfs"), "{}", text(&out.stderr));
 }

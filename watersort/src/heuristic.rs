@@ -12,8 +12,8 @@
 //!
 //! So R falls by at most one a pour, and only when the destination was non-empty.
 
-use crate::named::{Named, UnknownName};
 use crate::tube::TubeCode;
+use search::Named;
 
 /// Which estimate A*, IDA* and greedy use.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -111,14 +111,6 @@ impl Named for Heuristic {
                  well (BENCHMARKS.md)"
             }
         }
-    }
-}
-
-impl std::str::FromStr for Heuristic {
-    type Err = UnknownName;
-
-    fn from_str(text: &str) -> Result<Heuristic, UnknownName> {
-        Heuristic::from_name(text)
     }
 }
 

@@ -10,7 +10,6 @@
 pub mod generate;
 pub mod heuristic;
 pub mod level;
-pub mod named;
 pub mod play;
 pub mod puzzle;
 pub mod rule;
@@ -20,8 +19,40 @@ pub mod tube;
 
 pub use heuristic::Heuristic;
 pub use level::{is_json, parse_json, parse_levels, Level, LevelError, Problem};
-pub use named::{Named, UnknownName};
 pub use play::{check, Pour, Tubes};
 pub use puzzle::{Model, Pruning};
 pub use rule::Rule;
-pub use solve::{solve, solve_with_progress, Algorithm, Limits, Method, Options, Outcome, Solution, SolveError, Stats};
+pub use search::{Named, UnknownName};
+pub use solve::{solve, solve_with_progress, Algorithm, Limits, Options, Outcome, Solution, SolveError, Stats};
+
+#[cfg(test)]
+mod tests {
+    use crate::{Heuristic, Named, Rule, UnknownName};
+
+    /// Every name leads back to its value, and nothing else is read.
+    fn round_trips<T: Named + std::fmt::Debug>() {
+        assert_eq!(T::ALL.len(), T::NAMES.len());
+        for (&value, &name) in T::ALL.iter().zip(T::NAMES) {
+            assert_eq!(value.name(), name);
+            assert_eq!(T::from_name(name), Ok(value));
+            assert!(!value.about().is_empty());
+        }
+        let err: UnknownName = T::from_name("magic").unwrap_err();
+        assert_eq!(err.to_string(), format!("unknown {} 'magic' ({}s: {})", T::KIND, T::KIND, T::NAMES.join(", ")));
+    }
+
+    #[test]
+    fn names_round_trip() {
+        round_trips::<Rule>();
+        round_trips::<Heuristic>();
+    }
+
+    /// The web app's message for a bad rule.
+    #[test]
+    fn unknown_lists_the_names() {
+        assert_eq!(
+            Rule::from_name("Standard").unwrap_err().to_string(),
+            "unknown rule 'Standard' (rules: standard, whole-run, one-unit)"
+        );
+    }
+}

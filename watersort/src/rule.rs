@@ -1,6 +1,6 @@
 //! The pour rules: how many units one pour moves.
 
-use crate::named::{Named, UnknownName};
+use search::Named;
 
 /// Which pours are allowed and how much they move. In every rule a pour needs a non-empty source, a
 /// destination with space, and a destination that is empty or has the source's top colour on top.
@@ -41,14 +41,6 @@ impl Named for Rule {
             Rule::WholeRun => "Only when the whole top run fits",
             Rule::OneUnit => "One unit a move (ball sort)",
         }
-    }
-}
-
-impl std::str::FromStr for Rule {
-    type Err = UnknownName;
-
-    fn from_str(text: &str) -> Result<Rule, UnknownName> {
-        Rule::from_name(text)
     }
 }
 

@@ -1,7 +1,6 @@
 //! The entry point a command or a batch calls: one level, one set of options, one [`Solution`].
 
 use crate::level::{unit_bits, Level};
-use crate::named::{Named, UnknownName};
 use crate::play::{check, Pour};
 use crate::puzzle::{Model, WaterSort};
 use crate::state::words_needed;
@@ -19,57 +18,6 @@ pub struct Options {
 impl Default for Options {
     fn default() -> Self {
         Options { algorithm: Algorithm::Astar, model: Model::default(), limits: Limits::default() }
-    }
-}
-
-/// The algorithms offered by name, as `--algorithm` takes them. Their greedy is the library's depth-first
-/// search, which finds some solution fastest; best-first greedy search ([`Algorithm::Greedy`]) and
-/// bidirectional breadth-first search are for callers of the library only.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Method {
-    Astar,
-    Bfs,
-    Ida,
-    Greedy,
-}
-
-impl Method {
-    /// The search it runs.
-    pub fn algorithm(self) -> Algorithm {
-        match self {
-            Method::Astar => Algorithm::Astar,
-            Method::Bfs => Algorithm::Bfs,
-            Method::Ida => Algorithm::Ida,
-            Method::Greedy => Algorithm::Dfs,
-        }
-    }
-}
-
-impl Named for Method {
-    const KIND: &'static str = "algorithm";
-    const ALL: &'static [Method] = &[Method::Astar, Method::Bfs, Method::Ida, Method::Greedy];
-    const NAMES: &'static [&'static str] = &["astar", "bfs", "ida", "greedy"];
-
-    fn about(self) -> &'static str {
-        match self {
-            Method::Astar => "A* with the heuristic: fewest pours",
-            Method::Bfs => "Breadth-first: fewest pours, no heuristic",
-            Method::Ida => {
-                "Iterative-deepening A*: fewest pours in little memory, slow on levels with many transpositions"
-            }
-            Method::Greedy => {
-                "Greedy: depth-first, the most promising pour first, never a position twice: some solution fast, \
-                 not the fewest pours (or a proof that there is none)"
-            }
-        }
-    }
-}
-
-impl std::str::FromStr for Method {
-    type Err = UnknownName;
-
-    fn from_str(text: &str) -> Result<Method, UnknownName> {
-        Method::from_name(text)
     }
 }
 

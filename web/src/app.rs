@@ -51,18 +51,32 @@ impl IntoResponse for ApiError {
     }
 }
 
+/// A library's error as the answer to a request: a 400 when the user caused it ([`search::Fault`]), else a
+/// 500; the same classification as the commands' exit codes.
+pub fn refused(e: impl search::Fault) -> ApiError {
+    if e.is_usage() {
+        bad(e.to_string())
+    } else {
+        failed(e.to_string())
+    }
+}
+
+/// A 400: the request is wrong, and `reason` says how.
 pub fn bad(reason: impl Into<String>) -> ApiError {
     ApiError { status: StatusCode::BAD_REQUEST, reason: reason.into() }
 }
 
+/// A 500: the server failed on a good request.
 pub fn failed(reason: impl Into<String>) -> ApiError {
     ApiError { status: StatusCode::INTERNAL_SERVER_ERROR, reason: reason.into() }
 }
 
+/// A 404 for any other path.
 pub async fn not_found() -> ApiError {
     ApiError { status: StatusCode::NOT_FOUND, reason: "no such page or API call".into() }
 }
 
+/// A 405 for a known path asked with the wrong method.
 pub async fn wrong_method() -> ApiError {
     ApiError {
         status: StatusCode::METHOD_NOT_ALLOWED,
@@ -103,6 +117,8 @@ impl App {
 }
 
 impl App {
+    /// The state of a server with tables in `pdbs`, each search stopped after `time_limit`, at most
+    /// `threads` searches at once.
     pub fn new(pdbs: PathBuf, time_limit: Duration, threads: usize) -> App {
         let seed =
             std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64);
@@ -124,7 +140,7 @@ impl App {
         let spec = TableSpec { dir: self.pdbs.clone(), partitions: Vec::new(), lookups: Lookups::default() };
         let settings = Settings::default().with_threads(1).map_err(|e| failed(e.to_string()))?;
         let solver = Solver::new(board, choice, &spec, settings, &mut |w| cli_common::log(&format!("solver: {w}")))
-            .map_err(|e| if e.is_usage() { bad(e.to_string()) } else { failed(e.to_string()) })?;
+            .map_err(refused)?;
         let solver = Arc::new(solver);
         solvers.insert((board, choice.as_str()), Arc::clone(&solver));
         Ok(solver)

@@ -10,6 +10,8 @@
 //! puzzle's side of the API, using only `app`), `page` (the page's files); this file routes requests and
 //! picks the puzzle a request names.
 
+#![warn(missing_docs)]
+
 pub mod app;
 mod page;
 pub mod tiles;
@@ -46,6 +48,7 @@ const MAX_BODY: usize = 16 * 1024;
   curl -s 'localhost:8080/api/random?board=4x4&walk=40'
   curl -s localhost:8080/api/solve -d '{\"puzzle\":\"water-sort\",\"level\":\"abab baba - -\",\"capacity\":4}'
   curl -s 'localhost:8080/api/random?puzzle=water-sort&colors=6&empty=2&capacity=4'")]
+/// The options of `solver serve`.
 pub struct ServeArgs {
     /// Folder holding the pattern database files; boards without tables use linear conflict.
     #[arg(long, value_name = "DIR", env = "STP_PDBS", default_value = "pdbs", help_heading = TABLES)]

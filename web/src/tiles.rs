@@ -4,14 +4,13 @@
 //! heuristic, and run the engine's IDA* on one thread within the server's time limit.
 
 use crate::app::{bad, failed, ApiError, App};
-use adapters::tiles::{
-    self, goal_tiles, position_error, user_cells, user_tiles, Algorithm, Answer, Follow, MoveStyle, Recorder,
-};
+use adapters::tiles::{self, goal_tiles, position_error, user_cells, user_tiles, Answer, Follow, MoveStyle, Recorder};
 use batch::Source;
 use engine::HeuristicChoice;
 use puzzle::random::{random_position, random_walk};
 use puzzle::{Board, Goal};
 use search::rng::SplitMix64;
+use search::Algorithm;
 use serde::de::IgnoredAny;
 use serde::{Deserialize, Serialize};
 
@@ -103,6 +102,8 @@ pub struct Position {
     tiles: Vec<u8>,
 }
 
+/// `GET /api/random` for sliding tiles: a uniformly random solvable position, or a random walk from the
+/// goal, in the goal's labels.
 pub fn random(app: &App, q: RandomQuery) -> Result<Position, ApiError> {
     let board = board(q.board.as_deref())?;
     let goal = goal(q.goal.as_deref())?;

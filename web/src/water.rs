@@ -52,7 +52,7 @@ pub struct SolveRequest {
 
 /// The pour rule named `text` (default standard), or a 400 listing the rules.
 fn rule(text: Option<&str>) -> Result<Rule, ApiError> {
-    text.unwrap_or("standard").parse().map_err(|e: watersort::UnknownName| bad(e.to_string()))
+    Rule::from_name(text.unwrap_or("standard")).map_err(|e| bad(e.to_string()))
 }
 
 /// The level of a request, checked (a 400 naming the problem otherwise).

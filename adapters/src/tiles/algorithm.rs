@@ -1,76 +1,55 @@
 //! Which algorithm solves a position: the engine's IDA* (the fast one, and the default), or one of the
-//! generic library's (A*, breadth-first, bidirectional breadth-first, greedy) over the same heuristic, for
-//! teaching and for comparing them.
+//! generic library's (A*, breadth-first, bidirectional breadth-first, greedy best-first, depth-first) over
+//! the same heuristic, for teaching and for comparing them.
 
-use super::engine_error;
 use anyhow::{anyhow, bail};
+use cli_common::classified;
 use engine::{Counts, Limits, Live, Outcome, Solver, Stop};
 use puzzle::tiles_search::TilePuzzle;
 use puzzle::State;
+use search::{Algorithm, Named};
 use std::sync::Arc;
 
-/// An algorithm, as `--algorithm` names it.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
-pub enum Algorithm {
-    /// IDA* with the engine's lanes, threads and duplicate-path automaton: the fast one.
-    #[default]
-    Ida,
-    /// A* (memory grows with the states it stores: give --memory-limit).
-    Astar,
-    /// Breadth-first search: no heuristic; every state up to the solution's depth is stored.
-    Bfs,
-    /// Bidirectional breadth-first search from the position and from the goal.
-    Bibfs,
-    /// Greedy best-first by the heuristic: some solution fast, usually not the shortest.
-    Greedy,
-}
-
-impl Algorithm {
-    pub fn name(self) -> &'static str {
-        match self {
-            Algorithm::Ida => "ida",
-            Algorithm::Astar => "astar",
-            Algorithm::Bfs => "bfs",
-            Algorithm::Bibfs => "bibfs",
-            Algorithm::Greedy => "greedy",
-        }
-    }
-
-    /// Whether its solutions are the shortest (and so can be checked against a known optimum).
-    pub fn optimal(self) -> bool {
-        self != Algorithm::Greedy
-    }
-
-    /// Whether it is guided by the heuristic: the breadth-first searches are not.
-    pub fn informed(self) -> bool {
-        !matches!(self, Algorithm::Bfs | Algorithm::Bibfs)
-    }
-}
+/// The algorithms sliding tiles offer, the default first: `ida` is the engine's IDA* (lanes, threads, the
+/// duplicate-path automaton: the fast one); the others are the generic library's over the same heuristic,
+/// on one thread, for teaching and comparing.
+pub const ALGORITHMS: &[Algorithm] = {
+    use Algorithm::*;
+    &[Ida, Astar, Bfs, Bibfs, Greedy, Dfs]
+};
 
 /// What a search did, whichever algorithm ran.
 #[derive(Clone, Debug)]
 pub struct Searched {
+    /// The algorithm that ran.
     pub algorithm: Algorithm,
+    /// The moves of a solution, or why the search stopped.
     pub outcome: Outcome,
+    /// Nodes generated and expanded.
     pub counts: Counts,
+    /// Search time, without start-up (mapping tables, building the automaton).
     pub seconds: f64,
     /// The heuristic estimate of the start, if the algorithm used one.
     pub root_h: Option<u32>,
-    /// The threads and lanes it ran on (the library's algorithms run on one thread, one lane).
+    /// The threads it ran on (the library's algorithms run on one).
     pub threads: usize,
+    /// Depth-first searches interleaved on each thread (the library's run one).
     pub lanes: usize,
-    /// IDA* only: iterations run, and the last bound searched (a proven lower bound when stopped).
+    /// IDA* only: iterations run.
     pub iterations: Option<u32>,
+    /// IDA* only: the last bound searched (a proven lower bound on the length when stopped).
     pub bound: Option<u32>,
     /// The algorithms that store states: the most stored at once.
     pub peak_stored: Option<u64>,
 }
 
 impl Searched {
+    /// The tiles moved, if the search found a solution.
     pub fn moves(&self) -> Option<&[u8]> {
         self.outcome.moves()
     }
 
+    /// Why the search stopped without a solution, if it did.
     pub fn stopped(&self) -> Option<Stop> {
         self.outcome.stopped()
     }
@@ -99,48 +78,28 @@ pub fn solve(
     limits: &search::Limits,
     follow: Follow,
 ) -> anyhow::Result<Searched> {
-    let Follow { live: progress, say_depths, resume } = follow;
-    let library = match algorithm {
-        Algorithm::Ida => {
-            let limits = Limits { search: limits.clone(), progress, resume };
-            let r = solver.solve_with(state, threads, &limits).map_err(engine_error)?;
-            return Ok(Searched {
-                algorithm,
-                outcome: r.outcome,
-                counts: r.counts,
-                seconds: r.seconds,
-                root_h: Some(r.root_h),
-                threads,
-                lanes: solver.lanes(),
-                iterations: Some(r.iterations),
-                bound: Some(r.bound),
-                peak_stored: None,
-            });
-        }
-        Algorithm::Astar => search::Algorithm::Astar,
-        Algorithm::Bfs => search::Algorithm::Bfs,
-        Algorithm::Bibfs => search::Algorithm::Bibfs,
-        Algorithm::Greedy => search::Algorithm::Greedy,
-    };
-    if resume.from.is_some() {
+    if algorithm == Algorithm::Ida {
+        return engine_ida(solver, state, threads, limits, follow);
+    }
+    if follow.resume.from.is_some() {
         bail!("internal error: only IDA* starts from a checkpoint; please report this");
     }
     if state.board() != solver.board() {
-        return Err(engine_error(engine::Error::WrongBoard { position: state.board(), solver: solver.board() }));
+        return Err(classified(engine::Error::WrongBoard { position: state.board(), solver: solver.board() }));
     }
     let puzzle = TilePuzzle::new(state.board(), |s: &State| solver.estimate(s));
     let mut report = |p: &search::Progress| {
-        if let Some(live) = &progress {
+        if let Some(live) = &follow.live {
             live.note(p);
         }
-        if let (true, search::Progress::Depth { depth, stored, expanded }) = (say_depths, p) {
+        if let (true, search::Progress::Depth { depth, stored, expanded }) = (follow.say_depths, p) {
             cli_common::log(&format!(
                 "{}: depth {depth}: {stored} states stored, {expanded} expanded",
                 algorithm.name()
             ));
         }
     };
-    let r = search::run(library, &puzzle, &state.pack(), limits, &mut report)
+    let r = search::run(algorithm, &puzzle, &state.pack(), limits, &mut report)
         .map_err(|e| anyhow!("internal error in {}: {e}; please report this", algorithm.name()))?;
     let outcome = match r.outcome {
         search::Outcome::Solved(moves) => {
@@ -165,5 +124,29 @@ pub fn solve(
         iterations: None,
         bound: None,
         peak_stored: Some(r.stats.peak_stored),
+    })
+}
+
+/// The engine's IDA*: threads, lanes and checkpoints.
+fn engine_ida(
+    solver: &Solver,
+    state: &State,
+    threads: usize,
+    limits: &search::Limits,
+    follow: Follow,
+) -> anyhow::Result<Searched> {
+    let limits = Limits { search: limits.clone(), progress: follow.live, resume: follow.resume };
+    let r = solver.solve_with(state, threads, &limits).map_err(classified)?;
+    Ok(Searched {
+        algorithm: Algorithm::Ida,
+        outcome: r.outcome,
+        counts: r.counts,
+        seconds: r.seconds,
+        root_h: Some(r.root_h),
+        threads,
+        lanes: solver.lanes(),
+        iterations: Some(r.iterations),
+        bound: Some(r.bound),
+        peak_stored: None,
     })
 }

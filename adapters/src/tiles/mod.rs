@@ -5,25 +5,29 @@
 pub mod algorithm;
 pub mod record;
 
-pub use algorithm::{solve, Algorithm, Follow, Searched};
+pub use algorithm::{solve, Follow, Searched, ALGORITHMS};
 pub use record::{goal_tiles, position_error, user_cells, user_moves, user_tiles, Answer, MoveStyle, Recorder};
 
 use batch::{Attempt, Line, Record, Resume, Source, Task};
-use cli_common::usage;
 use puzzle::{Board, Goal, State};
+use search::Algorithm;
 use std::sync::Arc;
 
 /// Sliding tiles as a batch's puzzle.
 pub struct Tiles<'a> {
-    /// The board and goal every line is read for.
+    /// The board every line is read for.
     pub board: Board,
+    /// The goal the lines are written for (their tiles' labels).
     pub goal: Goal,
+    /// What searches each instance.
     pub algorithm: Algorithm,
+    /// What writes each record (the solver, the goal's labels, the move style).
     pub recorder: Recorder<'a>,
 }
 
 impl Task for Tiles<'_> {
     type Instance = State;
+    const ALGORITHMS: &'static [Algorithm] = ALGORITHMS;
 
     fn name(&self) -> &str {
         "solver"
@@ -89,14 +93,5 @@ impl Task for Tiles<'_> {
 
     fn no_valid_hint(&self) -> String {
         format!("is --board {} right?", self.board)
-    }
-}
-
-/// An engine error as the command reports it: the user's mistakes exit with 2, the rest with 1.
-pub fn engine_error(e: engine::Error) -> anyhow::Error {
-    if e.is_usage() {
-        usage(e)
-    } else {
-        e.into()
     }
 }

@@ -1,9 +1,10 @@
 //! Turning a search into what the user reads: moves in the user's own labels, and records.
 
 use super::algorithm::Searched;
-use batch::{Record, Source, Status};
-use engine::{Solver, Stop};
+use batch::{stop_text, Record, Source, Status};
+use engine::Solver;
 use puzzle::{Board, Goal, InstanceError, State};
+use search::Named;
 
 /// How moves are written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, Default)]
@@ -61,39 +62,27 @@ pub fn position_error(board: Board, goal: Goal, text: &str, e: &InstanceError) -
 /// Batch records leave the goal out (it is the same for the whole file, and the CSV columns stay fixed).
 #[derive(Debug, Clone, serde::Serialize)]
 pub struct Answer {
+    /// The record `batch` writes.
     #[serde(flatten)]
     pub record: Record,
     /// The goal in the user's labels (see [`goal_tiles`]).
     pub goal: String,
 }
 
-/// What a record says of how a limit stopped a search (with IDA*'s proven lower bound when there is one).
-fn stop_text(stop: Stop, searched: &Searched) -> String {
-    let at_least = searched.bound.map(|b| format!("; the optimal length is at least {b}")).unwrap_or_default();
-    match stop {
-        Stop::TimeLimit => format!("time limit: stopped after {:.3} s{at_least}", searched.seconds),
-        Stop::NodeLimit => {
-            format!("node limit: stopped after {} expanded nodes{at_least}", searched.counts.expanded)
-        }
-        Stop::MemoryLimit => format!(
-            "memory limit: stopped at {} stored states after {} expanded nodes{at_least}",
-            searched.peak_stored.unwrap_or_default(),
-            searched.counts.expanded
-        ),
-        Stop::Cancelled => "cancelled".to_string(),
-    }
-}
-
 /// Who makes records: the solver (its name, lanes and tables), the goal labels and the move style.
 pub struct Recorder<'a> {
+    /// The solver whose name, lanes and tables the records give.
     pub solver: &'a Solver,
+    /// The labels moves are written in.
     pub goal: Goal,
+    /// How moves are written.
     pub style: MoveStyle,
     /// The tables as `file_name:hash` words.
     tables: String,
 }
 
 impl<'a> Recorder<'a> {
+    /// Records of `solver`'s searches, moves written in `goal`'s labels in `style`.
     pub fn new(solver: &'a Solver, goal: Goal, style: MoveStyle) -> Recorder<'a> {
         let words: Vec<String> = solver
             .tables()
@@ -118,7 +107,8 @@ impl<'a> Recorder<'a> {
 
     /// The record of a search of `state`.
     pub fn searched(&self, src: &Source, state: &State, searched: &Searched) -> Record {
-        let error = searched.stopped().map(|s| stop_text(s, searched));
+        let (counts, stored) = (searched.counts, searched.peak_stored);
+        let error = searched.stopped().map(|s| stop_text(s, searched.seconds, counts.expanded, stored, searched.bound));
         self.record(src, Some((state, searched)), error)
     }
 
@@ -134,10 +124,6 @@ impl<'a> Recorder<'a> {
         // A breadth-first search uses neither the heuristic nor its tables: the record does not claim them.
         let informed = report.is_none_or(|r| r.algorithm.informed());
         Record {
-            id: src.id.to_string(),
-            line: src.line,
-            instance: src.text.to_string(),
-            status,
             length,
             moves: moves.map(|(s, m)| user_moves(s, m, self.goal, self.style)).unwrap_or_default(),
             nodes: report.map_or(0, |r| r.counts.generated),
@@ -149,16 +135,15 @@ impl<'a> Recorder<'a> {
             heuristic: if informed { self.solver.name() } else { "none" }.to_string(),
             root_h: report.and_then(|r| r.root_h),
             iterations: report.and_then(|r| r.iterations),
-            finished: None,
             peak_stored: report.and_then(|r| r.peak_stored),
             tables: if informed { self.tables.clone() } else { String::new() },
-            expected: src.expected,
             // Only a shortest solution can be checked against the known optimum.
             matched: length
                 .zip(src.expected)
                 .filter(|_| report.is_some_and(|r| r.algorithm.optimal()))
                 .map(|(l, e)| l == e),
             error,
+            ..src.record(status)
         }
     }
 }
