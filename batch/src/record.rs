@@ -25,6 +25,7 @@ pub enum Status {
 }
 
 impl Status {
+    /// The status as records spell it (`solved`, `limit`, `unsolvable`, `invalid`).
     pub fn as_str(self) -> &'static str {
         match self {
             Status::Solved => "solved",
@@ -46,6 +47,7 @@ pub struct Record {
     /// invalid line, its text. Called `tiles` in files written before other puzzles had records.
     #[serde(alias = "tiles")]
     pub instance: String,
+    /// How the instance ended.
     pub status: Status,
     /// Optimal solution length (solved only).
     pub length: Option<u32>,
@@ -54,6 +56,7 @@ pub struct Record {
     pub moves: String,
     /// Generated nodes (children whose heuristic was evaluated).
     pub nodes: u64,
+    /// Expanded nodes (nodes whose children were generated).
     pub expanded: u64,
     /// Search time, without start-up and table loading.
     pub seconds: f64,
@@ -67,6 +70,7 @@ pub struct Record {
     /// written before it existed were all `ida`.
     #[serde(default = "ida")]
     pub algorithm: String,
+    /// The heuristic that guided the search, by name (`tables` says which tables it read).
     pub heuristic: String,
     /// The heuristic estimate of the start (absent for an invalid line and in files written before it
     /// existed).
@@ -170,6 +174,7 @@ impl RecordFormat {
 /// The records of one file.
 #[derive(Debug)]
 pub struct RecordFile {
+    /// The complete records, in file order.
     pub records: Vec<Record>,
     /// `None` for an empty file.
     pub format: Option<RecordFormat>,
