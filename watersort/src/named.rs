@@ -36,7 +36,9 @@ pub trait Named: Copy + Eq + 'static {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("unknown {kind} '{given}' ({kind}s: {})", .names.join(", "))]
 pub struct UnknownName {
+    /// What was being named: `rule`, `heuristic` or `algorithm`.
     pub kind: &'static str,
+    /// The name given.
     pub given: String,
     /// The names it could have been.
     pub names: &'static [&'static str],
