@@ -40,6 +40,7 @@ pub struct BatchArgs {
     /// No progress or summary on stderr; errors only.
     #[arg(long, short, help_heading = OUTPUT)]
     pub quiet: bool,
+    /// When to give up on an instance.
     #[command(flatten)]
     pub limits: LimitArgs,
     /// How --threads are used: instances (one thread an instance), search (every thread on one instance at

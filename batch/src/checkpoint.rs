@@ -38,6 +38,7 @@ pub fn parse_after(s: &str) -> Result<f64, String> {
 /// One line of a checkpoint file: an instance's [`Checkpoint`], with what it is a checkpoint of.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Entry {
+    /// The instance's id, as in its record.
     pub id: String,
     /// The instance as the input wrote it.
     pub instance: String,
@@ -98,6 +99,7 @@ impl Checkpoints {
         Ok(Checkpoints { path, earlier, file: Mutex::new(None) })
     }
 
+    /// The checkpoint file, `OUT.checkpoints`.
     pub fn path(&self) -> &Path {
         &self.path
     }

@@ -9,8 +9,11 @@ use std::fmt::Write as _;
 /// One instance solved by both runs.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Pair {
+    /// The instance's id.
     pub id: String,
+    /// Generated nodes in the first run and in the second.
     pub nodes: (u64, u64),
+    /// Search seconds in the first run and in the second.
     pub seconds: (f64, f64),
 }
 
@@ -19,13 +22,15 @@ pub struct Pair {
 pub struct Comparison {
     /// Instances solved by both runs, in the first run's order.
     pub pairs: Vec<Pair>,
-    /// Ids only one of the runs solved.
+    /// Ids only the first run solved.
     pub only_first: Vec<String>,
+    /// Ids only the second run solved.
     pub only_second: Vec<String>,
     /// Ids the runs solved to different lengths: one of them is wrong.
     pub length_differs: Vec<String>,
-    /// Geometric means of second / first: below 1, the second run was cheaper.
+    /// The geometric mean of second / first generated nodes: below 1, the second run was cheaper.
     pub nodes_ratio: Option<f64>,
+    /// The same for search seconds.
     pub seconds_ratio: Option<f64>,
 }
 
@@ -36,6 +41,7 @@ fn geometric_mean(pairs: impl Iterator<Item = (f64, f64)>) -> Option<f64> {
 }
 
 impl Comparison {
+    /// `second` against `first`, each a run's records (only the solved ones are compared).
     pub fn new(first: &[Record], second: &[Record]) -> Comparison {
         let solved =
             |rs: &[Record]| -> Vec<Record> { rs.iter().filter(|r| r.status == Status::Solved).cloned().collect() };

@@ -11,7 +11,9 @@ use std::str::FromStr;
 /// `--shard I/N`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Shard {
+    /// Which shard this is, from 0.
     pub index: usize,
+    /// How many shards the input is dealt into.
     pub count: usize,
 }
 
@@ -41,7 +43,9 @@ pub struct Line<I> {
 /// One instance line of the input.
 #[derive(Debug)]
 pub struct Job<I> {
+    /// The line's number in the input (1-based).
     pub line: u64,
+    /// The line's id, else its line number (`ID@LINE` for an id an earlier line already has).
     pub id: String,
     /// The instance as written (an invalid line: its text).
     pub text: String,
@@ -51,8 +55,11 @@ pub struct Job<I> {
 
 /// What a record is made of besides the search: which line, its id and text, the known length.
 pub struct Source<'a> {
+    /// The record's id.
     pub id: &'a str,
+    /// The line's number in the input (1-based).
     pub line: u64,
+    /// The instance as written (an invalid line: its text).
     pub text: &'a str,
     /// The optimal length the input gave, if any.
     pub expected: Option<u32>,
@@ -73,6 +80,7 @@ impl Source<'_> {
 }
 
 impl<I> Job<I> {
+    /// What this job's record is made of, with `expected`, the optimal length its line gave.
     pub fn source(&self, expected: Option<u32>) -> Source<'_> {
         Source { id: &self.id, line: self.line, text: &self.text, expected }
     }
@@ -93,13 +101,16 @@ pub struct JobReader<'t, R, I> {
     pub lines: u64,
     /// Instance lines read so far (valid or not, in any shard).
     index: usize,
-    /// Jobs of this shard read so far, and how many of them are valid.
+    /// Jobs of this shard read so far.
     pub jobs: u64,
+    /// How many of them are valid.
     pub valid: u64,
     buf: Vec<u8>,
 }
 
 impl<'t, R: BufRead, I> JobReader<'t, R, I> {
+    /// Reads `input` line by line, making jobs of its lines with `parse` and keeping those of `shard` (every
+    /// one without it).
     pub fn new(input: R, parse: Parse<'t, I>, shard: Option<Shard>) -> Self {
         JobReader {
             input,

@@ -3,6 +3,8 @@
 //! every thread, progress, signals, and summaries of record files. A puzzle plugs in through [`Task`]:
 //! how it reads a line and solves an instance into a [`Record`].
 
+#![warn(missing_docs)]
+
 mod args;
 pub mod checkpoint;
 pub mod compare;

@@ -18,7 +18,9 @@ const FONT: &str = "sans-serif";
 
 /// A run to draw: its name and records.
 pub struct Run<'a> {
+    /// The run's name in legends and titles.
     pub name: String,
+    /// Its records.
     pub records: &'a [Record],
 }
 

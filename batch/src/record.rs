@@ -26,6 +26,7 @@ pub enum Status {
 }
 
 impl Status {
+    /// The status as records spell it (`solved`, `limit`, `unsolvable`, `invalid`).
     pub fn as_str(self) -> &'static str {
         match self {
             Status::Solved => "solved",
@@ -47,6 +48,7 @@ pub struct Record {
     /// invalid line, its text. Called `tiles` in files written before other puzzles had records.
     #[serde(alias = "tiles")]
     pub instance: String,
+    /// How the instance ended.
     pub status: Status,
     /// Optimal solution length (solved only).
     pub length: Option<u32>,
@@ -55,6 +57,7 @@ pub struct Record {
     pub moves: String,
     /// Generated nodes (children whose heuristic was evaluated).
     pub nodes: u64,
+    /// Expanded nodes (nodes whose children were generated).
     pub expanded: u64,
     /// Search time, without start-up and table loading.
     pub seconds: f64,
@@ -68,6 +71,7 @@ pub struct Record {
     /// written before it existed were all `ida`.
     #[serde(default = "ida")]
     pub algorithm: String,
+    /// The heuristic that guided the search, by name (`tables` says which tables it read).
     pub heuristic: String,
     /// The heuristic estimate of the start (absent for an invalid line and in files written before it
     /// existed).
@@ -105,7 +109,6 @@ fn ida() -> String {
     "ida".to_string()
 }
 
-/// Record file format.
 /// How one result ends a command that prints results (`solve` of either tool), worst last: the worst of a
 /// run decides its exit code, so both tools decide it the same way.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
@@ -160,6 +163,7 @@ pub fn stop_text(stop: Stop, seconds: f64, expanded: u64, peak_stored: Option<u6
     }
 }
 
+/// Record file format.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum RecordFormat {
     /// One JSON object a line.
@@ -225,6 +229,7 @@ impl RecordFormat {
 /// The records of one file.
 #[derive(Debug)]
 pub struct RecordFile {
+    /// The complete records, in file order.
     pub records: Vec<Record>,
     /// `None` for an empty file.
     pub format: Option<RecordFormat>,

@@ -31,10 +31,15 @@ fn escape(text: &str) -> String {
 /// Figures over a set of records. Every figure is a plain sum or count over the records.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Summary {
+    /// Records summarised.
     pub records: usize,
+    /// Records with status `solved`.
     pub solved: usize,
+    /// Records with status `limit`.
     pub limit: usize,
+    /// Records with status `unsolvable`.
     pub unsolvable: usize,
+    /// Records with status `invalid`.
     pub invalid: usize,
     /// Solved records whose input gave an optimal length to check against.
     pub checked: usize,
@@ -42,19 +47,23 @@ pub struct Summary {
     pub mismatched: Vec<String>,
     /// Generated nodes over all records (limits included).
     pub nodes: u64,
+    /// Expanded nodes over all records.
     pub expanded: u64,
     /// Generated nodes a solved instance (mean over solved records; none when nothing was solved).
     pub mean_nodes: Option<f64>,
     /// Search seconds over all records.
     pub seconds: f64,
+    /// Search seconds a solved instance (mean over solved records; none when nothing was solved).
     pub mean_seconds: Option<f64>,
+    /// The slowest instances, slowest first (invalid lines are left out).
     pub slowest: Vec<Slow>,
     /// Each distinct `heuristic [tables]` seen; more than one means the records are not comparable.
     pub heuristics: Vec<String>,
     /// Solved instances by optimal length.
     pub lengths: BTreeMap<u32, usize>,
-    /// Percentiles of the search time and generated nodes of solved instances.
+    /// Percentiles of the search time of solved instances.
     pub seconds_spread: Option<Spread>,
+    /// Percentiles of the generated nodes of solved instances.
     pub nodes_spread: Option<Spread>,
 }
 
@@ -62,9 +71,13 @@ pub struct Summary {
 /// usually cost more than all the others.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct Spread {
+    /// The median.
     pub p50: f64,
+    /// The 90th percentile.
     pub p90: f64,
+    /// The 99th percentile.
     pub p99: f64,
+    /// The largest value.
     pub max: f64,
 }
 
@@ -86,16 +99,23 @@ impl Spread {
     }
 }
 
+/// One of the slowest instances, as a summary lists it.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Slow {
+    /// The instance's id.
     pub id: String,
+    /// How it ended.
     pub status: Status,
+    /// Its optimal length, if solved.
     pub length: Option<u32>,
+    /// Generated nodes.
     pub nodes: u64,
+    /// Search seconds.
     pub seconds: f64,
 }
 
 impl Summary {
+    /// The figures over `records`.
     pub fn new<'a>(records: impl IntoIterator<Item = &'a Record>) -> Summary {
         let records: Vec<&Record> = records.into_iter().collect();
         let solved_records = || records.iter().filter(|r| r.status == Status::Solved);
@@ -280,7 +300,10 @@ impl Slow {
     }
 }
 
-/// How `report` prints a summary.
+/// How `report` prints a summary: `text` (aligned lines), `markdown` (tables) or `json`. The variants have no
+/// doc comments of their own because clap would print them in `--help` as a second description of each value,
+/// beside the one `--format` gives.
+#[allow(missing_docs)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum ReportFormat {
     Text,
@@ -288,6 +311,7 @@ pub enum ReportFormat {
     Json,
 }
 
+/// The options of every tool's `report`.
 #[derive(Args)]
 pub struct ReportArgs {
     /// Record files written by `batch` (JSON lines or CSV), e.g. the outputs of every shard.

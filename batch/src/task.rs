@@ -57,6 +57,9 @@ pub trait Task: Sync {
 
 /// One search's record, and why it stopped if it did.
 pub struct Attempt {
+    /// The instance's record.
     pub record: Record,
+    /// Why the search stopped without an answer (a limit or a cancel), if it did: the runner defers an
+    /// instance a trial's node budget stopped and abandons a cancelled one.
     pub stop: Option<Stop>,
 }

@@ -159,6 +159,23 @@ struct View {
 
 const NONE: u8 = 0xFF;
 
+impl View {
+    /// The view of the position reflected about the main diagonal of the square `board`, given which
+    /// pattern and index each tile has (`owner`): real tile t appears as tile transpose(t) on the transposed
+    /// cell.
+    fn reflected(board: Board, owner: &[(u8, u8); MAX_CELLS]) -> View {
+        let mut cell = [0u8; MAX_CELLS];
+        let mut slot = [(NONE, NONE); MAX_CELLS];
+        for c in 0..board.cells() {
+            cell[c] = board.transpose(c) as u8;
+            if c != 0 {
+                slot[c] = owner[board.transpose(c)];
+            }
+        }
+        View { cell, slot }
+    }
+}
+
 /// A table's payload, decoded without bounds checks in the search.
 #[derive(Clone, Copy)]
 struct Payload {
@@ -170,6 +187,20 @@ struct Payload {
 }
 
 impl Payload {
+    /// No table: what the slots past the last table hold.
+    const NONE: Payload = Payload { ptr: std::ptr::null(), nibble: 0, mask: 0, entries: 0 };
+
+    /// `f`'s payload, read in place in its mapping.
+    fn of(f: &PdbFile) -> Payload {
+        let nibble = (f.header.encoding == Encoding::Nibble) as u32;
+        Payload {
+            ptr: f.payload().as_ptr(),
+            nibble,
+            mask: if nibble == 1 { 0xF } else { 0xFF },
+            entries: f.header.entries,
+        }
+    }
+
     /// # Safety
     /// `index < self.entries`.
     #[inline(always)]
@@ -264,84 +295,20 @@ impl<const P: usize> PdbHeuristic<P> {
     /// adds the diagonal reflection (square boards only).
     pub fn new(board: Board, files: Arc<Vec<PdbFile>>, reflect: bool) -> PdbHeuristic<P> {
         assert!(files.len() <= P);
-        let n = board.cells();
-        let mut weights = [[0i32; MAX_CELLS]; P];
-        let mut payloads = [Payload { ptr: std::ptr::null(), nibble: 0, mask: 0, entries: 0 }; P];
-        let mut owner = [(NONE, NONE); MAX_CELLS];
-        for (p, f) in files.iter().enumerate() {
-            let pattern = f.header.pattern();
-            for (i, &t) in pattern.tiles().iter().enumerate() {
-                owner[t as usize] = (p as u8, i as u8);
-                weights[p][i] = pattern.weight(i) as i32;
-            }
-            let nibble = (f.header.encoding == Encoding::Nibble) as u32;
-            payloads[p] = Payload {
-                ptr: f.payload().as_ptr(),
-                nibble,
-                mask: if nibble == 1 { 0xF } else { 0xFF },
-                entries: f.header.entries,
-            };
-        }
+        let (owner, weights) = owners::<P>(&files);
+        let payloads = std::array::from_fn(|p| files.get(p).map_or(Payload::NONE, Payload::of));
         let identity = View { cell: std::array::from_fn(|c| c as u8), slot: owner };
-        let mut views = [identity; 2];
         let reflect = reflect && board.is_square();
-        if reflect {
-            // In the reflected position, real tile t appears as tile transpose(t) on the transposed cell.
-            let mut cell = [0u8; MAX_CELLS];
-            let mut slot = [(NONE, NONE); MAX_CELLS];
-            for c in 0..n {
-                cell[c] = board.transpose(c) as u8;
-                if c != 0 {
-                    slot[c] = owner[board.transpose(c)];
-                }
-            }
-            views[1] = View { cell, slot };
-        }
+        let views = [identity, if reflect { View::reflected(board, &owner) } else { identity }];
         let nviews = 1 + reflect as usize;
-        let mut weight = [[0i32; MAX_CELLS]; 2];
-        let mut pass = [[[0i32; MAX_CELLS]; MAX_CELLS]; 2];
-        for v in 0..nviews {
-            let slot = &views[v].slot;
-            for x in 1..n {
-                let (p, i) = slot[x];
-                weight[v][x] = weights[p as usize][i as usize];
-                for y in 1..n {
-                    let (q, j) = slot[y];
-                    if q == p && j > i {
-                        pass[v][x][y] = weights[p as usize][j as usize];
-                    } else if q == p && j < i {
-                        pass[v][x][y] = -weights[p as usize][i as usize];
-                    }
-                }
-            }
-        }
-        let mut geo = Box::new([[Geometry::default(); MAX_CELLS]; MAX_CELLS]);
-        for to in 0..n {
-            for from in board.neighbors(to) {
-                let g = &mut geo[to][from];
-                g.vertical = 1;
-                g.between = [to as u8; MAX_BETWEEN];
-                for (v, view) in views.iter().enumerate().take(nviews) {
-                    let cell = &view.cell;
-                    let (a, b) = (cell[from] as usize, cell[to] as usize);
-                    g.step[v] = (b as i64 - a as i64) as i8;
-                    if a.abs_diff(b) > 1 {
-                        g.vertical = v as u8;
-                        g.passes[v] = g.step[v].signum();
-                        for (k, c) in (a.min(b) + 1..a.max(b)).enumerate() {
-                            g.between[k] = cell[c];
-                        }
-                    }
-                }
-            }
-        }
+        let (weight, pass) = rank_weights(board.cells(), &views[..nviews], &weights);
         PdbHeuristic {
             md: manhattan_table(board),
             views,
             nviews,
             weight,
             pass,
-            geo,
+            geo: geometry(board, &views[..nviews]),
             between: board.cols() - 1,
             payloads,
             files,
@@ -369,6 +336,73 @@ impl<const P: usize> PdbHeuristic<P> {
         }
         passed
     }
+}
+
+/// For each tile, the pattern it belongs to and its index there (`(NONE, NONE)` for the blank); and for each
+/// pattern, the rank weight of each index.
+fn owners<const P: usize>(files: &[PdbFile]) -> ([(u8, u8); MAX_CELLS], [[i32; MAX_CELLS]; P]) {
+    let mut owner = [(NONE, NONE); MAX_CELLS];
+    let mut weights = [[0i32; MAX_CELLS]; P];
+    for (p, f) in files.iter().enumerate() {
+        let pattern = f.header.pattern();
+        for (i, &t) in pattern.tiles().iter().enumerate() {
+            owner[t as usize] = (p as u8, i as u8);
+            weights[p][i] = pattern.weight(i) as i32;
+        }
+    }
+    (owner, weights)
+}
+
+/// [`PdbHeuristic`]'s `weight` and `pass` for each of `views` (the rest left 0), on a board of `n` cells,
+/// from each pattern's rank weights.
+fn rank_weights<const P: usize>(
+    n: usize,
+    views: &[View],
+    weights: &[[i32; MAX_CELLS]; P],
+) -> ([[i32; MAX_CELLS]; 2], [[[i32; MAX_CELLS]; MAX_CELLS]; 2]) {
+    let mut weight = [[0i32; MAX_CELLS]; 2];
+    let mut pass = [[[0i32; MAX_CELLS]; MAX_CELLS]; 2];
+    for (v, view) in views.iter().enumerate() {
+        let slot = &view.slot;
+        for x in 1..n {
+            let (p, i) = slot[x];
+            weight[v][x] = weights[p as usize][i as usize];
+            for y in 1..n {
+                let (q, j) = slot[y];
+                if q == p && j > i {
+                    pass[v][x][y] = weights[p as usize][j as usize];
+                } else if q == p && j < i {
+                    pass[v][x][y] = -weights[p as usize][i as usize];
+                }
+            }
+        }
+    }
+    (weight, pass)
+}
+
+/// [`PdbHeuristic`]'s `geo`: the shape in each of `views` of every move on `board`.
+fn geometry(board: Board, views: &[View]) -> Box<[[Geometry; MAX_CELLS]; MAX_CELLS]> {
+    let mut geo = Box::new([[Geometry::default(); MAX_CELLS]; MAX_CELLS]);
+    for to in 0..board.cells() {
+        for from in board.neighbors(to) {
+            let g = &mut geo[to][from];
+            g.vertical = 1;
+            g.between = [to as u8; MAX_BETWEEN];
+            for (v, view) in views.iter().enumerate() {
+                let cell = &view.cell;
+                let (a, b) = (cell[from] as usize, cell[to] as usize);
+                g.step[v] = (b as i64 - a as i64) as i8;
+                if a.abs_diff(b) > 1 {
+                    g.vertical = v as u8;
+                    g.passes[v] = g.step[v].signum();
+                    for (k, c) in (a.min(b) + 1..a.max(b)).enumerate() {
+                        g.between[k] = cell[c];
+                    }
+                }
+            }
+        }
+    }
+    geo
 }
 
 impl<const P: usize> Heuristic for PdbHeuristic<P> {

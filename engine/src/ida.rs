@@ -81,7 +81,8 @@ pub fn solve<H: Heuristic>(
     }
 }
 
-/// [`solve`] with the moves made.
+/// [`solve`] with the moves made: iterations with a growing bound until one finds a solution or a limit
+/// stops the search. Everything here runs once an iteration; the search of each node is in `lanes`.
 fn iterate<H: Heuristic, T: Transitions>(
     heur: &H,
     moves: &Moves<T>,
@@ -90,22 +91,16 @@ fn iterate<H: Heuristic, T: Transitions>(
     lanes: usize,
     limits: &Limits,
 ) -> Report {
-    let fsm = moves.fsm;
     let tiles = start.tile_array();
     let root = heur.root(&tiles);
+    let first =
+        || Item { tiles, node: root, blank: start.blank(), state: moves.fsm.start(start.blank()), path: vec![] };
     // Resumed: the iterations below the checkpoint's bound are done, and the limits cover them too.
     let earlier = limits.resume.from.unwrap_or_default();
-    let shortened;
-    let limits = match limits.resume.from {
-        Some(c) => {
-            let time = limits.search.time.map(|t| t.saturating_sub(Duration::from_secs_f64(c.seconds)));
-            let nodes = limits.search.nodes.map(|n| n.saturating_sub(c.expanded));
-            shortened = Limits { search: search::Limits { time, nodes, ..limits.search.clone() }, ..limits.clone() };
-            &shortened
-        }
-        None => limits,
-    };
+    let shortened = limits.resume.from.map(|c| left_after(limits, &c));
+    let limits = shortened.as_ref().unwrap_or(limits);
     let guard = Guard::new(limits);
+    let seconds = || earlier.seconds + guard.start.elapsed().as_secs_f64();
     let root_h = H::h(&root);
     let mut report = Report {
         outcome: Outcome::Stopped(crate::outcome::Stop::Cancelled),
@@ -135,35 +130,17 @@ fn iterate<H: Heuristic, T: Transitions>(
         let share = pool.filter(|_| opening || last.generated * ITERATION_GROWTH >= PARALLEL_FROM);
         opening = false;
         let (found, next, counts) = match share {
-            None => {
-                let first =
-                    Item { tiles, node: root, blank: start.blank(), state: fsm.start(start.blank()), path: vec![] };
-                let found = serial.search(bound, Source::Root(first)).filter(|_| !guard.stop.load(Ordering::Relaxed));
-                (found, serial.next_bound(), serial.counts())
-            }
+            None => serial_iteration(&mut serial, &guard, bound, first()),
             Some(pool) => pool.install(|| {
-                parallel_iteration(
-                    heur,
-                    moves,
-                    &guard,
-                    tiles,
-                    root,
-                    start.blank(),
-                    bound,
-                    pool.current_num_threads(),
-                    lanes,
-                )
+                let threads = pool.current_num_threads();
+                parallel_iteration(heur, moves, &guard, tiles, root, start.blank(), bound, threads, lanes)
             }),
         };
         last = counts;
         report.counts.generated += counts.generated;
         report.counts.expanded += counts.expanded;
-        if let Some(moves) = found {
-            report.outcome = Outcome::Solved(moves);
-            break;
-        }
-        if let Some(why) = *guard.why.lock().unwrap() {
-            report.outcome = Outcome::Stopped(why);
+        if let Some(outcome) = ended(found, &guard) {
+            report.outcome = outcome;
             break;
         }
         if next == u32::MAX || next > hopeless {
@@ -174,12 +151,39 @@ fn iterate<H: Heuristic, T: Transitions>(
         bound = next;
         if let Some(save) = &limits.resume.save {
             let (iterations, Counts { generated: nodes, expanded }) = (report.iterations, report.counts);
-            let seconds = earlier.seconds + guard.start.elapsed().as_secs_f64();
-            save(&Checkpoint { bound, iterations, nodes, expanded, seconds });
+            save(&Checkpoint { bound, iterations, nodes, expanded, seconds: seconds() });
         }
     }
-    report.seconds = earlier.seconds + guard.start.elapsed().as_secs_f64();
+    report.seconds = seconds();
     report
+}
+
+/// `limits` less what the run resumed from `c` spent: its time and its expanded nodes.
+fn left_after(limits: &Limits, c: &Checkpoint) -> Limits {
+    let time = limits.search.time.map(|t| t.saturating_sub(Duration::from_secs_f64(c.seconds)));
+    let nodes = limits.search.nodes.map(|n| n.saturating_sub(c.expanded));
+    Limits { search: search::Limits { time, nodes, ..limits.search.clone() }, ..limits.clone() }
+}
+
+/// One iteration on this thread, from `root`: the solution found (unless a limit stopped the search), the
+/// next bound and the nodes.
+fn serial_iteration<H: Heuristic, T: Transitions>(
+    worker: &mut Worker<H, T>,
+    guard: &Guard,
+    bound: u32,
+    root: Item<H::Node>,
+) -> (Option<Vec<u8>>, u32, Counts) {
+    let found = worker.search(bound, Source::Root(root)).filter(|_| !guard.stop.load(Ordering::Relaxed));
+    (found, worker.next_bound(), worker.counts())
+}
+
+/// How the search ends after an iteration, if it does: with the iteration's solution, else with the limit
+/// that stopped it.
+fn ended(found: Option<Vec<u8>>, guard: &Guard) -> Option<Outcome> {
+    match found {
+        Some(moves) => Some(Outcome::Solved(moves)),
+        None => guard.why.lock().unwrap().map(Outcome::Stopped),
+    }
 }
 
 /// One iteration on the pool: the nodes at a small depth become work items; a solution shallower than that

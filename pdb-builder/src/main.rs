@@ -184,6 +184,40 @@ fn run(cli: Cli) -> Result<ExitCode, Stop> {
     }
 }
 
+/// A pattern and the file its table is in, or goes to.
+type Table<'a> = (&'a Pattern, PathBuf);
+
+/// Where `build` says what it does: the log, unless `--quiet`.
+#[derive(Clone, Copy)]
+struct Log {
+    quiet: bool,
+}
+
+impl Log {
+    /// Logs `line` (a failed write to stderr loses only the line).
+    fn note(self, line: &str) {
+        if !self.quiet {
+            cli_common::log(line);
+        }
+    }
+
+    /// A bar over a table's entries, drawn only where someone watches: not quiet, and stderr a terminal.
+    fn progress_bar(self, entries: u64) -> Option<ProgressBar> {
+        (!self.quiet && std::io::stderr().is_terminal()).then(|| {
+            let bar = ProgressBar::new(entries);
+            bar.set_style(
+                ProgressStyle::with_template("  [{elapsed_precise}] {bar:40} {percent:>3}% of entries  depth {msg}")
+                    .expect("valid template"),
+            );
+            bar.enable_steady_tick(std::time::Duration::from_millis(250));
+            bar
+        })
+    }
+}
+
+/// `pdb-builder build`: cleans up after killed builds, sees which tables are missing, refuses a build that
+/// does not fit in memory, then makes the missing tables one at a time, relabelling a symmetric image of a
+/// table already there instead of searching when it can.
 fn build(
     partition: &str,
     board: Board,
@@ -194,46 +228,84 @@ fn build(
     force: bool,
 ) -> Result<(), Error> {
     let partition = Partition::parse(board, partition)?;
-    let note = |line: &str| {
-        if !quiet {
-            cli_common::log(line);
-        }
+    let log = Log { quiet };
+    clean_up_killed_builds(out, log);
+    let (mut ready, todo) = survey(board, &partition, out, force, log);
+    let Some(largest) = todo.iter().map(|(p, _)| *p).max_by_key(|p| bfs::memory_needed(board, p)) else {
+        return Ok(());
     };
+    check_memory(board, &partition, todo.len(), largest, memory_limit, log)?;
+    pdb_builder::check_writable(out)?;
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads.unwrap_or(0)).build()?;
+    for (pattern, path) in todo {
+        let sources: Vec<&Pattern> = ready.iter().map(|(p, _)| *p).collect();
+        match symmetry::find_image(board, pattern, &sources) {
+            Some((i, s)) => derive_one(&pool, board, pattern, &path, &ready[i], s, log)?,
+            None => build_one(&pool, board, pattern, &path, log)?,
+        }
+        ready.push((pattern, path));
+    }
+    Ok(())
+}
+
+/// Removes the temporary files builds killed in `out` left behind, saying so.
+fn clean_up_killed_builds(out: &Path, log: Log) {
     for stale in pdb_builder::remove_stale_temporaries(out) {
-        note(&match stale.removed {
+        log.note(&match stale.removed {
             Ok(()) => format!("removed {}, left by process {} (a killed build)", stale.path.display(), stale.pid),
             Err(e) => format!("cannot remove {}, left by process {}: {e}", stale.path.display(), stale.pid),
         });
     }
+}
+
+/// The partition's tables split into those already valid in `out` (kept unless `force`) and those to make,
+/// in pattern order.
+fn survey<'a>(
+    board: Board,
+    partition: &'a Partition,
+    out: &Path,
+    force: bool,
+    log: Log,
+) -> (Vec<Table<'a>>, Vec<Table<'a>>) {
     let mut todo = Vec::new();
     // Valid tables of this partition, which a symmetric pattern's table can be relabelled from.
-    let mut ready: Vec<(&Pattern, PathBuf)> = Vec::new();
+    let mut ready = Vec::new();
     for pattern in &partition.patterns {
         let path = out.join(file_name(board, pattern));
         match pdb_builder::existing(&path, board, pattern) {
             Existing::Valid if !force => {
-                note(&format!("{}: valid table already there, skipped (--force rebuilds it)", path.display()));
+                log.note(&format!("{}: valid table already there, skipped (--force rebuilds it)", path.display()));
                 ready.push((pattern, path));
             }
             Existing::Invalid(why) => {
-                note(&format!("{why}; rebuilding it"));
+                log.note(&format!("{why}; rebuilding it"));
                 todo.push((pattern, path));
             }
             _ => todo.push((pattern, path)),
         }
     }
-    let Some((largest, _)) = todo.iter().max_by_key(|(p, _)| bfs::memory_needed(board, p)) else {
-        return Ok(());
-    };
+    (ready, todo)
+}
+
+/// Says what the build needs and refuses it if `largest`, the table needing most memory (tables are built
+/// one at a time), needs more than the limit: `--memory-limit`, else the memory available now.
+fn check_memory(
+    board: Board,
+    partition: &Partition,
+    tables: usize,
+    largest: &Pattern,
+    memory_limit: Option<u64>,
+    log: Log,
+) -> Result<(), Error> {
     let need = bfs::memory_needed(board, largest);
     let (limit, why) = match memory_limit {
         Some(l) => (l, "--memory-limit".to_string()),
         None => (pdb_builder::mem_available()?, "available memory".to_string()),
     };
-    note(&format!(
+    log.note(&format!(
         "partition {} on {board}: {} table(s) to build; memory needed {} (the {}-tile table, built one at a time), limit {} ({why})",
         partition.name,
-        todo.len(),
+        tables,
         human_bytes(need),
         largest.len(),
         human_bytes(limit)
@@ -242,79 +314,80 @@ fn build(
         let what = format!("the {}-tile table {}", largest.len(), file_name(board, largest));
         return Err(Error::TooBig { what, need, limit, why });
     }
-    pdb_builder::check_writable(out)?;
-    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads.unwrap_or(0)).build()?;
-    for (pattern, path) in todo {
-        let sources: Vec<&Pattern> = ready.iter().map(|(p, _)| *p).collect();
-        if let Some((i, s)) = symmetry::find_image(board, pattern, &sources) {
-            let (source, source_path) = (ready[i].0, ready[i].1.clone());
-            let built = pool.install(|| pdb_builder::derive_table(board, pattern, &path, source, &source_path, s))?;
-            note(&format!(
-                "wrote {}: the image of {} under a symmetry of the board, {}, {:.1} s",
-                path.display(),
-                source_path.display(),
-                human_bytes(built.file_bytes),
-                built.elapsed.as_secs_f64()
-            ));
-            ready.push((pattern, path));
-            continue;
-        }
-        note(&format!(
-            "building {}: {} entries, {} threads",
-            path.display(),
-            thousands(pattern.size()),
-            pool.current_num_threads()
-        ));
-        let bar = (!quiet && std::io::stderr().is_terminal()).then(|| {
-            let bar = ProgressBar::new(pattern.size());
-            bar.set_style(
-                ProgressStyle::with_template("  [{elapsed_precise}] {bar:40} {percent:>3}% of entries  depth {msg}")
-                    .expect("valid template"),
-            );
-            bar.enable_steady_tick(std::time::Duration::from_millis(250));
-            bar
-        });
-        let mut progress = |r: &bfs::DepthReport| {
-            let line = format!(
-                "  depth {:>2}: {:>13} new, {:>13} total ({:5.1}%), {:7.1} s",
-                r.depth,
-                thousands(r.new_entries),
-                thousands(r.reached),
-                100.0 * r.reached as f64 / r.entries as f64,
-                r.elapsed.as_secs_f64()
-            );
-            match &bar {
-                Some(bar) => {
-                    bar.println(line);
-                    bar.set_position(r.reached);
-                    bar.set_message(r.depth.to_string());
-                }
-                None => note(&line),
-            }
-        };
-        let built = pool.install(|| pdb_builder::build_table(board, pattern, &path, &mut progress))?;
-        if let Some(bar) = bar {
-            bar.finish_and_clear();
-        }
-        if built.unreachable > 0 {
-            note(&format!(
-                "  {} placements cannot be reached from the goal; stored as their Manhattan distance",
-                thousands(built.unreachable)
-            ));
-        }
-        note(&format!(
-            "wrote {}: max value {}, max excess {} -> {} encoding, {}, {:.1} s",
-            path.display(),
-            built.max_value,
-            built.max_excess,
-            built.encoding.name(),
-            human_bytes(built.file_bytes),
-            built.elapsed.as_secs_f64()
-        ));
-        ready.push((pattern, path));
-    }
     Ok(())
 }
+
+/// Writes `pattern`'s table to `path` by relabelling `source`'s, which the board symmetry `s` takes onto it.
+fn derive_one(
+    pool: &rayon::ThreadPool,
+    board: Board,
+    pattern: &Pattern,
+    path: &Path,
+    (source, source_path): &Table,
+    s: symmetry::Symmetry,
+    log: Log,
+) -> Result<(), Error> {
+    let built = pool.install(|| pdb_builder::derive_table(board, pattern, path, source, source_path, s))?;
+    log.note(&format!(
+        "wrote {}: the image of {} under a symmetry of the board, {}, {:.1} s",
+        path.display(),
+        source_path.display(),
+        human_bytes(built.file_bytes),
+        built.elapsed.as_secs_f64()
+    ));
+    Ok(())
+}
+
+/// Builds `pattern`'s table by a breadth-first search on `pool` and writes it to `path`, reporting each depth
+/// as it completes.
+fn build_one(pool: &rayon::ThreadPool, board: Board, pattern: &Pattern, path: &Path, log: Log) -> Result<(), Error> {
+    log.note(&format!(
+        "building {}: {} entries, {} threads",
+        path.display(),
+        thousands(pattern.size()),
+        pool.current_num_threads()
+    ));
+    let bar = log.progress_bar(pattern.size());
+    let mut progress = |r: &bfs::DepthReport| {
+        let line = format!(
+            "  depth {:>2}: {:>13} new, {:>13} total ({:5.1}%), {:7.1} s",
+            r.depth,
+            thousands(r.new_entries),
+            thousands(r.reached),
+            100.0 * r.reached as f64 / r.entries as f64,
+            r.elapsed.as_secs_f64()
+        );
+        match &bar {
+            Some(bar) => {
+                bar.println(line);
+                bar.set_position(r.reached);
+                bar.set_message(r.depth.to_string());
+            }
+            None => log.note(&line),
+        }
+    };
+    let built = pool.install(|| pdb_builder::build_table(board, pattern, path, &mut progress))?;
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
+    }
+    if built.unreachable > 0 {
+        log.note(&format!(
+            "  {} placements cannot be reached from the goal; stored as their Manhattan distance",
+            thousands(built.unreachable)
+        ));
+    }
+    log.note(&format!(
+        "wrote {}: max value {}, max excess {} -> {} encoding, {}, {:.1} s",
+        path.display(),
+        built.max_value,
+        built.max_excess,
+        built.encoding.name(),
+        human_bytes(built.file_bytes),
+        built.elapsed.as_secs_f64()
+    ));
+    Ok(())
+}
+
 fn describe(f: &PdbFile) -> String {
     let h = &f.header;
     let tiles: Vec<String> = h.tiles.iter().map(|t| t.to_string()).collect();

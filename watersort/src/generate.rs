@@ -15,10 +15,15 @@ pub use search::rng::SplitMix64;
 /// What to generate.
 #[derive(Clone, Debug)]
 pub struct Spec {
+    /// Colours, each filling one tube.
     pub colours: usize,
+    /// Empty tubes added to the full ones.
     pub empty: usize,
+    /// Units a tube holds.
     pub capacity: usize,
+    /// Levels to generate.
     pub count: usize,
+    /// The seed that names the sequence of draws.
     pub seed: u64,
     /// Draws tried for one level before giving up (a spec with no solvable level would loop forever).
     pub attempts: usize,
@@ -27,14 +32,24 @@ pub struct Spec {
 /// Why levels could not be generated.
 #[derive(Clone, Debug, thiserror::Error)]
 pub enum GenerateError {
+    /// More colours than there are letters to write them with.
     #[error("at most 52 colours (one letter each)")]
     TooManyColours,
+    /// The spec makes no valid level (a zero capacity, say).
     #[error("{0}")]
     Level(#[from] Problem),
+    /// Every draw for one level was unsolvable.
     #[error("no solvable level in {attempts} draws for level {index}: try more empty tubes")]
-    NoSolvable { attempts: usize, index: usize },
+    NoSolvable {
+        /// Draws tried.
+        attempts: usize,
+        /// The level's number, from 1.
+        index: usize,
+    },
+    /// The threads checking draws ended before the run did: a bug.
     #[error("internal error: the checking threads stopped before the run was over")]
     WorkersStopped,
+    /// The solver failed on a draw.
     #[error(transparent)]
     Solve(#[from] crate::solve::SolveError),
 }
@@ -63,7 +78,9 @@ pub fn generate(spec: &Spec, options: &Options) -> Result<Vec<Level>, GenerateEr
 /// How far [`generate_each`] has got: draws decided (in draw order) and levels kept among them.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Tally {
+    /// Draws decided, in draw order.
     pub draws: usize,
+    /// Levels kept among them.
     pub levels: usize,
 }
 

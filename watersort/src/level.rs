@@ -25,29 +25,73 @@ pub struct Level {
 #[derive(Clone, Debug, Error, PartialEq, Eq)]
 #[error("{}{problem}", line.map(|l| format!("line {l}: ")).unwrap_or_default())]
 pub struct LevelError {
+    /// The input line (1-based), when the level came from text.
     pub line: Option<usize>,
+    /// What is wrong.
     pub problem: Problem,
 }
 
 /// The ways a level can be malformed.
 #[derive(Clone, Debug, Error, PartialEq, Eq)]
 pub enum Problem {
+    /// A tube holds more units than a tube can.
     #[error("tube {tube} holds {units} units, over the capacity {capacity}")]
-    OverCapacity { tube: usize, units: usize, capacity: usize },
+    OverCapacity {
+        /// The tube, from 1.
+        tube: usize,
+        /// Units in it.
+        units: usize,
+        /// Units a tube holds.
+        capacity: usize,
+    },
+    /// A character that is not a colour letter or `-`.
     #[error("tube {tube}: unknown character {character:?} (colours are letters, `-` an empty tube)")]
-    UnknownCharacter { tube: usize, character: char },
+    UnknownCharacter {
+        /// The tube, from 1.
+        tube: usize,
+        /// The character that is neither a letter nor `-`.
+        character: char,
+    },
+    /// A colour that does not fill a whole number of tubes.
     #[error("colour {colour} has {count} unit{}, not a multiple of the capacity {capacity}", plural(*count))]
-    ColourCount { colour: String, count: usize, capacity: usize },
+    ColourCount {
+        /// The colour's name.
+        colour: String,
+        /// Its units over all tubes.
+        count: usize,
+        /// Units a tube holds.
+        capacity: usize,
+    },
+    /// Fewer than two tubes: nothing to pour.
     #[error("{tubes} tube{}: a level needs at least two", plural(*tubes))]
-    TooFewTubes { tubes: usize },
+    TooFewTubes {
+        /// Tubes in the level.
+        tubes: usize,
+    },
+    /// More tubes than a state packs ([`MAX_TUBES`]).
     #[error("{tubes} tubes: at most {MAX_TUBES} are supported")]
-    TooManyTubes { tubes: usize },
+    TooManyTubes {
+        /// Tubes in the level.
+        tubes: usize,
+    },
+    /// More colours than a unit codes ([`MAX_COLOURS`]).
     #[error("{colours} colours: at most {MAX_COLOURS} are supported")]
-    TooManyColours { colours: usize },
+    TooManyColours {
+        /// Colours in the level.
+        colours: usize,
+    },
+    /// A tube's units, at the bits each colour needs, take more than the 64 bits of a tube's code.
     #[error("capacity {capacity} with {colours} colours does not fit a tube in 64 bits")]
-    TubeTooWide { capacity: usize, colours: usize },
+    TubeTooWide {
+        /// Units a tube holds.
+        capacity: usize,
+        /// Colours in the level.
+        colours: usize,
+    },
+    /// A capacity of 0.
     #[error("capacity must be at least 1")]
     ZeroCapacity,
+    /// A JSON level that does not parse, or is not an array of tubes of colour names.
     #[error("JSON: {0}")]
     Json(String),
 }
@@ -114,10 +158,12 @@ impl Level {
         Level { name: name.into(), ..self }
     }
 
+    /// The level's name (see [`parse_levels`], [`parse_json`] and [`Level::with_name`]).
     pub fn name(&self) -> &str {
         &self.name
     }
 
+    /// Units a tube holds.
     pub fn capacity(&self) -> usize {
         self.capacity
     }

@@ -3,9 +3,11 @@
 //! fewest pours with the generic [`search`] crate over packed, tube-order-canonical states, and generates
 //! random solvable levels. It knows no command line, batch runner or web app: they call it.
 //!
-//! A batch runner needs [`parse_levels`] (or [`parse_json`]), [`solve`] with [`Options`], and the
+//! A batch runner needs [`parse_levels`] (or [`parse_json`]), [`solve`](fn@solve) with [`Options`], and the
 //! [`Solution`] it returns; a command or a request names the rule, heuristic and algorithm through
 //! [`Named`].
+
+#![warn(missing_docs)]
 
 pub mod generate;
 pub mod heuristic;

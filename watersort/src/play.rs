@@ -8,7 +8,9 @@ use std::fmt;
 /// One pour, tubes numbered from 0 in the level's own order (printed from 1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Pour {
+    /// The tube poured from.
     pub from: usize,
+    /// The tube poured into.
     pub to: usize,
 }
 
@@ -22,18 +24,23 @@ impl fmt::Display for Pour {
 #[derive(Clone, Debug, thiserror::Error, PartialEq, Eq)]
 #[error("pour {pour} is not allowed: {why}")]
 pub struct IllegalPour {
+    /// The pour tried.
     pub pour: Pour,
+    /// The rule it breaks.
     pub why: &'static str,
 }
 
 /// Tubes being played: colour indices bottom to top.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Tubes {
+    /// Units a tube holds.
     pub capacity: usize,
+    /// Each tube's colour indices, bottom to top.
     pub tubes: Vec<Vec<u8>>,
 }
 
 impl Tubes {
+    /// The level's tubes as it starts.
     pub fn new(level: &Level) -> Tubes {
         Tubes { capacity: level.capacity(), tubes: level.tubes().to_vec() }
     }

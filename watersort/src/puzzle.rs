@@ -84,8 +84,11 @@ pub struct WaterSort<const W: usize> {
 /// Settings of the model that change what the search explores.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Model {
+    /// How many units a pour moves.
     pub rule: Rule,
+    /// The estimate of the pours left that guides the search.
     pub heuristic: Heuristic,
+    /// Which moves are skipped: only ones some optimal solution can do without.
     pub pruning: Pruning,
     /// Tube order is a symmetry (default on).
     pub no_symmetry: bool,

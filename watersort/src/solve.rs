@@ -10,8 +10,11 @@ pub use search::{Algorithm, Limits, Outcome, Progress, Report, Stats};
 /// Everything that decides how a level is searched.
 #[derive(Clone, Debug)]
 pub struct Options {
+    /// The search to run.
     pub algorithm: Algorithm,
+    /// The puzzle as the search sees it: rule, heuristic, pruning, symmetry.
     pub model: Model,
+    /// When to give up.
     pub limits: Limits,
 }
 
@@ -25,7 +28,9 @@ impl Default for Options {
 /// there are none, and what the search did.
 #[derive(Clone, Debug)]
 pub struct Solution {
+    /// The pours, in the level's tube numbering, or why there are none.
     pub outcome: Outcome<Pour>,
+    /// What the search did: nodes, stored states, time.
     pub stats: Stats,
     /// 64-bit words a stored state took.
     pub words: usize,
@@ -34,10 +39,13 @@ pub struct Solution {
 /// A failure of the solver itself, never of the level: a level that reached [`solve`] was checked.
 #[derive(Clone, Debug, thiserror::Error)]
 pub enum SolveError {
+    /// The search's pours fail the replay: a bug.
     #[error("internal error: the search returned pours that do not solve the level ({0})")]
     BadSolution(String),
+    /// An optimal search was asked to use a heuristic that may overestimate.
     #[error("the {0:?} heuristic is not admissible: use it with greedy search only")]
     Inadmissible(crate::Heuristic),
+    /// The search library failed.
     #[error("internal error: {0}")]
     Search(#[from] search::SearchError),
 }

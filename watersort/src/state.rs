@@ -55,6 +55,7 @@ pub struct Packer<const W: usize> {
 }
 
 impl<const W: usize> Packer<W> {
+    /// An empty state for tubes coded by `code`.
     pub fn new(code: TubeCode) -> Self {
         Packer { words: [0; W], width: code.width() as usize, at: 0 }
     }
@@ -70,6 +71,7 @@ impl<const W: usize> Packer<W> {
         self.at += self.width;
     }
 
+    /// The state, once every tube is pushed.
     pub fn finish(self) -> Packed<W> {
         Packed(self.words)
     }

@@ -53,10 +53,12 @@ impl TubeCode {
         ((code >> (k * self.bits)) & self.mask()) as u32
     }
 
+    /// Units in the tube.
     pub fn height(&self, code: u64) -> u32 {
         self.heights[(u64::BITS - code.leading_zeros()) as usize] as u32
     }
 
+    /// The tube's height, top colour and top run.
     pub fn top(&self, code: u64) -> Top {
         let height = self.height(code);
         if height == 0 {
