@@ -93,10 +93,10 @@ pub enum Error {
     Threads(#[from] rayon::ThreadPoolBuildError),
 }
 
-impl Error {
-    /// Whether the user's input or options caused it (exit status 2), rather than a table or the machine.
-    /// No catch-all arm: a new variant must be placed on one side of the rule.
-    pub fn is_usage(&self) -> bool {
+impl search::Fault for Error {
+    /// The user's input or options, rather than a table or the machine. No catch-all arm: a new variant
+    /// must be placed on one side of the rule.
+    fn is_usage(&self) -> bool {
         match self {
             Error::Partition(_)
             | Error::MemorySize(_)

@@ -15,8 +15,9 @@
 //! lines go through `cli_common::log`, which ignores a failed write (a log line is never worth stopping a build for),
 //! and results go through `writeln!` on standard output, whose failure stops the command.
 
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::{Parser, Subcommand};
 use cli_common::units::{human_bytes, thousands};
+use cli_common::Format;
 use indicatif::{ProgressBar, ProgressStyle};
 use pdb_builder::{bfs, symmetry, Error, Existing};
 use puzzle::partition::file_name;
@@ -90,7 +91,7 @@ enum Command {
         paths: Vec<PathBuf>,
         /// How to print each table's header.
         #[arg(long, value_enum, default_value = "text", help_heading = OUTPUT)]
-        format: InfoFormat,
+        format: Format,
     },
     /// Fully check tables: header, file name, payload checksum and recomputed histogram.
     #[command(after_long_help = "Examples:
@@ -106,14 +107,6 @@ enum Command {
         #[arg(long, value_name = "RxC", help_heading = TABLES)]
         board: Option<Board>,
     },
-}
-
-#[derive(Clone, Copy, ValueEnum)]
-enum InfoFormat {
-    /// Several lines of words per table.
-    Text,
-    /// One JSON object per line.
-    Json,
 }
 
 /// `--memory-limit`: a size such as `2G`.
@@ -144,8 +137,7 @@ impl From<Stop> for anyhow::Error {
     /// Into the error every tool reports the same way (`cli_common::main`): the user's mistakes exit 2.
     fn from(stop: Stop) -> anyhow::Error {
         match stop {
-            Stop::Failed(e) if e.is_usage() => cli_common::usage(e),
-            Stop::Failed(e) => e.into(),
+            Stop::Failed(e) => cli_common::classified(e),
             Stop::Output(e) => anyhow::Error::new(e).context("cannot write to standard output"),
         }
     }
@@ -174,8 +166,8 @@ fn run(cli: Cli) -> Result<ExitCode, Stop> {
                 let f = PdbFile::open(&path, &Expect::default()).map_err(Error::from)?;
                 f.verify_checksum().map_err(Error::from)?;
                 match format {
-                    InfoFormat::Text => write!(stdout, "{}", describe(&f))?,
-                    InfoFormat::Json => writeln!(stdout, "{}", info_json(&f))?,
+                    Format::Text => write!(stdout, "{}", describe(&f))?,
+                    Format::Json => writeln!(stdout, "{}", info_json(&f))?,
                 }
             }
             Ok(ExitCode::SUCCESS)
