@@ -6,6 +6,7 @@ use crate::plot::{plot_all, Run};
 use crate::record::{read_records, Record, Status};
 use anyhow::{bail, Context};
 use clap::Args;
+use cli_common::SummaryFormat;
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt::Write as _;
@@ -300,17 +301,6 @@ impl Slow {
     }
 }
 
-/// How `report` prints a summary: `text` (aligned lines), `markdown` (tables) or `json`. The variants have no
-/// doc comments of their own because clap would print them in `--help` as a second description of each value,
-/// beside the one `--format` gives.
-#[allow(missing_docs)]
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum ReportFormat {
-    Text,
-    Markdown,
-    Json,
-}
-
 /// The options of every tool's `report`.
 #[derive(Args)]
 pub struct ReportArgs {
@@ -319,7 +309,7 @@ pub struct ReportArgs {
     pub files: Vec<PathBuf>,
     /// text (aligned lines), markdown (tables for a paper or an issue) or json.
     #[arg(long, value_enum, value_name = "FORMAT", default_value = "text")]
-    pub format: ReportFormat,
+    pub format: SummaryFormat,
     /// The files are two runs of the same instances (not shards of one): summarise each, then the second
     /// against the first (nodes and time per instance and their ratio, lengths that differ).
     #[arg(long)]
@@ -368,11 +358,11 @@ fn run_name(path: &Path) -> String {
     path.file_stem().map_or_else(|| path.display().to_string(), |s| s.to_string_lossy().into_owned())
 }
 
-fn print_summary(name: &str, summary: &Summary, format: ReportFormat) -> anyhow::Result<()> {
+fn print_summary(name: &str, summary: &Summary, format: SummaryFormat) -> anyhow::Result<()> {
     match format {
-        ReportFormat::Text => print!("{}", summary.text()),
-        ReportFormat::Markdown => print!("{}", summary.markdown()),
-        ReportFormat::Json => println!("{}", serde_json::to_string_pretty(summary)?),
+        SummaryFormat::Text => print!("{}", summary.text()),
+        SummaryFormat::Markdown => print!("{}", summary.markdown()),
+        SummaryFormat::Json => println!("{}", serde_json::to_string_pretty(summary)?),
     }
     if summary.heuristics.len() > 1 {
         cli_common::log(&format!(
@@ -448,7 +438,7 @@ pub fn run(name: &str, args: &ReportArgs) -> anyhow::Result<ExitCode> {
         let comparison = Comparison::new(a, b);
         ok &= comparison.length_differs.is_empty();
         match args.format {
-            ReportFormat::Json => {
+            SummaryFormat::Json => {
                 let named: Vec<_> = runs
                     .iter()
                     .zip(&summaries)
@@ -461,7 +451,7 @@ pub fn run(name: &str, args: &ReportArgs) -> anyhow::Result<ExitCode> {
                 for ((name, _), summary) in runs.iter().zip(&summaries) {
                     println!(
                         "{}",
-                        if format == ReportFormat::Markdown {
+                        if format == SummaryFormat::Markdown {
                             format!("### {name}\n")
                         } else {
                             format!("== {name} ==")
@@ -471,7 +461,7 @@ pub fn run(name: &str, args: &ReportArgs) -> anyhow::Result<ExitCode> {
                     println!();
                 }
                 match format {
-                    ReportFormat::Markdown => {
+                    SummaryFormat::Markdown => {
                         print!("### {b_name} against {a_name}\n\n{}", comparison.markdown(a_name, b_name))
                     }
                     _ => print!("{}", comparison.text(a_name, b_name)),

@@ -150,6 +150,17 @@ pub enum Format {
     Json,
 }
 
+/// `--format` of the commands that print a summary (`report`, `explore`): aligned lines of words, Markdown
+/// tables, or JSON. The variants have no doc comments of their own because clap would print them in `--help`
+/// as a second description of each value, beside the one the option gives.
+#[allow(missing_docs)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum SummaryFormat {
+    Text,
+    Markdown,
+    Json,
+}
+
 /// A command-line word quoted for a POSIX shell when it needs it.
 pub fn shell_quote(w: &str) -> String {
     if !w.is_empty() && w.chars().all(|c| c.is_ascii_alphanumeric() || "-_./=:,@%+".contains(c)) {

@@ -3,6 +3,7 @@
 //! distance, the largest distance, and the positions at it.
 
 use cli_common::heading::OUTPUT;
+use cli_common::SummaryFormat;
 use cli_common::{log, usage};
 use puzzle::explore::{explore, ExploreError};
 use puzzle::Board;
@@ -24,18 +25,10 @@ pub struct ExploreArgs {
     pub memory_limit: u64,
     /// text, json (one object) or markdown (a table of the distribution).
     #[arg(long, value_enum, value_name = "FORMAT", default_value = "text", help_heading = OUTPUT)]
-    pub format: ExploreFormat,
+    pub format: SummaryFormat,
     /// No per-distance progress on stderr.
     #[arg(long, short, help_heading = OUTPUT)]
     pub quiet: bool,
-}
-
-/// How `explore` prints.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum ExploreFormat {
-    Text,
-    Json,
-    Markdown,
 }
 
 fn parse_size(s: &str) -> Result<u64, String> {
@@ -82,8 +75,8 @@ pub fn run(args: &ExploreArgs) -> anyhow::Result<ExitCode> {
     };
     let mut out = std::io::stdout().lock();
     match args.format {
-        ExploreFormat::Json => writeln!(out, "{}", serde_json::to_string(&s)?)?,
-        ExploreFormat::Text => {
+        SummaryFormat::Json => writeln!(out, "{}", serde_json::to_string(&s)?)?,
+        SummaryFormat::Text => {
             writeln!(
                 out,
                 "board {}: {} positions reachable from the goal; the farthest are {} moves away ({} of them); {:.3} s",
@@ -98,7 +91,7 @@ pub fn run(args: &ExploreArgs) -> anyhow::Result<ExitCode> {
                 writeln!(out, "{p}")?;
             }
         }
-        ExploreFormat::Markdown => {
+        SummaryFormat::Markdown => {
             writeln!(
                 out,
                 "{} positions of {} reachable from the goal; the farthest are {} moves away ({} of them).\n",
