@@ -157,7 +157,7 @@ fn main() -> ExitCode {
 fn options(args: &SearchArgs, limits: search::Limits) -> anyhow::Result<Options> {
     let heuristic = match (args.heuristic, args.algorithm) {
         (Some(h), a) if a.optimal() && !h.admissible() => {
-            return Err(usage(anyhow::anyhow!("--heuristic {h:?} is for --algorithm greedy or dfs only")))
+            return Err(usage(anyhow::anyhow!("--heuristic {} is for --algorithm greedy or dfs only", h.name())))
         }
         (Some(h), _) => h,
         (None, a) if !a.optimal() => Heuristic::Guide,

@@ -182,3 +182,12 @@ fn algorithms_have_the_names_solver_gives_them() {
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).contains("possible values: astar, bfs, ida, greedy, dfs"), "{}", text(&out.stderr));
 }
+
+/// An inadmissible heuristic with an optimal algorithm is refused in the words the option takes.
+#[test]
+fn an_inadmissible_heuristic_is_named_as_typed() {
+    let out = watersort(&["solve", "demo: ab ba -", "--capacity", "2", "--heuristic", "guide"], "");
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = text(&out.stderr);
+    assert!(stderr.contains("--heuristic guide is for --algorithm greedy or dfs only"), "{stderr}");
+}

@@ -5,6 +5,7 @@ use crate::play::{check, Pour};
 use crate::puzzle::{Model, WaterSort};
 use crate::state::words_needed;
 use crate::tube::TubeCode;
+use search::Named;
 pub use search::{Algorithm, Limits, Outcome, Progress, Report, Stats};
 
 /// Everything that decides how a level is searched.
@@ -43,7 +44,7 @@ pub enum SolveError {
     #[error("internal error: the search returned pours that do not solve the level ({0})")]
     BadSolution(String),
     /// An optimal search was asked to use a heuristic that may overestimate.
-    #[error("the {0:?} heuristic is not admissible: use it with greedy search only")]
+    #[error("the {} heuristic is not admissible: use it with greedy or depth-first search only", .0.name())]
     Inadmissible(crate::Heuristic),
     /// The search library failed.
     #[error("internal error: {0}")]
