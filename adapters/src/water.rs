@@ -6,13 +6,6 @@ use search::Named;
 use std::sync::Arc;
 use watersort::{parse_levels, solve_with_progress, Level, Options, Outcome, Solution};
 
-/// The algorithms water sort offers, the default first. Bidirectional search needs a single goal, which a
-/// level does not have (any sorted arrangement of the tubes is one).
-pub const ALGORITHMS: &[search::Algorithm] = {
-    use search::Algorithm::*;
-    &[Astar, Bfs, Ida, Greedy, Dfs]
-};
-
 /// A batch of level lines, all solved with one set of options (their limits replaced by the batch's).
 pub struct Levels {
     /// Units a tube holds: how each line is read.
@@ -59,7 +52,12 @@ pub fn record(src: &Source, options: &Options, solution: &Solution) -> Record {
 
 impl Task for Levels {
     type Instance = Level;
-    const ALGORITHMS: &'static [search::Algorithm] = ALGORITHMS;
+    /// Bidirectional search needs a single goal, which a level does not have (any sorted arrangement of the
+    /// tubes is one).
+    const ALGORITHMS: &'static [search::Algorithm] = {
+        use search::Algorithm::*;
+        &[Astar, Bfs, Ida, Greedy, Dfs]
+    };
 
     fn name(&self) -> &str {
         "watersort"

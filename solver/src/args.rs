@@ -1,6 +1,7 @@
 //! Command-line options shared by every subcommand that searches, and turning them into a solver.
 
-use adapters::tiles::ALGORITHMS;
+use adapters::tiles::Tiles;
+use batch::Task;
 use clap::builder::TypedValueParser;
 use cli_common::heading::{INPUT, TABLES, TUNING};
 use cli_common::usage;
@@ -32,7 +33,7 @@ pub struct SearchArgs {
     /// ida: the engine's IDA* (fast; threads, lanes); astar, greedy (best-first) and dfs (depth-first; both
     /// fast, not necessarily shortest): the generic library's over the same heuristic; bfs, bibfs
     /// (bidirectional): the library's, with no heuristic. The library's run on one thread.
-    #[arg(long, value_name = "NAME", default_value = "ida", value_parser = cli_common::named(ALGORITHMS), help_heading = TABLES)]
+    #[arg(long, value_name = "NAME", default_value = "ida", value_parser = cli_common::named(Tiles::ALGORITHMS), help_heading = TABLES)]
     pub algorithm: Algorithm,
     /// auto: pattern databases if a complete set is in --pdbs (the named partition, else the strongest
     /// there), else linear conflict with a warning; pdb: tables or fail; linear-conflict; manhattan.

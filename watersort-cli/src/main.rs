@@ -6,7 +6,7 @@ mod render;
 
 use adapters::water::{record, Levels};
 use anyhow::Context;
-use batch::{LimitArgs, Source, Verdict};
+use batch::{LimitArgs, Source, Task, Verdict};
 use clap::{Args, Parser, Subcommand};
 use cli_common::{log, named, usage, Format};
 use search::Algorithm;
@@ -75,7 +75,7 @@ struct ModelArgs {
 struct SearchArgs {
     #[command(flatten)]
     model: ModelArgs,
-    #[arg(long, value_parser = named(adapters::water::ALGORITHMS), default_value = "astar")]
+    #[arg(long, value_parser = named(Levels::ALGORITHMS), default_value = "astar")]
     algorithm: Algorithm,
     /// Estimate of the pours left. Admissible (fewest pours with astar and ida): bottoms (the strongest,
     /// default), runs, boundaries, zero. For greedy and dfs only: guide (their default).

@@ -10,14 +10,6 @@ use puzzle::State;
 use search::{Algorithm, Named};
 use std::sync::Arc;
 
-/// The algorithms sliding tiles offer, the default first: `ida` is the engine's IDA* (lanes, threads, the
-/// duplicate-path automaton: the fast one); the others are the generic library's over the same heuristic,
-/// on one thread, for teaching and comparing.
-pub const ALGORITHMS: &[Algorithm] = {
-    use Algorithm::*;
-    &[Ida, Astar, Bfs, Bibfs, Greedy, Dfs]
-};
-
 /// What a search did, whichever algorithm ran.
 #[derive(Clone, Debug)]
 pub struct Searched {

@@ -5,11 +5,11 @@
 pub mod algorithm;
 pub mod record;
 
-pub use algorithm::{solve, Follow, Searched, ALGORITHMS};
+pub use algorithm::{solve, Follow, Searched};
 pub use record::{goal_tiles, position_error, user_cells, user_moves, user_tiles, Answer, MoveStyle, Recorder};
 
 use batch::{Attempt, Line, Record, Resume, Source, Task};
-use puzzle::{Board, Goal, State};
+use puzzle::{Board, State};
 use search::Algorithm;
 use std::sync::Arc;
 
@@ -17,24 +17,27 @@ use std::sync::Arc;
 pub struct Tiles<'a> {
     /// The board every line is read for.
     pub board: Board,
-    /// The goal the lines are written for (their tiles' labels).
-    pub goal: Goal,
     /// What searches each instance.
     pub algorithm: Algorithm,
-    /// What writes each record (the solver, the goal's labels, the move style).
+    /// What writes each record (the solver, the goal the lines are written for, the move style).
     pub recorder: Recorder<'a>,
 }
 
 impl Task for Tiles<'_> {
     type Instance = State;
-    const ALGORITHMS: &'static [Algorithm] = ALGORITHMS;
+    /// `ida` is the engine's IDA* (lanes, threads, the duplicate-path automaton: the fast one); the others are
+    /// the generic library's over the same heuristic, on one thread, for teaching and comparing.
+    const ALGORITHMS: &'static [Algorithm] = {
+        use Algorithm::*;
+        &[Ida, Astar, Bfs, Bibfs, Greedy, Dfs]
+    };
 
     fn name(&self) -> &str {
         "solver"
     }
 
     fn parse(&self, line: &str) -> Option<Line<State>> {
-        let (board, goal) = (self.board, self.goal);
+        let (board, goal) = (self.board, self.recorder.goal);
         match puzzle::parse_line(board, goal, line) {
             Ok(None) => None,
             Ok(Some(inst)) => {
