@@ -111,10 +111,9 @@ fn ida() -> String {
 
 /// How one result ends a command that prints results (`solve` of either tool), worst last: the worst of a
 /// run decides its exit code, so both tools decide it the same way.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Verdict {
     /// Solved (matching any length the input gave): exit code 0.
-    #[default]
     Solved,
     /// Stopped by a limit before an answer: exit code 3.
     Limit,

@@ -141,10 +141,9 @@ pub fn named<T: search::Named + Send + Sync>(values: &'static [T]) -> impl clap:
 }
 
 /// `--format` of the commands that print results: words for people, or one JSON object a result.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum Format {
     /// Lines of words for people.
-    #[default]
     Text,
     /// One JSON object a result, a line each.
     Json,
