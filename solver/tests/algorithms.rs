@@ -143,3 +143,36 @@ fn every_algorithm_publishes_its_depth_and_nodes_for_other_threads() {
         assert!(live.expanded() > 0 && live.expanded() <= searched.counts.expanded, "{alg:?}");
     }
 }
+
+/// Every algorithm on every board shape the README advertises, the wide ones (over 16 cells) among them: a
+/// 14-move walk from the goal, solved by each, optimal ones to the same length, in `solve` and in `batch`.
+#[test]
+fn every_algorithm_solves_every_board_shape() {
+    let empty = TempDir::new("alg-shapes");
+    let no_tables = empty.to_str().unwrap();
+    for board in ["2x2", "2x3", "3x3", "2x4", "3x4", "4x4", "2x8", "3x6", "4x5", "3x7", "2x12", "3x8", "4x6", "5x5"] {
+        let gen = solver(&["generate", "--board", board, "--count", "1", "--seed", "5", "--walk", "14"]);
+        assert!(gen.status.success(), "{board}: {}", String::from_utf8_lossy(&gen.stderr));
+        let position = String::from_utf8(gen.stdout).unwrap();
+        let mut optimal = None;
+        for alg in ["ida", "astar", "bfs", "bibfs", "greedy", "dfs"] {
+            let args = ["solve", "--board", board, "--algorithm", alg, "--pdbs", no_tables, "--format", "json"];
+            let v = json(&solver(&[&args[..], &[position.trim()]].concat()));
+            let length = v["length"].as_u64().unwrap_or_else(|| panic!("{board} {alg}: {v}"));
+            if matches!(alg, "greedy" | "dfs") {
+                assert!(length >= optimal.unwrap(), "{board} {alg}");
+            } else {
+                assert_eq!(*optimal.get_or_insert(length), length, "{board} {alg}");
+            }
+        }
+        // A batch with the library's algorithms writes its record too (it once left an empty file).
+        let dir = TempDir::new("alg-shapes-batch");
+        let input = dir.file("in.txt", &position);
+        let out = dir.path("out.jsonl");
+        let args = ["batch", "--board", board, "--algorithm", "astar", "--pdbs", no_tables, "--output"];
+        let o = solver(&[&args[..], &[out.to_str().unwrap(), input.to_str().unwrap()]].concat());
+        assert!(o.status.success(), "{board}: {}", String::from_utf8_lossy(&o.stderr));
+        let record: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+        assert_eq!(record["length"].as_u64(), optimal, "{board}");
+    }
+}

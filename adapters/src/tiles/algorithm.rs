@@ -5,7 +5,7 @@
 use anyhow::{anyhow, bail};
 use cli_common::classified;
 use engine::{Counts, Limits, Live, Outcome, Solver, Stop};
-use puzzle::tiles_search::TilePuzzle;
+use puzzle::tiles_search::{Key, TilePuzzle};
 use puzzle::State;
 use search::{Algorithm, Named};
 use std::sync::Arc;
@@ -79,7 +79,6 @@ pub fn solve(
     if state.board() != solver.board() {
         return Err(classified(engine::Error::WrongBoard { position: state.board(), solver: solver.board() }));
     }
-    let puzzle = TilePuzzle::new(state.board(), |s: &State| solver.estimate(s));
     let mut report = |p: &search::Progress| {
         if let Some(live) = &follow.live {
             live.note(p);
@@ -91,8 +90,13 @@ pub fn solve(
             ));
         }
     };
-    let r = search::run(algorithm, &puzzle, &state.pack(), limits, &mut report)
-        .map_err(|e| anyhow!("internal error in {}: {e}; please report this", algorithm.name()))?;
+    // Boards of up to 16 cells pack into a u64; larger ones (4x5, 5x5, 2x12, ...) into a u128.
+    let r = if state.board().cells() <= u64::CELLS {
+        library_run::<u64>(solver, algorithm, state, limits, &mut report)
+    } else {
+        library_run::<u128>(solver, algorithm, state, limits, &mut report)
+    }
+    .map_err(|e| anyhow!("internal error in {}: {e}; please report this", algorithm.name()))?;
     let outcome = match r.outcome {
         search::Outcome::Solved(moves) => {
             if let Err(e) = state.replay(&moves) {
@@ -141,4 +145,16 @@ fn engine_ida(
         bound: Some(r.bound),
         peak_stored: None,
     })
+}
+
+/// One of the library's algorithms over keys `K`, which hold `state`'s board.
+fn library_run<K: Key>(
+    solver: &Solver,
+    algorithm: Algorithm,
+    state: &State,
+    limits: &search::Limits,
+    report: &mut dyn FnMut(&search::Progress),
+) -> anyhow::Result<search::Report<u8>> {
+    let puzzle: TilePuzzle<_, K> = TilePuzzle::new(state.board(), |s: &State| solver.estimate(s))?;
+    Ok(search::run(algorithm, &puzzle, &K::of(state), limits, report)?)
 }
