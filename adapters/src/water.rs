@@ -16,6 +16,15 @@ pub struct Levels {
     pub threads: usize,
 }
 
+/// The heuristic a search consults, by name: `none` for the breadth-first one, which consults none.
+fn heuristic_name(options: &Options) -> &'static str {
+    if options.algorithm.informed() {
+        options.model.heuristic.name()
+    } else {
+        "none"
+    }
+}
+
 /// The record of one search of `level`.
 pub fn record(src: &Source, options: &Options, solution: &Solution) -> Record {
     let (status, pours) = match &solution.outcome {
@@ -42,7 +51,7 @@ pub fn record(src: &Source, options: &Options, solution: &Solution) -> Record {
         threads: 1,
         lanes: 1,
         algorithm: options.algorithm.name().to_string(),
-        heuristic: options.model.heuristic.name().to_string(),
+        heuristic: heuristic_name(options).to_string(),
         peak_stored: Some(stats.peak_stored),
         matched: length.zip(src.expected).filter(|_| optimal).map(|(l, e)| l == e),
         error,
@@ -61,6 +70,18 @@ impl Task for Levels {
 
     fn name(&self) -> &str {
         "watersort"
+    }
+
+    /// The capacity lines are read with, the pour rule, and what searched: a length under another rule is
+    /// another puzzle's.
+    fn settings(&self) -> Vec<(&'static str, String)> {
+        let o = &self.options;
+        vec![
+            ("capacity", self.capacity.to_string()),
+            ("rule", o.model.rule.name().to_string()),
+            ("algorithm", o.algorithm.name().to_string()),
+            ("heuristic", heuristic_name(o).to_string()),
+        ]
     }
 
     /// A level line: `name: tubes` (the name is the record's id) or bare tubes.

@@ -1,6 +1,6 @@
 //! The options of every tool's `batch`, and how it may use its threads.
 
-use crate::checkpoint::{self, SAVE_AFTER};
+use crate::checkpoint;
 use crate::jobs::Shard;
 use crate::limits::LimitArgs;
 use crate::record::RecordFormat;
@@ -32,11 +32,12 @@ pub struct BatchArgs {
     /// always pass --resume.
     #[arg(long, help_heading = OUTPUT)]
     pub resume: bool,
-    /// Save an IDA* search's finished iterations to OUT.checkpoints once it has run this long, so that
-    /// --resume after a kill, crash or Ctrl-C starts the instance there rather than from nothing (0: after
-    /// every iteration). Searches other than IDA* keep no checkpoints.
-    #[arg(long, value_name = "SECS", default_value_t = SAVE_AFTER, value_parser = checkpoint::parse_after, help_heading = OUTPUT)]
-    pub checkpoint_after: f64,
+    /// Save a sliding-tile IDA* search's finished iterations to OUT.checkpoints once it has run this long
+    /// (default 10), so that --resume after a kill, crash or Ctrl-C starts the instance there rather than
+    /// from nothing (0: after every iteration). Other searches (the library's algorithms, water sort) keep
+    /// no checkpoints, and say so when this is given.
+    #[arg(long, value_name = "SECS", value_parser = checkpoint::parse_after, help_heading = OUTPUT)]
+    pub checkpoint_after: Option<f64>,
     /// No progress or summary on stderr; errors only.
     #[arg(long, short, help_heading = OUTPUT)]
     pub quiet: bool,

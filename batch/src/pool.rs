@@ -8,12 +8,12 @@
 //! fewer than twice as many instances as threads (or they come from stdin, and their number is unknown).
 
 use crate::args::{BatchArgs, Parallel};
-use crate::checkpoint::{Checkpoints, Entry};
+use crate::checkpoint::{Checkpoints, Entry, SAVE_AFTER};
 use crate::jobs::Job;
 use crate::progress::Running;
 use crate::record::Record;
 use crate::task::Task;
-use cli_common::{one_line, usage};
+use cli_common::{log, one_line, usage};
 use search::{Checkpoint, Limits, Live, Resume, Stop};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::Sender;
@@ -93,7 +93,10 @@ impl<'a, T: Task> Pool<'a, T> {
         };
         let cancel = Arc::new(AtomicBool::new(false));
         let limits = args.limits.limits(Some(Arc::clone(&cancel)));
-        let (save_after, quiet) = (args.checkpoint_after, args.quiet);
+        if let (Some(_), None, false) = (args.checkpoint_after, task.checkpoint_key(), args.quiet) {
+            log(&format!("{}: note: these searches keep no checkpoints; --checkpoint-after is ignored", task.name()));
+        }
+        let (save_after, quiet) = (args.checkpoint_after.unwrap_or(SAVE_AFTER), args.quiet);
         Ok(Pool { task, limits, cancel, checkpoints, save_after, quiet })
     }
 

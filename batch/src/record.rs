@@ -95,10 +95,15 @@ pub struct Record {
     /// When `batch` wrote the record, in seconds since the Unix epoch. A clock time rather than seconds
     /// since the run began, so that records appended by `--resume` and the shards of one run (on other
     /// machines) are all on one time line; `report` measures from the earliest start it sees. Empty in
-    /// `solve` output (no batch) and in files written before it existed. The last column, so that CSV files
-    /// without it can be resumed (see [`RecordFormat::csv_header_before_finished`]).
+    /// `solve` output (no batch) and in files written before it existed.
     #[serde(default)]
     pub finished: Option<f64>,
+    /// What decided the result besides the instance, as `name=value` pairs separated by `; ` (see
+    /// [`crate::Task::settings`]): `--resume` refuses to mix records of other settings into a file. Empty in
+    /// `solve` output and in files written before it existed. Columns are only ever added at the end, so that
+    /// CSV files of older versions can be resumed in their own columns (see [`RecordFormat::older_csv_columns`]).
+    #[serde(default)]
+    pub settings: String,
 }
 
 fn one() -> usize {
@@ -188,21 +193,25 @@ impl RecordFormat {
         text.lines().next().unwrap_or_default().to_string()
     }
 
-    /// The CSV header of the version before records had `finished`: such a file is resumed in its own
-    /// columns (the records appended to it leave `finished` out), rather than refused.
-    pub fn csv_header_before_finished() -> String {
-        let header = RecordFormat::csv_header();
-        header.strip_suffix(",finished").map_or(header.clone(), str::to_string)
+    /// How many columns a CSV file of an older version has, given its header: each version only added
+    /// columns at the end (`finished`, then `settings`), so such a file is resumed in its own columns (the
+    /// records appended to it leave the newer ones out) rather than refused. `None` for any other header,
+    /// this version's included.
+    pub fn older_csv_columns(header: &str) -> Option<usize> {
+        let current = RecordFormat::csv_header();
+        let older = [current.strip_suffix(",settings")?, current.strip_suffix(",finished,settings")?];
+        older.iter().find(|&&h| h == header).map(|h| h.split(',').count())
     }
 
-    /// A CSV record line (ending in its newline) without its last column (`finished`, a number or nothing,
-    /// so never quoted and without a comma of its own): the record as the version before `finished` wrote it.
-    pub fn csv_without_finished(line: &[u8]) -> Vec<u8> {
-        let line = line.strip_suffix(b"\n").unwrap_or(line);
-        let end = line.iter().rposition(|&b| b == b',').unwrap_or(line.len());
-        let mut short = line[..end].to_vec();
-        short.push(b'\n');
-        short
+    /// A CSV record line (ending in its newline) cut to its first `columns` fields: the record as an older
+    /// version wrote it.
+    pub fn csv_first_columns(line: &[u8], columns: usize) -> anyhow::Result<Vec<u8>> {
+        let mut fields = csv::StringRecord::new();
+        csv::ReaderBuilder::new().has_headers(false).from_reader(line).read_record(&mut fields)?;
+        fields.truncate(columns);
+        let mut w = csv::WriterBuilder::new().terminator(csv::Terminator::Any(b'\n')).from_writer(Vec::new());
+        w.write_record(&fields)?;
+        w.into_inner().map_err(|e| anyhow::anyhow!("encoding a CSV record: {}", e.error()))
     }
 
     /// One record as one complete line (with the CSV header before it when `header`).
@@ -360,6 +369,7 @@ mod tests {
             matched: (status == Status::Solved).then_some(true),
             error: (status != Status::Solved).then(|| "line 7: tile 3 appears twice, oh, \"no\"".into()),
             finished: (status != Status::Invalid).then_some(1_790_000_000.25),
+            settings: String::new(),
         }
     }
 
@@ -390,7 +400,7 @@ mod tests {
         let mut csv = RecordFormat::Csv.encode(&sample("a", Status::Solved), true).unwrap();
         csv.extend(b"x,1\n");
         let e = format!("{:#}", parse_records(&csv).unwrap_err());
-        assert_eq!(e, "line 3: 2 fields where the header has 21");
+        assert_eq!(e, "line 3: 2 fields where the header has 22");
         assert!(parse_records(b"hello\n").is_err());
         assert_eq!(parse_records(b"").unwrap().format, None);
     }
@@ -408,14 +418,24 @@ mod tests {
     }
 
     #[test]
-    fn csv_files_without_finished_read_and_resume_in_their_own_columns() {
-        let header = RecordFormat::csv_header_before_finished();
-        assert_eq!(format!("{header},finished"), RecordFormat::csv_header(), "finished is the last column");
-        let full = RecordFormat::Csv.encode(&sample("a", Status::Solved), false).unwrap();
-        let short = RecordFormat::csv_without_finished(&full);
-        let file = [format!("{header}\n").into_bytes(), short].concat();
-        let f = parse_records(&file).unwrap();
-        assert_eq!(f.csv_header.as_deref(), Some(header.as_str()));
-        assert_eq!(f.records, [Record { finished: None, ..sample("a", Status::Solved) }]);
+    fn csv_files_of_older_versions_read_and_resume_in_their_own_columns() {
+        let header = RecordFormat::csv_header();
+        assert!(header.ends_with(",finished,settings"), "columns are only added at the end: {header}");
+        let mut full = sample("a", Status::Solved);
+        full.settings = "board=4x4; rule=a, b".into();
+        let line = RecordFormat::Csv.encode(&full, false).unwrap();
+        let before_finished = Record { finished: None, ..sample("a", Status::Solved) };
+        for (dropped, want) in [(1, sample("a", Status::Solved)), (2, before_finished)] {
+            let columns = header.split(',').count() - dropped;
+            let old_header = header.split(',').take(columns).collect::<Vec<_>>().join(",");
+            assert_eq!(RecordFormat::older_csv_columns(&old_header), Some(columns));
+            let short = RecordFormat::csv_first_columns(&line, columns).unwrap();
+            let file = [format!("{old_header}\n").into_bytes(), short].concat();
+            let f = parse_records(&file).unwrap();
+            assert_eq!(f.csv_header.as_deref(), Some(old_header.as_str()));
+            assert_eq!(f.records, [want]);
+        }
+        assert_eq!(RecordFormat::older_csv_columns(&header), None);
+        assert_eq!(RecordFormat::older_csv_columns("id,line"), None);
     }
 }

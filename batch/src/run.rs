@@ -16,6 +16,7 @@ use crate::pool::{Msg, Pool, Shape, Todo};
 use crate::progress::Progress;
 use crate::record::{Record, RecordFormat, Status};
 use crate::report::Summary;
+use crate::settings;
 use crate::sink::Sink;
 use crate::task::Task;
 use anyhow::{anyhow, Context};
@@ -78,6 +79,10 @@ fn run_into<T: Task>(
         Input::Listed(jobs) => Some(jobs.len()),
         Input::Streamed(_) => None,
     };
+    let settings = settings::encode(&task.settings());
+    if settings::check_resume(&records, &settings, &out_name)? {
+        say(args, &format!("{name}: note: records of {out_name} from an older version do not say their settings; they were not checked against this run's"));
+    }
     let recorded = Recorded::new(&records, &out_name, &args.input);
     let (mut todo, total) = todo(&mut input, recorded)?;
     if let (Some(count), Some(total), true) = (listed, total, args.resume && !records.is_empty()) {
@@ -90,7 +95,7 @@ fn run_into<T: Task>(
     let shape = Shape::new(task, args.parallel, total);
     let started = Instant::now();
     let progress = Progress::new(total.map(|t| t as u64), args.quiet);
-    let mut writer = Writer { name, sink, records, progress, failure: None, cancel: &pool.cancel };
+    let mut writer = Writer { name, settings, sink, records, progress, failure: None, cancel: &pool.cancel };
     writer.run(&pool, &mut todo, shape);
     drop(todo);
 
@@ -163,6 +168,8 @@ fn todo<'a, I: Send + 'a>(
 /// The main thread's side of a run: the only writer of records, so no record is ever torn by another.
 struct Writer<'a> {
     name: &'a str,
+    /// The task's settings, stored in every record.
+    settings: String,
     sink: &'a mut Sink,
     /// Every record of the output: those resumed, then those written.
     records: Vec<Record>,
@@ -209,6 +216,7 @@ impl Writer<'_> {
     /// Writes a finished record, and says what is wrong with it, if anything.
     fn write(&mut self, mut rec: Record) {
         rec.finished = Some(unix_seconds());
+        rec.settings.clone_from(&self.settings);
         if let Err(e) = self.sink.write(&rec) {
             return self.fail(e);
         }

@@ -14,8 +14,8 @@ pub struct Sink {
     format: RecordFormat,
     /// A CSV file without its header yet.
     header_pending: bool,
-    /// A CSV file resumed in the columns of the version before `finished`: records are written without it.
-    before_finished: bool,
+    /// A CSV file of an older version, resumed in its own columns: records are cut to this many.
+    columns: Option<usize>,
 }
 
 struct OutFile {
@@ -39,7 +39,7 @@ impl Sink {
     ) -> anyhow::Result<(Sink, Vec<Record>)> {
         let Some(path) = path else {
             return Ok((
-                Sink { file: None, format, header_pending: format == RecordFormat::Csv, before_finished: false },
+                Sink { file: None, format, header_pending: format == RecordFormat::Csv, columns: None },
                 Vec::new(),
             ));
         };
@@ -83,9 +83,9 @@ impl Sink {
         if let Some(f) = old.format.filter(|&f| f != format) {
             anyhow::bail!("{show} is {f:?}, not {format:?} as asked: resume it in its own format (--format)");
         }
-        // A CSV file from before records had `finished` goes on in its columns; any other is refused.
-        let before_finished = old.csv_header.as_deref() == Some(RecordFormat::csv_header_before_finished().as_str());
-        if let Some(h) = old.csv_header.as_deref().filter(|&h| h != RecordFormat::csv_header() && !before_finished) {
+        // A CSV file of an older version goes on in its columns; any other is refused.
+        let columns = old.csv_header.as_deref().and_then(RecordFormat::older_csv_columns);
+        if let Some(h) = old.csv_header.as_deref().filter(|&h| h != RecordFormat::csv_header() && columns.is_none()) {
             anyhow::bail!(
                 "{show} has the CSV columns '{h}', not this version's; finish it with the version that started it, \
                  or start a new file"
@@ -99,13 +99,13 @@ impl Sink {
                 .with_context(|| format!("cannot truncate {show}"))?;
         }
         let header_pending = format == RecordFormat::Csv && old.complete_len == 0;
-        Ok((Sink { file: Some(out), format, header_pending, before_finished }, old.records))
+        Ok((Sink { file: Some(out), format, header_pending, columns }, old.records))
     }
 
     pub fn write(&mut self, rec: &Record) -> anyhow::Result<()> {
         let mut bytes = self.format.encode(rec, self.header_pending)?;
-        if self.before_finished {
-            bytes = RecordFormat::csv_without_finished(&bytes);
+        if let Some(columns) = self.columns {
+            bytes = RecordFormat::csv_first_columns(&bytes, columns)?;
         }
         match &mut self.file {
             Some(out) => {

@@ -18,6 +18,13 @@ pub trait Task: Sync {
     /// The command's name, for messages (`solver`, `watersort`).
     fn name(&self) -> &str;
 
+    /// What decides a result besides the instance, as `name`/value pairs (the board or capacity, the goal or
+    /// rule, the algorithm, the heuristic and its tables, how moves are written): every batch record stores
+    /// them, and `--resume` refuses a file whose records were made with others, naming them. Thread and lane
+    /// counts and limits are left out: they change node counts or which instances finish, not what a result
+    /// means.
+    fn settings(&self) -> Vec<(&'static str, String)>;
+
     /// Reads one line (without its newline): `None` for a blank or comment line.
     fn parse(&self, line: &str) -> Option<Line<Self::Instance>>;
 

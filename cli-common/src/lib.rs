@@ -3,13 +3,21 @@
 //! and the progress-bar style.
 //!
 //! Exit codes, for every tool:
-//! - 0: done (for a solver: every instance solved and, where the input gave a length, matching it);
+//! - 0: done (for `solve`: every instance solved and, where the input gave a length, matching it; for `batch`:
+//!   every instance recorded, whatever its record says);
 //! - 1: anything else: an I/O error, a corrupt or mismatched table, a length mismatch, a bug;
 //! - 2: the user's input or options (a malformed position, a bad option value, a missing table);
 //! - 3: `solve` only: a search stopped by a limit (time, nodes, memory) before it had an answer;
 //! - 130: interrupted by Ctrl-C or SIGTERM (after writing everything finished).
 
 #![warn(missing_docs)]
+
+/// The exit codes as `--help` of a solving tool states them (the module's list, in the user's words).
+pub const EXIT_STATUS_HELP: &str = "Exit status: 0 done (solve: every instance solved; batch: every instance \
+    has a record, whatever it says, since a limit, an unsolvable or an invalid line is a result its record gives), \
+    1 a failure (I/O, a corrupt table, a length that differs from the input's, a level solve proves unsolvable), \
+    2 bad input or options, 3 solve only: a search stopped by a limit (--time-limit, --node-limit, \
+    --memory-limit), 130 interrupted (everything finished is written).";
 
 pub mod signals;
 pub mod units;

@@ -90,11 +90,21 @@ impl SearchArgs {
     }
 
     /// The solver these options describe; warnings go to stderr. A breadth-first search consults no
-    /// heuristic, so `auto` looks for no tables then (and warns of none missing).
+    /// heuristic, so it looks for no tables (and warns of none missing), and a heuristic asked for is
+    /// said to be ignored.
     pub fn solver(&self) -> anyhow::Result<Solver> {
         let spec = TableSpec { dir: self.pdbs.clone(), partitions: self.partition.clone(), lookups: self.lookups };
         let heuristic = match self.heuristic {
-            HeuristicChoice::Auto if !self.algorithm.informed() => HeuristicChoice::Manhattan,
+            h if !self.algorithm.informed() => {
+                if h != HeuristicChoice::Auto {
+                    cli_common::log(&format!(
+                        "solver: note: {} consults no heuristic; --heuristic {} is ignored",
+                        search::Named::name(self.algorithm),
+                        h.as_str()
+                    ));
+                }
+                HeuristicChoice::Manhattan
+            }
             h => h,
         };
         Solver::new(self.board, heuristic, &spec, self.settings()?, &mut |w| cli_common::log(&format!("solver: {w}")))

@@ -8,10 +8,10 @@ use std::process::ExitCode;
     name = "solver",
     version,
     about = "Solves sliding-tile puzzles (the 15-puzzle above all) optimally with IDA* over pattern databases",
-    after_long_help = "Exit status: 0 solved (and matching any length the input gives), 1 failure (I/O, corrupt \
-                       table, length mismatch), 2 bad input or options, 3 a solve stopped by a limit \
-                       (--time-limit, --node-limit, --memory-limit), 130 interrupted.\n\nTables: built by \
-                       `pdb-builder build`, looked for in --pdbs or $STP_PDBS (default ./pdbs)."
+    after_long_help = format!(
+        "{}\n\nTables: built by `pdb-builder build`, looked for in --pdbs or $STP_PDBS (default ./pdbs).",
+        cli_common::EXIT_STATUS_HELP
+    )
 )]
 struct Cli {
     #[command(subcommand)]

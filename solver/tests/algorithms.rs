@@ -108,12 +108,12 @@ fn batch_runs_any_algorithm_and_records_it() {
 /// stderr; piped, they say nothing.
 #[test]
 fn library_searches_show_their_depths_on_a_terminal_only() {
-    let command = format!("{BIN} solve --board 3x3 --algorithm bfs --heuristic manhattan '8 7 6 0 4 1 2 5 3'");
+    let command = format!("{BIN} solve --board 3x3 --algorithm bfs '8 7 6 0 4 1 2 5 3'");
     let o = std::process::Command::new("script").args(["-qec", &command, "/dev/null"]).output().unwrap();
     let text = String::from_utf8_lossy(&o.stdout);
     assert!(text.contains("bfs: depth 1: 4 states stored, 1 expanded"), "{text}");
     assert!(text.contains("length 31"), "{text}");
-    let o = solver(&["solve", "--board", "3x3", "--algorithm", "bfs", "--heuristic", "manhattan", "8 7 6 0 4 1 2 5 3"]);
+    let o = solver(&["solve", "--board", "3x3", "--algorithm", "bfs", "8 7 6 0 4 1 2 5 3"]);
     assert!(o.stderr.is_empty(), "{}", String::from_utf8_lossy(&o.stderr));
 }
 
@@ -175,4 +175,16 @@ fn every_algorithm_solves_every_board_shape() {
         let record: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
         assert_eq!(record["length"].as_u64(), optimal, "{board}");
     }
+}
+
+/// Breadth-first search consults no heuristic: asking for one is said to be ignored, and `pdb` then needs
+/// no tables.
+#[test]
+fn a_heuristic_for_breadth_first_search_is_said_to_be_ignored() {
+    let empty = TempDir::new("bfs-heuristic");
+    let args = ["solve", "--board", "3x3", "--algorithm", "bfs", "--heuristic", "pdb", "--format", "json"];
+    let o = solver(&[&args[..], &["--pdbs", empty.to_str().unwrap(), "1 2 0 3 4 5 6 7 8"]].concat());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("bfs consults no heuristic; --heuristic pdb is ignored"));
+    let v = json(&o);
+    assert_eq!((v["length"].as_u64(), v["heuristic"].as_str()), (Some(2), Some("none")));
 }

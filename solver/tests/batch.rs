@@ -141,31 +141,73 @@ fn a_torn_last_line_is_dropped_and_its_instance_solved_again() {
     }
 }
 
+/// CSV files of the versions before records had `finished` and before they had `settings` (each column was
+/// added at the end) go on in their own columns.
 #[test]
-fn a_csv_file_from_before_records_had_finish_times_is_resumed_in_its_own_columns() {
-    let d = Dir::new("old-csv");
+fn a_csv_file_of_an_older_version_is_resumed_in_its_own_columns() {
+    for dropped in [1, 2] {
+        let d = Dir::new("old-csv");
+        let input = d.file("in.txt", EASY_KORF);
+        let out = d.path("out.csv");
+        let o = run(&["batch", input.to_str().unwrap(), "-o", out.to_str().unwrap()]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        // The header and two records as the older version wrote them: without the last columns.
+        let text = std::fs::read_to_string(&out).unwrap();
+        let mut rows = csv::ReaderBuilder::new().has_headers(false).from_reader(text.as_bytes());
+        let mut w = csv::Writer::from_writer(Vec::new());
+        for row in rows.records().take(3) {
+            let row = row.unwrap();
+            w.write_record(row.iter().take(row.len() - dropped)).unwrap();
+        }
+        std::fs::write(&out, w.into_inner().unwrap()).unwrap();
+        let columns = 22 - dropped;
+        let o = run(&["batch", input.to_str().unwrap(), "-o", out.to_str().unwrap(), "--resume"]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        assert!(stderr(&o).contains("do not say their settings"), "{}", stderr(&o));
+        let mut reader = csv::Reader::from_path(&out).unwrap();
+        assert_eq!(reader.headers().unwrap().len(), columns);
+        let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
+        assert_eq!(rows.len(), 4);
+        assert!(rows.iter().all(|r| r.len() == columns && &r[3] == "solved"));
+        // And it reports as any other, its chart on the summed search time when it has no finish times.
+        let plots = d.path("plots");
+        let o = run_report(&["report", out.to_str().unwrap(), "--plot", plots.to_str().unwrap()]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let svg = std::fs::read_to_string(plots.join("solved-by-time.svg")).unwrap();
+        assert_eq!(svg.contains("search time summed in file order"), dropped == 2);
+    }
+}
+
+/// Every record says what made it, and a run with another heuristic, goal or algorithm does
+/// not append to a file of another's: the results would mean different things.
+#[test]
+fn resuming_with_other_settings_is_refused_and_names_them() {
+    let d = Dir::new("settings");
     let input = d.file("in.txt", EASY_KORF);
-    let out = d.path("out.csv");
-    let o = run(&["batch", input.to_str().unwrap(), "-o", out.to_str().unwrap()]);
+    let out = d.path("out.jsonl");
+    let (input, out) = (input.to_str().unwrap(), out.to_str().unwrap());
+    let base = ["batch", input, "-o", out, "--resume"];
+    let o = run_report(&[&base[..], &["--heuristic", "linear-conflict", "--shard", "1/2"]].concat());
     assert!(o.status.success(), "{}", stderr(&o));
-    // The header and two records as the version before `finished` wrote them: without the last column.
-    let text = std::fs::read_to_string(&out).unwrap();
-    let old: Vec<&str> = text.lines().take(3).map(|l| l.rsplit_once(',').unwrap().0).collect();
-    assert!(old[0].ends_with(",error"), "{}", old[0]);
-    std::fs::write(&out, format!("{}\n", old.join("\n"))).unwrap();
-    let o = run(&["batch", input.to_str().unwrap(), "-o", out.to_str().unwrap(), "--resume"]);
+    let text = std::fs::read_to_string(out).unwrap();
+    let first: serde_json::Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();
+    assert_eq!(
+        first["settings"],
+        "board=4x4; goal=blank-first; moves=tiles; algorithm=ida; heuristic=linear-conflict; tables="
+    );
+    for (other, named) in [
+        (&["--heuristic", "manhattan"][..], "heuristic 'linear-conflict' there, 'manhattan' now"),
+        (&["--heuristic", "linear-conflict", "--goal", "blank-last"], "goal 'blank-first' there, 'blank-last' now"),
+        (&["--heuristic", "linear-conflict", "--algorithm", "astar"], "algorithm 'ida' there, 'astar' now"),
+    ] {
+        let o = run_report(&[&base[..], other].concat());
+        assert_eq!(o.status.code(), Some(2), "{other:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains("was made with other settings") && stderr(&o).contains(named), "{}", stderr(&o));
+        assert_eq!(std::fs::read_to_string(out).unwrap(), text, "{other:?}: nothing appended");
+    }
+    let o = run_report(&[&base[..], &["--heuristic", "linear-conflict"]].concat());
     assert!(o.status.success(), "{}", stderr(&o));
-    let mut reader = csv::Reader::from_path(&out).unwrap();
-    assert_eq!(reader.headers().unwrap().len(), 20);
-    let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
-    assert_eq!(rows.len(), 4);
-    assert!(rows.iter().all(|r| r.len() == 20 && &r[3] == "solved"));
-    // And it reports as any other, its chart on the summed search time.
-    let plots = d.path("plots");
-    let o = run_report(&["report", out.to_str().unwrap(), "--plot", plots.to_str().unwrap()]);
-    assert!(o.status.success(), "{}", stderr(&o));
-    let svg = std::fs::read_to_string(plots.join("solved-by-time.svg")).unwrap();
-    assert!(svg.contains("search time summed in file order"));
+    assert_eq!(std::fs::read_to_string(out).unwrap().lines().count(), 4);
 }
 
 /// `solver report` (which takes no search options).

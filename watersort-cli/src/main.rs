@@ -31,12 +31,10 @@ Examples:
 
 Level text: one level a line, `name: tube tube ...`, each tube its colours bottom to top as letters
 (case-sensitive), `-` an empty tube, `#` a comment. JSON: an array of tubes, each an array of colour
-names bottom to top; \"Empty\" entries or [] are space.
-Exit codes: 0 all solved, 1 unsolvable (or an internal failure), 2 bad input or usage, 3 stopped by a
-limit, 130 interrupted.";
+names bottom to top; \"Empty\" entries or [] are space.";
 
 #[derive(Parser)]
-#[command(name = "watersort", version, about = "Solves water sort levels in the fewest pours", after_help = EXAMPLES)]
+#[command(name = "watersort", version, about = "Solves water sort levels in the fewest pours", after_help = format!("{EXAMPLES}\n\n{}", cli_common::EXIT_STATUS_HELP))]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -159,7 +157,16 @@ fn options(args: &SearchArgs, limits: search::Limits) -> anyhow::Result<Options>
         (Some(h), a) if a.optimal() && !h.admissible() => {
             return Err(usage(anyhow::anyhow!("--heuristic {} is for --algorithm greedy or dfs only", h.name())))
         }
-        (Some(h), _) => h,
+        (Some(h), a) => {
+            if !a.informed() {
+                log(&format!(
+                    "watersort: note: {} consults no heuristic; --heuristic {} is ignored",
+                    a.name(),
+                    h.name()
+                ));
+            }
+            h
+        }
         (None, a) if !a.optimal() => Heuristic::Guide,
         (None, _) => Heuristic::Bottoms,
     };

@@ -146,6 +146,18 @@ fn batch_writes_a_record_a_level_resumes_and_reports() {
     let o = watersort(&resume, "");
     assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
     assert_eq!(std::fs::read_to_string(&out).unwrap().lines().count(), 3);
+    // Each record says what made it; resuming under another rule or algorithm would mix lengths of
+    // different puzzles, and is refused, naming what differs.
+    assert!(records.iter().all(|r| r["settings"] == "capacity=2; rule=standard; algorithm=astar; heuristic=bottoms"));
+    for (other, named) in [
+        (["--rule", "one-unit"], "rule 'standard' there, 'one-unit' now"),
+        (["--algorithm", "greedy"], "algorithm 'astar' there, 'greedy' now"),
+    ] {
+        let o = watersort(&[&resume[..], &other[..]].concat(), "");
+        assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
+        assert!(text(&o.stderr).contains(named), "{}", text(&o.stderr));
+    }
+    assert_eq!(std::fs::read_to_string(&out).unwrap().lines().count(), 3);
     let page = dir.join("report.html");
     let report = watersort(&["report", out.to_str().unwrap(), "--html", page.to_str().unwrap()], "");
     assert_eq!(report.status.code(), Some(0));
@@ -190,4 +202,30 @@ fn an_inadmissible_heuristic_is_named_as_typed() {
     assert_eq!(out.status.code(), Some(2));
     let stderr = text(&out.stderr);
     assert!(stderr.contains("--heuristic guide is for --algorithm greedy or dfs only"), "{stderr}");
+}
+
+/// Options that do nothing for the search asked for are said to be ignored, not silently accepted: a
+/// heuristic for breadth-first search (whose record says `none`), checkpoints for searches that keep none.
+#[test]
+fn options_the_search_ignores_are_said_to_be_ignored() {
+    let o = watersort(
+        &["solve", "--algorithm", "bfs", "--heuristic", "bottoms", "--format", "json", "ab ba -", "--capacity", "2"],
+        "",
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    assert!(
+        text(&o.stderr).contains("bfs consults no heuristic; --heuristic bottoms is ignored"),
+        "{}",
+        text(&o.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["heuristic"], "none");
+    let dir = harness::TempDir::new("ws-checkpoint");
+    let input = dir.file("in.txt", "a: abab baba - -\n");
+    let out = dir.path("out.jsonl");
+    let args = ["batch", input.to_str().unwrap(), "-o", out.to_str().unwrap(), "--algorithm", "ida"];
+    let o = watersort(&[&args[..], &["--checkpoint-after", "0"]].concat(), "");
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    assert!(text(&o.stderr).contains("keep no checkpoints; --checkpoint-after is ignored"), "{}", text(&o.stderr));
+    assert!(!dir.path("out.jsonl.checkpoints").exists());
 }

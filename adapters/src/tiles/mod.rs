@@ -36,6 +36,25 @@ impl Task for Tiles<'_> {
         "solver"
     }
 
+    /// The board and goal the lines are read for, how moves are written, and what searched: a record of
+    /// another goal or move style would read differently, one of another heuristic or tables may count
+    /// other nodes (or, inadmissible, find other lengths).
+    fn settings(&self) -> Vec<(&'static str, String)> {
+        let r = &self.recorder;
+        let informed = self.algorithm.informed();
+        vec![
+            ("board", self.board.to_string()),
+            ("goal", r.goal.name().to_string()),
+            (
+                "moves",
+                clap::ValueEnum::to_possible_value(&r.style).expect("no style is skipped").get_name().to_string(),
+            ),
+            ("algorithm", search::Named::name(self.algorithm).to_string()),
+            ("heuristic", if informed { r.solver.name() } else { "none" }.to_string()),
+            ("tables", if informed { r.tables() } else { "" }.to_string()),
+        ]
+    }
+
     fn parse(&self, line: &str) -> Option<Line<State>> {
         let (board, goal) = (self.board, self.recorder.goal);
         match puzzle::parse_line(board, goal, line) {
