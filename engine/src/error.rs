@@ -39,6 +39,9 @@ pub enum Error {
     /// The position is of the half of the permutations no move sequence reaches the goal from.
     #[error("the position is not solvable (wrong permutation parity)")]
     Unsolvable,
+    /// A work item whose moves are not those of an iteration's item from its position.
+    #[error("not a work item of this position: {0}")]
+    BadItem(String),
     /// A setting out of its range, e.g. `the number of lanes must be from 1 to 16, not 0`.
     #[error("{0}")]
     Setting(String),
@@ -60,6 +63,7 @@ impl search::Fault for Error {
                 | Error::WrongBoard { .. }
                 | Error::Unsolvable
                 | Error::Setting(_)
+                | Error::BadItem(_)
         )
     }
 }

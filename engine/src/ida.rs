@@ -15,7 +15,7 @@ use crate::lanes::Worker;
 use crate::moves::{after_move, Moves, MAX_PATH};
 use crate::outcome::{Checkpoint, Counts, Limits, Outcome, Report};
 use crate::work::{Item, Queue, Source};
-use puzzle::{State, MAX_CELLS};
+use puzzle::State;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::Mutex;
 use std::time::Duration;
@@ -30,7 +30,7 @@ const FRONT_ROUNDS: usize = 4;
 
 /// The children of `it` within `bound`, in the serial search's order; `Err` with the moves when one of
 /// them is the goal. Children over the bound lower `next`.
-fn expand<H: Heuristic, T: Transitions>(
+pub(crate) fn expand<H: Heuristic, T: Transitions>(
     heur: &H,
     moves: &Moves<T>,
     it: &Item<H::Node>,
@@ -133,7 +133,7 @@ fn iterate<H: Heuristic, T: Transitions>(
             None => serial_iteration(&mut serial, &guard, bound, first()),
             Some(pool) => pool.install(|| {
                 let threads = pool.current_num_threads();
-                parallel_iteration(heur, moves, &guard, tiles, root, start.blank(), bound, threads, lanes)
+                parallel_iteration(heur, moves, &guard, first(), bound, threads, lanes)
             }),
         };
         last = counts;
@@ -186,23 +186,21 @@ fn ended(found: Option<Vec<u8>>, guard: &Guard) -> Option<Outcome> {
     }
 }
 
-/// One iteration on the pool: the nodes at a small depth become work items; a solution shallower than that
-/// depth is found (and bound-checked) while splitting, so short solutions are never skipped.
-#[allow(clippy::too_many_arguments)]
-fn parallel_iteration<H: Heuristic, T: Transitions>(
+/// One iteration on the pool below `first` (the root, or a split iteration's work item): the nodes a few
+/// moves below it become work items; a solution shallower than that is found (and bound-checked) while
+/// splitting, so short solutions are never skipped.
+pub(crate) fn parallel_iteration<H: Heuristic, T: Transitions>(
     heur: &H,
     moves: &Moves<T>,
     guard: &Guard,
-    tiles: [u8; MAX_CELLS],
-    root: H::Node,
-    blank: usize,
+    first: Item<H::Node>,
     bound: u32,
     threads: usize,
     lanes: usize,
 ) -> (Option<Vec<u8>>, u32, Counts) {
     let mut counts = Counts::default();
     let mut next = u32::MAX;
-    let mut items = vec![Item { tiles, node: root, blank, state: moves.fsm.start(blank), path: Vec::new() }];
+    let mut items = vec![first];
     // Enough items that the pool stays busy to the end of the iteration.
     while items.len() < 64 * threads && items[0].depth() < bound {
         let mut deeper = Vec::with_capacity(items.len() * 3);
@@ -320,9 +318,8 @@ mod tests {
             for pool in &pools {
                 for lanes in [1, 3] {
                     let threads = pool.current_num_threads();
-                    let (found, next, counts) = pool.install(|| {
-                        parallel_iteration(&heur, &moves, &guard, tiles, root, start.blank(), bound, threads, lanes)
-                    });
+                    let (found, next, counts) =
+                        pool.install(|| parallel_iteration(&heur, &moves, &guard, item(), bound, threads, lanes));
                     assert_eq!((found, (counts, next)), (None, plain), "{start}: {threads} threads, {lanes} lanes");
                 }
             }

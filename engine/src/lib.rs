@@ -19,6 +19,7 @@ mod lanes;
 mod moves;
 pub mod outcome;
 mod settings;
+pub mod split;
 mod tables;
 mod work;
 
@@ -27,7 +28,9 @@ pub use outcome::{Checkpoint, Counts, Limits, Live, Outcome, Report, Resume, Sto
 pub use settings::{cores, Settings, FSM_DEPTH, LANES, MAX_LANES, MAX_THREADS};
 pub use tables::{default_partition, open_tables, HeuristicChoice, Lookups, TableSpec, MAX_SETS};
 
+use fsm::TableRef;
 use heuristic::{Heuristic, LinearConflictH, Manhattan, MaxOf, PdbHeuristic};
+use moves::Moves;
 use puzzle::pdb_file::PdbFile;
 use puzzle::{Board, State};
 use std::path::PathBuf;
@@ -244,20 +247,78 @@ impl Solver {
     /// Solves optimally on `threads` threads (at least 1). A returned solution has been replayed from
     /// `state` and ends at the goal; if it does not, that is a bug and this says so rather than report it.
     pub fn solve_with(&self, state: &State, threads: usize, limits: &Limits) -> Result<Report, Error> {
+        self.check_position(state)?;
+        let pool = (threads > 1).then(|| self.pool(threads)).transpose()?;
+        let report = with_heuristic!(&self.heuristic, h => ida::solve(h, self.fsm(), state, pool.as_deref(), self.lanes, limits));
+        self.checked(state, report.moves())?;
+        Ok(report)
+    }
+
+    /// Cuts the IDA* iteration at `bound` from `state` into at least `at_least` work items where the tree is
+    /// that wide (see [`split`]), for [`Solver::work`] to search anywhere.
+    pub fn split(&self, state: &State, bound: u32, at_least: usize) -> Result<split::Split, Error> {
+        self.check_position(state)?;
+        let fsm = self.fsm();
+        let cut = with_heuristic!(&self.heuristic, h => match fsm.table() {
+            TableRef::Narrow(t) => split::split(h, &Moves::new(self.board, fsm, t), state, bound, at_least),
+            TableRef::Wide(t) => split::split(h, &Moves::new(self.board, fsm, t), state, bound, at_least),
+        });
+        if let split::Divided::Solved(moves) = &cut.outcome {
+            self.checked(state, Some(moves))?;
+        }
+        Ok(cut)
+    }
+
+    /// Searches the work item `prefix` of the iteration at `bound` from `state` on `threads` threads, within
+    /// `limits` (its time and node limits; no checkpoints). A prefix that is not one of an iteration's items
+    /// (a move the board or the automaton does not allow) is refused.
+    pub fn work(
+        &self,
+        state: &State,
+        bound: u32,
+        prefix: &[u8],
+        threads: usize,
+        limits: &Limits,
+    ) -> Result<split::Worked, Error> {
+        self.check_position(state)?;
+        let pool = (threads > 1).then(|| self.pool(threads)).transpose()?;
+        let (fsm, lanes) = (self.fsm(), self.lanes);
+        let worked = with_heuristic!(&self.heuristic, h => match fsm.table() {
+            TableRef::Narrow(t) => {
+                let moves = Moves::new(self.board, fsm, t);
+                let item = split::item_at(h, &moves, state, prefix).map_err(Error::BadItem)?;
+                split::work(h, &moves, item, bound, pool.as_deref(), lanes, limits)
+            }
+            TableRef::Wide(t) => {
+                let moves = Moves::new(self.board, fsm, t);
+                let item = split::item_at(h, &moves, state, prefix).map_err(Error::BadItem)?;
+                split::work(h, &moves, item, bound, pool.as_deref(), lanes, limits)
+            }
+        });
+        self.checked(state, worked.found.as_deref())?;
+        Ok(worked)
+    }
+
+    /// A position this solver can search: of its board, and solvable.
+    fn check_position(&self, state: &State) -> Result<(), Error> {
         if state.board() != self.board {
             return Err(Error::WrongBoard { position: state.board(), solver: self.board });
         }
         if !state.is_solvable() {
             return Err(Error::Unsolvable);
         }
-        let pool = (threads > 1).then(|| self.pool(threads)).transpose()?;
-        let report = with_heuristic!(&self.heuristic, h => ida::solve(h, self.fsm(), state, pool.as_deref(), self.lanes, limits));
+        Ok(())
+    }
+
+    /// Waits for the tables' check, and replays a solution from `state` to the goal: a result is given only
+    /// from sound tables, and a solution that does not replay is a bug, said rather than printed.
+    fn checked(&self, state: &State, moves: Option<&[u8]>) -> Result<(), Error> {
         if let Some(check) = &self.check {
             check.wait()?;
         }
-        if let Some(moves) = report.moves() {
+        if let Some(moves) = moves {
             state.replay(moves).map_err(Error::BadSolution)?;
         }
-        Ok(report)
+        Ok(())
     }
 }
