@@ -16,7 +16,7 @@ mod progress;
 pub mod record;
 pub mod report;
 mod run;
-mod settings;
+pub mod settings;
 mod sink;
 mod task;
 

@@ -62,7 +62,7 @@ pub struct Progress {
     total: Option<u64>,
     /// Instances recorded so far.
     pub done: u64,
-    by_status: [u64; 4],
+    by_status: [u64; 5],
     running: Vec<Running>,
     start: Instant,
     last_line: Instant,
@@ -78,7 +78,7 @@ impl Progress {
             bar
         });
         let now = Instant::now();
-        Progress { bar, quiet, total, done: 0, by_status: [0; 4], running: Vec::new(), start: now, last_line: now }
+        Progress { bar, quiet, total, done: 0, by_status: [0; 5], running: Vec::new(), start: now, last_line: now }
     }
 
     /// A line above the bar: notes of problems are shown even when quiet.
@@ -133,9 +133,10 @@ impl Progress {
             (d, Some(t)) => span(elapsed.mul_f64(t.saturating_sub(d) as f64 / d as f64)),
         };
         let total = self.total.map_or("?".to_string(), |t| t.to_string());
-        let [solved, limit, unsolvable, invalid] = self.by_status;
+        let [solved, limit, unsolvable, invalid, exhausted] = self.by_status;
+        let exhausted = if exhausted > 0 { format!(", {exhausted} exhausted") } else { String::new() };
         log(&format!(
-            "batch: {}/{total} done ({solved} solved, {limit} limit, {unsolvable} unsolvable, {invalid} invalid), elapsed {}, ETA {eta}; running: {}",
+            "batch: {}/{total} done ({solved} solved, {limit} limit, {unsolvable} unsolvable, {invalid} invalid{exhausted}), elapsed {}, ETA {eta}; running: {}",
             self.done,
             span(elapsed),
             self.running_text()

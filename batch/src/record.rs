@@ -23,16 +23,20 @@ pub enum Status {
     /// The line is not a valid instance; `error` says why.
     #[default]
     Invalid,
+    /// A work item of a split iteration (`solver work`) searched to its bound without a solution;
+    /// `next_bound` says where the next iteration starts.
+    Exhausted,
 }
 
 impl Status {
-    /// The status as records spell it (`solved`, `limit`, `unsolvable`, `invalid`).
+    /// The status as records spell it (`solved`, `limit`, `unsolvable`, `invalid`, `exhausted`).
     pub fn as_str(self) -> &'static str {
         match self {
             Status::Solved => "solved",
             Status::Limit => "limit",
             Status::Unsolvable => "unsolvable",
             Status::Invalid => "invalid",
+            Status::Exhausted => "exhausted",
         }
     }
 }
@@ -104,6 +108,11 @@ pub struct Record {
     /// CSV files of older versions can be resumed in their own columns (see [`RecordFormat::older_csv_columns`]).
     #[serde(default)]
     pub settings: String,
+    /// A work item searched without a solution (status `exhausted`): the smallest f-value above its bound
+    /// in its subtree, where the next iteration starts; empty if nothing was cut off, and for every other
+    /// record.
+    #[serde(default)]
+    pub next_bound: Option<u32>,
 }
 
 fn one() -> usize {
@@ -135,7 +144,7 @@ impl Verdict {
         match (rec.status, rec.matched) {
             (Status::Invalid, _) => Verdict::Invalid,
             (_, Some(false)) | (Status::Unsolvable, _) => Verdict::Failed,
-            (Status::Solved, _) => Verdict::Solved,
+            (Status::Solved | Status::Exhausted, _) => Verdict::Solved,
             (Status::Limit, _) => Verdict::Limit,
         }
     }
@@ -194,13 +203,16 @@ impl RecordFormat {
     }
 
     /// How many columns a CSV file of an older version has, given its header: each version only added
-    /// columns at the end (`finished`, then `settings`), so such a file is resumed in its own columns (the
-    /// records appended to it leave the newer ones out) rather than refused. `None` for any other header,
-    /// this version's included.
+    /// columns at the end (`finished`, then `settings`, then `next_bound`), so such a file is resumed in its
+    /// own columns (the records appended to it leave the newer ones out) rather than refused. `None` for any
+    /// other header, this version's included.
     pub fn older_csv_columns(header: &str) -> Option<usize> {
         let current = RecordFormat::csv_header();
-        let older = [current.strip_suffix(",settings")?, current.strip_suffix(",finished,settings")?];
-        older.iter().find(|&&h| h == header).map(|h| h.split(',').count())
+        let columns: Vec<&str> = current.split(',').collect();
+        let last_of_older = ["error", "finished", "settings"];
+        (1..columns.len())
+            .filter(|&n| last_of_older.contains(&columns[n - 1]))
+            .find(|&n| columns[..n].join(",") == header)
     }
 
     /// A CSV record line (ending in its newline) cut to its first `columns` fields: the record as an older
@@ -370,6 +382,7 @@ mod tests {
             error: (status != Status::Solved).then(|| "line 7: tile 3 appears twice, oh, \"no\"".into()),
             finished: (status != Status::Invalid).then_some(1_790_000_000.25),
             settings: String::new(),
+            next_bound: None,
         }
     }
 
@@ -400,7 +413,7 @@ mod tests {
         let mut csv = RecordFormat::Csv.encode(&sample("a", Status::Solved), true).unwrap();
         csv.extend(b"x,1\n");
         let e = format!("{:#}", parse_records(&csv).unwrap_err());
-        assert_eq!(e, "line 3: 2 fields where the header has 22");
+        assert_eq!(e, "line 3: 2 fields where the header has 23");
         assert!(parse_records(b"hello\n").is_err());
         assert_eq!(parse_records(b"").unwrap().format, None);
     }
@@ -420,12 +433,12 @@ mod tests {
     #[test]
     fn csv_files_of_older_versions_read_and_resume_in_their_own_columns() {
         let header = RecordFormat::csv_header();
-        assert!(header.ends_with(",finished,settings"), "columns are only added at the end: {header}");
+        assert!(header.ends_with(",finished,settings,next_bound"), "columns are only added at the end: {header}");
         let mut full = sample("a", Status::Solved);
         full.settings = "board=4x4; rule=a, b".into();
         let line = RecordFormat::Csv.encode(&full, false).unwrap();
         let before_finished = Record { finished: None, ..sample("a", Status::Solved) };
-        for (dropped, want) in [(1, sample("a", Status::Solved)), (2, before_finished)] {
+        for (dropped, want) in [(1, full.clone()), (2, sample("a", Status::Solved)), (3, before_finished)] {
             let columns = header.split(',').count() - dropped;
             let old_header = header.split(',').take(columns).collect::<Vec<_>>().join(",");
             assert_eq!(RecordFormat::older_csv_columns(&old_header), Some(columns));

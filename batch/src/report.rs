@@ -40,6 +40,8 @@ pub struct Summary {
     pub limit: usize,
     /// Records with status `unsolvable`.
     pub unsolvable: usize,
+    /// Work items searched to their bound without a solution (`solver work`).
+    pub exhausted: usize,
     /// Records with status `invalid`.
     pub invalid: usize,
     /// Solved records whose input gave an optimal length to check against.
@@ -139,6 +141,7 @@ impl Summary {
             solved,
             limit: count(Status::Limit),
             unsolvable: count(Status::Unsolvable),
+            exhausted: count(Status::Exhausted),
             invalid: count(Status::Invalid),
             checked: records.iter().filter(|r| r.matched.is_some()).count(),
             mismatched: records.iter().filter(|r| r.matched == Some(false)).map(|r| r.id.clone()).collect(),
@@ -186,6 +189,9 @@ impl Summary {
         let _ = writeln!(s, "limit        {}", self.limit);
         let _ = writeln!(s, "unsolvable   {}", self.unsolvable);
         let _ = writeln!(s, "invalid      {}", self.invalid);
+        if self.exhausted > 0 {
+            let _ = writeln!(s, "exhausted    {} work items without a solution at their bound", self.exhausted);
+        }
         let _ = writeln!(
             s,
             "checked      {} lengths against the input, {} mismatched{}",
@@ -234,6 +240,9 @@ impl Summary {
             ("search time (s)", format!("{:.3}", self.seconds)),
             ("mean search time (s, solved)", or_dash(self.mean_seconds.map(|m| format!("{m:.3}")))),
         ];
+        if self.exhausted > 0 {
+            rows.insert(5, ("exhausted work items", self.exhausted.to_string()));
+        }
         rows.extend(self.heuristics.iter().map(|h| ("heuristic", h.clone())));
         rows.push(("lengths (length:count)", self.length_words()));
         rows.push(("search time (s, solved)", or_dash(self.seconds_spread.map(|p| p.text(false)))));

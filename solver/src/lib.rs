@@ -9,4 +9,5 @@ pub mod grid;
 pub mod input;
 pub mod show;
 pub mod solve;
+pub mod split;
 pub mod watch;

@@ -31,6 +31,13 @@ enum Command {
   solver report --plot plots/ results.jsonl        # and SVG charts in plots/
   solver report --compare old.jsonl new.jsonl      # two runs of the same instances, side by side")]
     Report(batch::report::ReportArgs),
+    /// Cut one IDA* iteration of a position into work items for many machines (see `work`, `merge`).
+    Split(solver::split::SplitArgs),
+    /// Search work items of a split iteration: a batch over the items file, one record an item, resumable
+    /// and shardable (one shard a machine or array task).
+    Work(solver::split::WorkArgs),
+    /// Merge the workers' records of a split iteration: the solution, or the next bound to split at.
+    Merge(solver::split::MergeArgs),
     /// Write reproducible random solvable instances, one a line.
     Generate(solver::generate::GenerateArgs),
     /// Enumerate every position of a small board: how many at each distance from the goal, and the farthest.
@@ -52,6 +59,9 @@ fn main() -> ExitCode {
         Command::Solve(args) => solver::solve::run(&args),
         Command::Batch(args) => solver::batch::run(&args),
         Command::Report(args) => batch::report::run("solver", &args),
+        Command::Split(args) => solver::split::split(&args),
+        Command::Work(args) => solver::split::work(&args),
+        Command::Merge(args) => solver::split::merge(&args),
         Command::Generate(args) => solver::generate::run(&args).map(|()| ExitCode::SUCCESS),
         Command::Explore(args) => solver::explore::run(&args),
         #[cfg(feature = "web")]

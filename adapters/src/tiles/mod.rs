@@ -3,6 +3,7 @@
 //! ([`record`]).
 
 pub mod algorithm;
+pub mod items;
 pub mod record;
 
 pub use algorithm::{solve, Follow, Searched};
@@ -12,6 +13,21 @@ use batch::{Attempt, Line, Record, Resume, Source, Task};
 use puzzle::{Board, State};
 use search::Algorithm;
 use std::sync::Arc;
+
+/// What decides a sliding-tile record besides the position: the board and goal the lines are read for, how
+/// moves are written, and what searched (a record of another goal or move style would read differently, one
+/// of another heuristic or tables may count other nodes or, inadmissible, find other lengths).
+fn settings(board: Board, algorithm: Algorithm, r: &Recorder) -> Vec<(&'static str, String)> {
+    let informed = algorithm.informed();
+    vec![
+        ("board", board.to_string()),
+        ("goal", r.goal.name().to_string()),
+        ("moves", clap::ValueEnum::to_possible_value(&r.style).expect("no style is skipped").get_name().to_string()),
+        ("algorithm", search::Named::name(algorithm).to_string()),
+        ("heuristic", if informed { r.solver.name() } else { "none" }.to_string()),
+        ("tables", if informed { r.tables() } else { "" }.to_string()),
+    ]
+}
 
 /// Sliding tiles as a batch's puzzle.
 pub struct Tiles<'a> {
@@ -36,23 +52,8 @@ impl Task for Tiles<'_> {
         "solver"
     }
 
-    /// The board and goal the lines are read for, how moves are written, and what searched: a record of
-    /// another goal or move style would read differently, one of another heuristic or tables may count
-    /// other nodes (or, inadmissible, find other lengths).
     fn settings(&self) -> Vec<(&'static str, String)> {
-        let r = &self.recorder;
-        let informed = self.algorithm.informed();
-        vec![
-            ("board", self.board.to_string()),
-            ("goal", r.goal.name().to_string()),
-            (
-                "moves",
-                clap::ValueEnum::to_possible_value(&r.style).expect("no style is skipped").get_name().to_string(),
-            ),
-            ("algorithm", search::Named::name(self.algorithm).to_string()),
-            ("heuristic", if informed { r.solver.name() } else { "none" }.to_string()),
-            ("tables", if informed { r.tables() } else { "" }.to_string()),
-        ]
+        settings(self.board, self.algorithm, &self.recorder)
     }
 
     fn parse(&self, line: &str) -> Option<Line<State>> {

@@ -1,0 +1,219 @@
+//! One IDA* iteration of one position spread over machines: the items file `solver split` writes (a header
+//! line, then one work item a line), the batch task `solver work` runs over it (each item's subtree
+//! searched at the bound, one record an item, resumable and shardable like any batch), and what `solver
+//! merge` makes of the records.
+//!
+//! The file is plain text a person can read and a job script can split: the header is a `#` comment line
+//! carrying JSON, so that a batch reads past it; each item line is one JSON object with everything a worker
+//! needs (the position, the bound and the moves to its subtree).
+
+use super::record::{user_moves, MoveStyle, Recorder};
+use super::settings;
+use batch::{stop_text, Attempt, Line, Record, Resume, Source, Status, Task};
+use engine::split::{Divided, Split};
+use puzzle::{Board, Goal, State};
+use serde::{Deserialize, Serialize};
+use std::sync::Arc;
+
+/// How the header line of an items file starts.
+pub const HEADER: &str = "# split ";
+
+/// What an items file says of its iteration: the position, the bound, how it was cut, and the settings its
+/// workers must search with.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Header {
+    /// The position, in the labels of `goal`.
+    pub instance: String,
+    /// Its board.
+    pub board: String,
+    /// The goal its labels are written for.
+    pub goal: String,
+    /// The iteration's bound.
+    pub bound: u32,
+    /// The items in the file.
+    pub items: usize,
+    /// Nodes the cut itself generated and expanded (the items' records hold the rest of the iteration's).
+    pub nodes: u64,
+    /// Expanded nodes of the cut.
+    pub expanded: u64,
+    /// The smallest f-value above the bound among the nodes the cut pruned.
+    pub next: Option<u32>,
+    /// A solution the cut found above the items' depth (the iteration then has no items), in the user's
+    /// labels.
+    pub solved: Option<String>,
+    /// The settings every record of the iteration must have (see [`batch::Task::settings`]).
+    pub settings: String,
+}
+
+/// One work item, as a line of the file.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Item {
+    /// Its number, from 1, in the iteration's order: the record's id.
+    pub item: usize,
+    /// The position, in the labels of `goal`.
+    pub instance: String,
+    /// The bound its subtree is searched to.
+    pub bound: u32,
+    /// The tiles moved from the position to the item's node, in the position's labels.
+    pub prefix: String,
+}
+
+/// The items file of a cut of the iteration at `bound` from `state`: its header line and item lines.
+pub fn items_file(state: &State, goal: Goal, bound: u32, cut: &Split, settings: String) -> String {
+    let instance = super::user_tiles(state, goal);
+    let (prefixes, solved) = match &cut.outcome {
+        Divided::Items(items) => (items.as_slice(), None),
+        Divided::Solved(moves) => (&[][..], Some(user_moves(state, moves, goal, MoveStyle::Tiles))),
+    };
+    let header = Header {
+        instance: instance.clone(),
+        board: state.board().to_string(),
+        goal: goal.name().to_string(),
+        bound,
+        items: prefixes.len(),
+        nodes: cut.counts.generated,
+        expanded: cut.counts.expanded,
+        next: (cut.next != u32::MAX).then_some(cut.next),
+        solved,
+        settings,
+    };
+    let mut text = format!("{HEADER}{}\n", serde_json::to_string(&header).expect("a header encodes"));
+    for (k, prefix) in prefixes.iter().enumerate() {
+        let prefix = user_moves(state, prefix, goal, MoveStyle::Tiles);
+        let item = Item { item: k + 1, instance: instance.clone(), bound, prefix };
+        text.push_str(&serde_json::to_string(&item).expect("an item encodes"));
+        text.push('\n');
+    }
+    text
+}
+
+/// The header of an items file's text; `Err` saying what is wrong with its first line.
+pub fn read_header(text: &str) -> Result<Header, String> {
+    let first = text.lines().next().unwrap_or_default();
+    let json =
+        first.strip_prefix(HEADER).ok_or("its first line is not a '# split' header (is it from `solver split`?)")?;
+    serde_json::from_str(json).map_err(|e| format!("its header does not read: {e}"))
+}
+
+/// A work item read for searching.
+pub struct Parsed {
+    state: State,
+    bound: u32,
+    /// The prefix in internal labels.
+    prefix: Vec<u8>,
+}
+
+/// The work items of one items file as a batch's puzzle: each searched at its bound by the engine.
+pub struct Items<'a> {
+    /// The board and goal of the file's header.
+    pub board: Board,
+    /// Records the searches (the solver, the goal's labels).
+    pub recorder: Recorder<'a>,
+}
+
+impl Items<'_> {
+    fn item(&self, line: &str) -> Result<(Item, Parsed), String> {
+        let item: Item = serde_json::from_str(line).map_err(|e| format!("not a work item: {e}"))?;
+        let goal = self.recorder.goal;
+        let state = puzzle::parse_tiles(self.board, goal, &item.instance).map_err(|e| e.to_string())?;
+        let cells = self.board.cells();
+        let prefix = puzzle::instance::words(&item.prefix)
+            .iter()
+            .map(|w| match w.parse::<u8>() {
+                Ok(t) if (1..cells).contains(&(t as usize)) => Ok(goal.user_tile(cells, t)),
+                _ => Err(format!("'{w}' in the prefix is not a tile of a {} board", self.board)),
+            })
+            .collect::<Result<Vec<u8>, String>>()?;
+        let parsed = Parsed { state, bound: item.bound, prefix };
+        Ok((item, parsed))
+    }
+}
+
+impl Task for Items<'_> {
+    type Instance = Parsed;
+    /// Items are IDA* subtrees: the engine's IDA* only.
+    const ALGORITHMS: &'static [search::Algorithm] = &[search::Algorithm::Ida];
+
+    fn name(&self) -> &str {
+        "solver"
+    }
+
+    fn settings(&self) -> Vec<(&'static str, String)> {
+        settings(self.board, search::Algorithm::Ida, &self.recorder)
+    }
+
+    /// An item line; the header and other `#` lines are skipped.
+    fn parse(&self, line: &str) -> Option<Line<Parsed>> {
+        let text = line.trim();
+        if text.is_empty() || text.starts_with('#') {
+            return None;
+        }
+        Some(match self.item(text) {
+            Ok((item, parsed)) => Line {
+                id: Some(item.item.to_string()),
+                text: format!("bound {} prefix {}", item.bound, item.prefix),
+                parsed: Ok((parsed, None)),
+            },
+            Err(problem) => Line { id: None, text: text.to_string(), parsed: Err(problem) },
+        })
+    }
+
+    fn invalid(&self, src: &Source, problem: String) -> Record {
+        self.recorder.invalid(src, problem)
+    }
+
+    fn solve(
+        &self,
+        it: &Parsed,
+        src: &Source,
+        threads: usize,
+        limits: &search::Limits,
+        live: &Arc<search::Live>,
+        _: &Resume,
+    ) -> anyhow::Result<Attempt> {
+        let solver = self.recorder.solver;
+        let engine_limits =
+            engine::Limits { search: limits.clone(), progress: Some(Arc::clone(live)), resume: Resume::default() };
+        let started = std::time::Instant::now();
+        let w =
+            solver.work(&it.state, it.bound, &it.prefix, threads, &engine_limits).map_err(cli_common::classified)?;
+        let seconds = started.elapsed().as_secs_f64();
+        let status = match (&w.found, w.stopped) {
+            (Some(_), _) => Status::Solved,
+            (None, Some(_)) => Status::Limit,
+            (None, None) => Status::Exhausted,
+        };
+        let record = Record {
+            length: w.found.as_ref().map(|m| m.len() as u32),
+            moves: w
+                .found
+                .as_ref()
+                .map(|m| user_moves(&it.state, m, self.recorder.goal, MoveStyle::Tiles))
+                .unwrap_or_default(),
+            nodes: w.counts.generated,
+            expanded: w.counts.expanded,
+            seconds,
+            threads,
+            lanes: solver.lanes(),
+            algorithm: "ida".into(),
+            heuristic: solver.name().into(),
+            tables: self.recorder.tables().into(),
+            error: w.stopped.map(|s| stop_text(s, seconds, w.counts.expanded, None, None)),
+            next_bound: (status == Status::Exhausted && w.next != u32::MAX).then_some(w.next),
+            ..src.record(status)
+        };
+        Ok(Attempt { record, stop: w.stopped })
+    }
+
+    fn threads(&self) -> usize {
+        self.recorder.solver.threads()
+    }
+
+    fn parallel_search(&self) -> bool {
+        true
+    }
+
+    fn no_valid_hint(&self) -> String {
+        "is it an items file written by `solver split`?".into()
+    }
+}

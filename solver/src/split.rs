@@ -1,0 +1,305 @@
+//! `solver split`, `solver work` and `solver merge`: one IDA* iteration of one position spread over many
+//! machines (a Slurm job array, GNU parallel, or a loop), coordinated by files alone.
+//!
+//! `split` cuts the iteration at a bound into work items (`adapters::tiles::items`); each worker runs
+//! `work` on its shard of them, a batch like any other (one record an item as it finishes, `--resume`
+//! after a kill); `merge` reads every worker's records: a solution if any item had one (replayed, and as
+//! long as the bound), or else the next bound and the iteration's nodes, for the next `split`.
+
+use crate::args::SearchArgs;
+use adapters::tiles::items::{items_file, read_header, Header, Items};
+use adapters::tiles::{MoveStyle, Recorder};
+use anyhow::{anyhow, bail, Context};
+use batch::record::read_records;
+use batch::{Record, Status, Task};
+use cli_common::heading::{INPUT, OUTPUT};
+use cli_common::{usage, Format};
+use puzzle::Goal;
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+#[derive(clap::Args)]
+#[command(after_long_help = "Examples:
+  solver split --board 5x5 --pdbs pdbs --bound 100 --items 2000 -o iter-100.items \"...25 tiles...\"
+  solver work iter-100.items --pdbs pdbs --shard 3/64 -o iter-100/3.jsonl --resume    # worker 3 of 64
+  solver merge iter-100.items iter-100/*.jsonl      # the solution, or the next bound
+
+The bound defaults to the position's estimate (the first iteration); after a merge without a solution, split
+again at the next bound it gives. scripts/slurm/solve-one.sh runs the whole loop on Slurm.")]
+pub struct SplitArgs {
+    /// The position, as `solve` takes it (tiles, or `id length tiles...`).
+    #[arg(value_name = "POSITION", help_heading = INPUT)]
+    pub instance: String,
+    /// The iteration's bound (default: the position's estimate, IDA*'s first bound).
+    #[arg(long, value_name = "B", help_heading = INPUT)]
+    pub bound: Option<u32>,
+    /// Cut at the first depth with at least this many items (50 to 500 a worker even out uneven subtrees).
+    #[arg(long, value_name = "N", default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=10_000_000), help_heading = INPUT)]
+    pub items: u64,
+    /// The items file to write (replaced whole: written beside it, then renamed).
+    #[arg(long, short, value_name = "FILE", help_heading = OUTPUT)]
+    pub output: PathBuf,
+    #[command(flatten)]
+    pub search: SearchArgs,
+}
+
+#[derive(clap::Args)]
+pub struct WorkArgs {
+    #[command(flatten)]
+    pub batch: batch::BatchArgs,
+    #[command(flatten)]
+    pub search: SearchArgs,
+}
+
+#[derive(clap::Args)]
+pub struct MergeArgs {
+    /// The items file of the iteration.
+    #[arg(value_name = "ITEMS", help_heading = INPUT)]
+    pub items: PathBuf,
+    /// The workers' record files.
+    #[arg(value_name = "RECORDS", help_heading = INPUT)]
+    pub records: Vec<PathBuf>,
+    /// text, or one JSON object: `status` (`solved` or `next`), `bound`, `nodes`, `expanded`, and `length`
+    /// and `moves` when solved.
+    #[arg(long, value_enum, value_name = "FORMAT", default_value = "text", help_heading = OUTPUT)]
+    pub format: Format,
+}
+
+/// What `split` prints and `merge` concludes: the iteration's outcome and nodes.
+#[derive(Debug, Serialize)]
+struct Iteration {
+    /// `items` (split: work to do), `solved`, or `next` (merge: no solution at this bound).
+    status: &'static str,
+    bound: u32,
+    /// The next iteration's bound (`next`; for `items`, the least the cut itself saw).
+    next: Option<u32>,
+    items: usize,
+    /// Generated and expanded nodes: the cut's (split), or the whole iteration's (merge).
+    nodes: u64,
+    expanded: u64,
+    length: Option<u32>,
+    moves: Option<String>,
+}
+
+impl Iteration {
+    fn print(&self, format: Format) {
+        let text = match format {
+            Format::Json => serde_json::to_string(self).expect("an iteration encodes"),
+            Format::Text => match (self.status, &self.moves) {
+                ("solved", Some(moves)) => format!(
+                    "solved at bound {}: length {}  moves {moves}  nodes {} generated, {} expanded in this iteration",
+                    self.bound,
+                    self.length.unwrap_or_default(),
+                    self.nodes,
+                    self.expanded
+                ),
+                ("items", _) => format!(
+                    "bound {}: {} items  nodes {} generated, {} expanded in the cut",
+                    self.bound, self.items, self.nodes, self.expanded
+                ),
+                _ => format!(
+                    "no solution at bound {}: next bound {}  nodes {} generated, {} expanded in this iteration",
+                    self.bound,
+                    self.next.map_or("none".into(), |n| n.to_string()),
+                    self.nodes,
+                    self.expanded
+                ),
+            },
+        };
+        println!("{text}");
+    }
+}
+
+/// `solver split`: writes the items file and prints what the cut found (JSON with `--format json` is not
+/// offered: the file's header is the machine-readable form).
+pub fn split(args: &SplitArgs) -> anyhow::Result<ExitCode> {
+    let s = &args.search;
+    let inst = puzzle::parse_line(s.board, s.goal, &args.instance)
+        .map_err(|e| {
+            usage(anyhow!("bad position: {}", adapters::tiles::position_error(s.board, s.goal, &args.instance, &e)))
+        })?
+        .ok_or_else(|| usage(anyhow!("bad position: no tiles given")))?;
+    let solver = s.solver()?;
+    let bound = args.bound.unwrap_or_else(|| solver.estimate(&inst.state));
+    let cut = solver.split(&inst.state, bound, args.items as usize).map_err(cli_common::classified)?;
+    let recorder = Recorder::new(&solver, s.goal, MoveStyle::Tiles);
+    let settings = batch::settings::encode(&Items { board: s.board, recorder }.settings());
+    let text = items_file(&inst.state, s.goal, bound, &cut, settings);
+    write_whole(&args.output, &text)?;
+    let header = read_header(&text).map_err(|e| anyhow!("internal error: {e}"))?;
+    let status = if header.solved.is_some() { "solved" } else { "items" };
+    Iteration {
+        status,
+        bound,
+        next: header.next,
+        items: header.items,
+        nodes: header.nodes,
+        expanded: header.expanded,
+        length: header.solved.as_ref().map(|m| puzzle::instance::words(m).len() as u32),
+        moves: header.solved,
+    }
+    .print(Format::Text);
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Writes `text` to `path` whole: to a temporary name beside it, synced, then renamed over it.
+fn write_whole(path: &Path, text: &str) -> anyhow::Result<()> {
+    let tmp = path.with_extension("items.tmp");
+    let write = || -> std::io::Result<()> {
+        let mut f = std::fs::File::create(&tmp)?;
+        std::io::Write::write_all(&mut f, text.as_bytes())?;
+        f.sync_all()?;
+        std::fs::rename(&tmp, path)
+    };
+    write().with_context(|| format!("cannot write {}", path.display())).map_err(usage)
+}
+
+/// The header of the items file at `path`.
+fn header_of(path: &Path) -> anyhow::Result<Header> {
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display())).map_err(usage)?;
+    read_header(&text).map_err(|e| usage(anyhow!("{} is not an items file: {e}", path.display())))
+}
+
+/// `solver work`: a batch over the items file's items, on the board and goal its header gives.
+pub fn work(args: &WorkArgs) -> anyhow::Result<ExitCode> {
+    let header = header_of(Path::new(&args.batch.input))?;
+    let mut search = args.search.clone();
+    search.board = header.board.parse().map_err(|e| usage(anyhow!("the items' board: {e}")))?;
+    search.goal = header.goal.parse::<Goal>().map_err(|e| usage(anyhow!("the items' goal: {e}")))?;
+    let solver = search.solver()?;
+    let items = Items { board: search.board, recorder: Recorder::new(&solver, search.goal, MoveStyle::Tiles) };
+    let mine = batch::settings::encode(&items.settings());
+    if mine != header.settings {
+        bail!(usage(anyhow!(
+            "the items were cut with {}; this worker would search with {mine}: give it the same --heuristic, \
+             --partition and tables",
+            header.settings
+        )));
+    }
+    batch::run(&args.batch, &items)
+}
+
+/// `solver merge`: the iteration's outcome from the items' records. Exit 0 with a solution (any item's) or,
+/// when every item was searched to the end without one, the next bound; 1 when an item has no record yet,
+/// or more than one, or stopped at a limit (run its worker again).
+pub fn merge(args: &MergeArgs) -> anyhow::Result<ExitCode> {
+    let header = header_of(&args.items)?;
+    let mut it = Iteration {
+        status: "next",
+        bound: header.bound,
+        next: header.next,
+        items: header.items,
+        nodes: header.nodes,
+        expanded: header.expanded,
+        length: None,
+        moves: None,
+    };
+    if let Some(moves) = &header.solved {
+        it.status = "solved";
+        it.length = Some(check_solution(&header, moves)?);
+        it.moves = Some(moves.clone());
+        it.print(args.format);
+        return Ok(ExitCode::SUCCESS);
+    }
+    let by_item = records_by_item(&header, &args.records)?;
+    // Any item's solution is optimal (the bound is the length), whatever the other items hold.
+    if let Some(r) = by_item.values().find(|r| r.status == Status::Solved) {
+        it.status = "solved";
+        it.length = Some(check_solution(&header, &r.moves)?);
+        it.moves = Some(r.moves.clone());
+        it.next = None;
+    } else {
+        complete(&header, &by_item)?;
+    }
+    for r in by_item.values() {
+        it.nodes += r.nodes;
+        it.expanded += r.expanded;
+        if it.status == "next" {
+            it.next = match (it.next, r.next_bound) {
+                (Some(a), Some(b)) => Some(a.min(b)),
+                (a, b) => a.or(b),
+            };
+        }
+    }
+    it.print(args.format);
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The items' records, by item number: an error naming an item with more than one record, or made with
+/// other settings than the cut's.
+fn records_by_item(header: &Header, files: &[PathBuf]) -> anyhow::Result<BTreeMap<usize, Record>> {
+    let mut by_item: BTreeMap<usize, Record> = BTreeMap::new();
+    let mut doubled = Vec::new();
+    for file in files {
+        // A worker whose shard held no item writes no file; items without a record are found below.
+        if !file.exists() {
+            cli_common::log(&format!("solver: note: {} does not exist; counted as no records", file.display()));
+            continue;
+        }
+        for r in read_records(file)?.records {
+            let n: usize =
+                r.id.parse().map_err(|_| anyhow!("{}: '{}' is not a work item's id", file.display(), r.id))?;
+            if !(1..=header.items).contains(&n) {
+                bail!("{}: item {n} is not one of the {} items of this iteration", file.display(), header.items);
+            }
+            if r.settings != header.settings {
+                bail!(
+                    "{}: item {n} was searched with {}, not {} as the items were cut",
+                    file.display(),
+                    r.settings,
+                    header.settings
+                );
+            }
+            if by_item.insert(n, r).is_some() {
+                doubled.push(n);
+            }
+        }
+    }
+    if !doubled.is_empty() {
+        bail!("items with more than one record: {}", list(&doubled));
+    }
+    Ok(by_item)
+}
+
+/// Without a solution, the next bound needs every item searched to the end: an error naming the items
+/// without a record, and those a limit stopped.
+fn complete(header: &Header, by_item: &BTreeMap<usize, Record>) -> anyhow::Result<()> {
+    let missing: Vec<usize> = (1..=header.items).filter(|n| !by_item.contains_key(n)).collect();
+    if !missing.is_empty() {
+        bail!("{} of {} items have no record yet: {}", missing.len(), header.items, list(&missing));
+    }
+    let unfinished: Vec<usize> =
+        by_item.iter().filter(|(_, r)| r.status != Status::Exhausted).map(|(&n, _)| n).collect();
+    if !unfinished.is_empty() {
+        bail!("{} items did not finish (a limit or an invalid line): {}", unfinished.len(), list(&unfinished));
+    }
+    Ok(())
+}
+
+/// Item numbers as words, the first twenty.
+fn list(items: &[usize]) -> String {
+    let shown: Vec<String> = items.iter().take(20).map(usize::to_string).collect();
+    let more = if items.len() > 20 { format!(" and {} more", items.len() - 20) } else { String::new() };
+    format!("{}{more}", shown.join(", "))
+}
+
+/// A solution replayed from the header's position to the goal and as long as the bound (a shorter one would
+/// mean an earlier iteration missed it): its length.
+fn check_solution(header: &Header, moves: &str) -> anyhow::Result<u32> {
+    let board = header.board.parse().map_err(|e| anyhow!("the items' board: {e}"))?;
+    let goal: Goal = header.goal.parse().map_err(|e| anyhow!("the items' goal: {e}"))?;
+    let state = puzzle::parse_tiles(board, goal, &header.instance).map_err(|e| anyhow!("the items' position: {e}"))?;
+    let cells = state.board().cells();
+    let tiles = puzzle::instance::words(moves)
+        .iter()
+        .map(|w| w.parse::<u8>().map(|t| goal.user_tile(cells, t)).map_err(|_| anyhow!("'{w}' is not a tile")))
+        .collect::<anyhow::Result<Vec<u8>>>()?;
+    state.replay(&tiles).map_err(|e| anyhow!("the solution does not replay: {e}"))?;
+    if tiles.len() != header.bound as usize {
+        bail!("a solution of {} moves at bound {}: not an optimal one", tiles.len(), header.bound);
+    }
+    Ok(tiles.len() as u32)
+}

@@ -1,0 +1,105 @@
+//! One position's IDA* iterations split into items, worked by several workers (shards) and merged, by hand:
+//! the same optimal length as a plain solve, a solution that replays, and clear refusals when records are
+//! missing, doubled or made with other settings.
+
+use harness::{run, TempDir};
+use std::process::Output;
+
+const BIN: &str = env!("CARGO_BIN_EXE_solver");
+
+fn solver(args: &[&str]) -> Output {
+    run(BIN, args, b"")
+}
+
+fn ok(o: &Output) -> String {
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    String::from_utf8(o.stdout.clone()).unwrap()
+}
+
+/// Splits every iteration of `position` into about `items` items, works them in `workers` shards and merges,
+/// until a merge gives the solution; returns its length and the iterations it took.
+fn split_solve(board: &str, position: &str, items: &str, workers: usize) -> (u64, usize) {
+    let dir = TempDir::new("split-by-hand");
+    let h = ["--board", board, "--heuristic", "linear-conflict", "--pdbs", "/nonexistent"];
+    let mut bound: Option<u64> = None;
+    for iteration in 1.. {
+        let file = dir.path(&format!("iter-{iteration}.items"));
+        let file = file.to_str().unwrap();
+        let mut args = vec!["split", "--items", items, "-o", file, position];
+        let b = bound.map(|b| b.to_string());
+        if let Some(b) = &b {
+            args.extend(["--bound", b]);
+        }
+        ok(&solver(&[&args[..], &h[..]].concat()));
+        let mut outs = Vec::new();
+        for w in 0..workers {
+            let out = dir.path(&format!("iter-{iteration}-{w}.jsonl")).to_str().unwrap().to_string();
+            let shard = format!("{w}/{workers}");
+            ok(&solver(&[&["work", file, "--shard", &shard, "-o", &out, "-q"][..], &h[2..]].concat()));
+            outs.push(out);
+        }
+        let merged = ok(&solver(
+            &[&["merge", "--format", "json", file][..], &outs.iter().map(String::as_str).collect::<Vec<_>>()].concat(),
+        ));
+        let v: serde_json::Value = serde_json::from_str(&merged).unwrap();
+        match v["status"].as_str().unwrap() {
+            "solved" => {
+                assert_eq!(v["length"], v["bound"], "{merged}");
+                return (v["length"].as_u64().unwrap(), iteration);
+            }
+            "next" => {
+                let next = v["next"].as_u64().unwrap();
+                assert!(bound.is_none_or(|b| next > b), "{merged}");
+                bound = Some(next);
+            }
+            s => panic!("{s}: {merged}"),
+        }
+    }
+    unreachable!()
+}
+
+#[test]
+fn split_work_and_merge_give_the_plain_solves_length() {
+    for (board, position, items, workers) in [
+        ("4x4", "14 1 9 6 4 8 12 5 7 2 3 0 10 11 13 15", "40", 3),
+        ("4x4", "3 14 9 11 5 4 8 2 13 12 6 7 10 1 15 0", "200", 2),
+        ("3x3", "8 7 6 0 4 1 2 5 3", "5", 4),
+        ("2x3", "1 2 0 3 4 5", "3", 2),
+        ("5x5", "5 1 2 3 4 6 0 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24", "1", 1),
+    ] {
+        let plain =
+            ok(&solver(&["solve", "--board", board, "--heuristic", "linear-conflict", "--format", "json", position]));
+        let plain: serde_json::Value = serde_json::from_str(&plain).unwrap();
+        let (length, iterations) = split_solve(board, position, items, workers);
+        assert_eq!(Some(length), plain["length"].as_u64(), "{board} {position}");
+        assert_eq!(Some(iterations as u64), plain["iterations"].as_u64(), "{board} {position}");
+    }
+}
+
+#[test]
+fn merge_refuses_missing_doubled_and_foreign_records() {
+    let dir = TempDir::new("split-refusals");
+    let position = "14 1 9 6 4 8 12 5 7 2 3 0 10 11 13 15";
+    let h = ["--heuristic", "linear-conflict", "--pdbs", "/nonexistent"];
+    let items = dir.path("it.items");
+    let items = items.to_str().unwrap();
+    // Bound 43: every item is searched without a solution (the optimum is 45).
+    ok(&solver(&[&["split", "--bound", "43", "--items", "30", "-o", items, position][..], &h[..]].concat()));
+    let (a, b) = (dir.path("a.jsonl"), dir.path("b.jsonl"));
+    let (a, b) = (a.to_str().unwrap(), b.to_str().unwrap());
+    ok(&solver(&[&["work", items, "--shard", "0/2", "-o", a, "-q"][..], &h[..]].concat()));
+    let o = solver(&["merge", items, a]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("items have no record yet"), "{o:?}");
+    ok(&solver(&[&["work", items, "--shard", "1/2", "-o", b, "-q"][..], &h[..]].concat()));
+    let merged = ok(&solver(&["merge", items, a, b]));
+    assert!(merged.starts_with("no solution at bound 43: next bound 45"), "{merged}");
+    let o = solver(&["merge", items, a, b, a]);
+    assert!(String::from_utf8_lossy(&o.stderr).contains("items with more than one record"), "{o:?}");
+    // A worker with another heuristic is refused before it searches.
+    let c = dir.path("c.jsonl");
+    let o = solver(&["work", items, "--heuristic", "manhattan", "-o", c.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("the items were cut with"), "{o:?}");
+    assert!(!c.exists());
+}
