@@ -23,7 +23,7 @@
 set -euo pipefail
 
 usage() {
-    sed -n '/^#   scripts/,/^# The solver/p' "$0" | sed 's/^# \{0,1\}//' >&2
+    sed -n '/^#   scripts/,/^# The solver/{/^# The solver/!p}' "$0" | sed 's/^# \{0,1\}//' >&2
     exit 2
 }
 
@@ -47,6 +47,7 @@ while [ $# -gt 0 ]; do
     shift
 done
 [ $# -ge 4 ] || usage
+[ -f "$1" ] || { echo "batch.sh: no input file $1" >&2; exit 2; }
 input=$(realpath -e "$1")
 tables=$(realpath -m "$2")
 out=$(realpath -m "$3")

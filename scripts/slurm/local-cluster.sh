@@ -32,7 +32,8 @@ usage() {
     exit 2
 }
 
-pid_alive() { [ -s "$1" ] && kill -0 "$(cat "$1")" 2>/dev/null; }
+# Through /proc rather than `kill -0`, which a user other than the daemons' (root) is refused.
+pid_alive() { [ -s "$1" ] && [ -d "/proc/$(cat "$1")" ]; }
 
 daemons_alive() {
     pid_alive "$MUNGE/munged.pid" && pid_alive "$DIR/slurmctld.pid" && pid_alive "$DIR/slurmd.pid"
@@ -149,8 +150,12 @@ start() {
     # -c: no jobs of an earlier run of this cluster come back.
     slurmctld -c
     slurmd
-    local deadline=$((SECONDS + START_TIMEOUT))
+    local begin=$SECONDS deadline=$((SECONDS + START_TIMEOUT))
     until node_ready; do
+        # The daemons write their pid files a moment after they fork; one missing after seconds is dead.
+        if [ $SECONDS -ge $((begin + 5)) ] && ! daemons_alive; then
+            fail "a daemon exited (a port in use? another cluster's key?)"
+        fi
         if [ $SECONDS -ge $deadline ]; then
             fail "the node did not become idle within ${START_TIMEOUT} s"
         fi
@@ -173,6 +178,8 @@ fail() {
     for log in "$DIR/slurmctld.log" "$DIR/slurmd.log" "$MUNGE/munged.log"; do
         [ -f "$log" ] && { echo "--- tail of $log" >&2; tail -n 15 "$log" >&2; }
     done
+    # Nothing half-started is left running; the logs stay.
+    stop_daemons quiet
     exit 1
 }
 
