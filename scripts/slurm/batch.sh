@@ -10,8 +10,9 @@
 # Options (before INPUT):
 #   --wait            block until the report job ends; exit code 0 if it wrote the report, else 1
 #   --only LIST       submit only these array tasks (Slurm's --array syntax, e.g. 2 or 1,3), e.g. again after
-#                     one was killed, preempted or timed out; with the report job after them. A task resumes
-#                     its shard: it skips the instances that have a record and redoes none.
+#                     one was killed, preempted or timed out, once the rest of the array has ended (the new
+#                     report job waits for these tasks only). A task resumes its shard: it skips the
+#                     instances that have a record and redoes none.
 #   --cpus N          cores a task (--cpus-per-task; the solver's --threads); default 1
 #   --local-tables DIR  copy TABLES to DIR on each node (node-local disk, e.g. /tmp/stp-pdbs) before the task
 #                     searches, once a node (a file already there with the same size and time is kept)
