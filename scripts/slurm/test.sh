@@ -1,0 +1,134 @@
+#!/usr/bin/env bash
+# The cluster scripts tested against a real Slurm: a one-node cluster on this machine
+# (scripts/slurm/local-cluster.sh, which installs Slurm from Debian's packages when it is missing), then
+#  1. a batch of 60 random 15-puzzle walks, solved on this machine and as 4 array tasks through
+#     scripts/slurm/batch.sh: the merged report's figures and the (id, status, length, nodes) of every record
+#     must be those of the single-machine batch (one thread each, so node counts are exact);
+#  2. a batch of 24 random 15-puzzles under a 1 s limit each (so a shard runs for seconds), one array task
+#     cancelled with `scancel` after its first record, resubmitted alone with `batch.sh --only`: every id must
+#     end with exactly one record, in its own shard (nothing lost, nothing done twice).
+# Skips (exit 0) only where no cluster can be had: not root and Slurm not installed or not up; with CI=true
+# it fails instead. A cluster this script starts is stopped at the end; one already up is left up. Bounded:
+# the part after the build stops with a failure after $STP_SLURM_TEST_TIMEOUT seconds (default 300).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+repo=$PWD
+cluster=$repo/scripts/slurm/local-cluster.sh
+
+say() { echo "slurm test: $*" >&2; }
+
+if [ -z "${STP_SLURM_TEST_SOLVER:-}" ]; then
+    # The debug build without the web app: the fastest to build, and fast enough for these instances.
+    ${CARGO:-cargo} build --locked -q -p solver --no-default-features
+    export STP_SLURM_TEST_SOLVER=${CARGO_TARGET_DIR:-$repo/target}/debug/solver
+    exec timeout --kill-after=10 "${STP_SLURM_TEST_TIMEOUT:-300}" bash "$0" "$@"
+fi
+solver=$(realpath -e "$STP_SLURM_TEST_SOLVER")
+started=$SECONDS
+
+was_up=0
+bash "$cluster" status >/dev/null 2>&1 && was_up=1
+rc=0
+bash "$cluster" start || rc=$?
+if [ $rc -eq 77 ]; then
+    if [ "${CI:-}" = true ]; then
+        say "FAILED: CI=true, and no Slurm cluster could be started here (see above)"
+        exit 1
+    fi
+    say "skipped: no Slurm cluster could be started here (see above)"
+    exit 0
+fi
+[ $rc -eq 0 ] || { say "FAILED: the local cluster did not start"; exit 1; }
+eval "$(bash "$cluster" env)"
+
+work=$(mktemp -d /var/tmp/stp-slurm-test.XXXXXX)
+chmod 0755 "$work"
+jobs_submitted=()
+finish() {
+    local rc=$?
+    [ ${#jobs_submitted[@]} -eq 0 ] || scancel "${jobs_submitted[@]}" 2>/dev/null || true
+    if [ $rc -eq 0 ]; then
+        rm -rf "$work"
+    else
+        say "FAILED after $((SECONDS - started)) s; files kept in $work"
+    fi
+    [ $was_up -eq 1 ] || bash "$cluster" stop || true
+}
+trap finish EXIT
+# `timeout` stops the script with SIGTERM: the cleanup above still runs.
+trap 'say "out of time"; exit 124' TERM INT
+
+fail() {
+    say "FAILED: $*"
+    exit 1
+}
+
+# Submits through batch.sh, remembering the job ids (for the cleanup) and the shards job's id.
+shards_job=
+submit() {
+    local line out
+    out=$(SOLVER=$solver bash "$repo/scripts/slurm/batch.sh" "$@") || { echo "$out" >&2; fail "batch.sh $*"; }
+    echo "$out" >&2
+    while read -r line; do
+        line=${line#*job }
+        jobs_submitted+=("${line%%[ ,]*}")
+    done <<<"$out"
+    shards_job=${jobs_submitted[-2]}
+}
+
+# id, status, length and nodes of every record in the files, one line each, sorted: the figures of a run that
+# do not depend on where or when it ran.
+records() {
+    cat "$@" | sed -E 's/^\{"id":"([^"]*)".*"status":"([a-z]*)","length":([0-9]+|null),.*"nodes":([0-9]+),.*/\1 \2 \3 \4/' |
+        sort
+}
+
+# The report's lines that must not depend on the sharding (time and the slowest list do).
+figures() { grep -E '^(records|solved|limit|unsolvable|invalid|checked|nodes|heuristic|lengths|generated) ' "$1"; }
+
+wait_gone() {
+    local job=$1 what=$2 deadline=$((SECONDS + 120))
+    while [ -n "$(squeue --noheader --jobs "$job" --format %A 2>/dev/null)" ]; do
+        [ $SECONDS -lt $deadline ] || fail "$what (job $job) still in the queue after 120 s"
+        sleep 0.5
+    done
+}
+
+say "1. a batch on this machine and as 4 array tasks"
+t=$SECONDS
+"$solver" generate --count 60 --seed 32 --walk 40 >"$work/walks.txt"
+"$solver" batch "$work/walks.txt" --heuristic linear-conflict --threads 1 -o "$work/single.jsonl" -q
+"$solver" report "$work/single.jsonl" >"$work/single-report.txt"
+submit --wait "$work/walks.txt" "$work/no-tables" "$work/sharded" 4 --heuristic linear-conflict -q
+[ -s "$work/sharded/report.txt" ] || fail "no report.txt after the report job"
+diff <(figures "$work/single-report.txt") <(figures "$work/sharded/report.txt") ||
+    fail "the merged report's figures differ from the single-machine batch's (above)"
+diff <(records "$work/single.jsonl") <(records "$work/sharded"/shard-*.jsonl) ||
+    fail "the shards' records differ from the single-machine batch's (above)"
+[ "$(records "$work/single.jsonl" | grep -c ' solved ')" -eq 60 ] || fail "not all 60 walks solved"
+say "   the 4 shards' report equals the single-machine batch's ($((SECONDS - t)) s)"
+
+say "2. an array task cancelled mid-run and resubmitted"
+t=$SECONDS
+"$solver" generate --count 24 --seed 32 >"$work/random.txt"
+out=$work/killed
+submit "$work/random.txt" "$work/no-tables" "$out" 4 --heuristic linear-conflict --time-limit 1 -q
+deadline=$((SECONDS + 120))
+until [ -s "$out/shard-2.jsonl" ]; do
+    [ $SECONDS -lt $deadline ] || fail "array task 2 wrote no record within 120 s"
+    sleep 0.2
+done
+scancel "${shards_job}_2"
+wait_gone "$shards_job" "the array"
+done_before=$(wc -l <"$out/shard-2.jsonl")
+# A shard has 6 instances of about 1 s each: cancelled after its first record, it cannot have finished.
+[ "$done_before" -lt 6 ] || fail "array task 2 finished before it was cancelled; the test proves nothing"
+submit --wait --only 2 "$work/random.txt" "$work/no-tables" "$out" 4 --heuristic linear-conflict --time-limit 1 -q
+expected=$(seq 1 24)
+got=$(cat "$out"/shard-*.jsonl | sed -E 's/^\{"id":"([^"]*)".*/\1/' | sort -n)
+diff <(echo "$expected") <(echo "$got") || fail "the ids across the shards are not each of 1-24 exactly once (above)"
+shard2=$(sed -E 's/^\{"id":"([^"]*)".*/\1/' "$out/shard-2.jsonl" | sort -n | tr '\n' ' ')
+[ "$shard2" = "3 7 11 15 19 23 " ] || fail "shard 2 holds ids $shard2, not 3 7 11 15 19 23"
+grep -qE '^records +24$' "$out/report.txt" || fail "the report after the resubmission does not count 24 records"
+say "   cancelled with $done_before of 6 records, resumed: 24 ids, each once ($((SECONDS - t)) s)"
+say "passed in $((SECONDS - started)) s"
