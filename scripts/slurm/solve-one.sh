@@ -13,6 +13,8 @@
 #   --items-per-worker K   items an array task gets (default 100: uneven subtrees even out)
 #   --bound B          the first iteration's bound (default: the position's estimate; or a checkpoint's)
 #   --wait             block until the solution (or a failure) is written, then print it
+#   --iterations N     stop after N iterations merged without a solution (DIR/stopped: the next bound)
+#   --cpus N           cores an array task asks for and searches with (default: a whole node, --exclusive)
 #   --sbatch "ARGS"    extra sbatch options for every job (partition, account, time, ...)
 #
 # The solution lands in DIR/solution.json (the merge's JSON: length, moves, this iteration's nodes) and
@@ -31,7 +33,7 @@ if [[ "${1:-}" == --continue ]]; then
     # shellcheck source=/dev/null
     source "$dir/job.env"
 else
-    dir="" items_per=100 bound="" wait=0 sbatch_extra=""
+    dir="" items_per=100 bound="" wait=0 sbatch_extra="" cpus="" iterations=""
     while [[ $# -gt 0 ]]; do
         case $1 in
             --dir) dir=$2; shift 2 ;;
@@ -39,6 +41,8 @@ else
             --bound) bound=$2; shift 2 ;;
             --wait) wait=1; shift ;;
             --sbatch) sbatch_extra=$2; shift 2 ;;
+            --cpus) cpus=$2; shift 2 ;;
+            --iterations) iterations=$2; shift 2 ;;
             -h|--help) sed -n '2,24p' "$0"; exit 0 ;;
             --) break ;;
             -*) die "unknown option $1 (see --help)" ;;
@@ -51,6 +55,8 @@ else
     extra=("$@")
     [[ "$workers" =~ ^[1-9][0-9]*$ ]] || die "WORKERS must be a positive number, not '$workers'"
     [[ -d "$tables" ]] || die "no tables folder $tables"
+    [[ -z "$cpus" || "$cpus" =~ ^[1-9][0-9]*$ ]] || die "--cpus must be a positive number, not '$cpus'"
+    command -v sbatch >/dev/null || die "sbatch not found: is this a Slurm login node?"
     solver=${SOLVER:-$(command -v solver || echo "$here/../../target/release/solver")}
     [[ -x "$solver" ]] || die "no solver at $solver (set SOLVER)"
     solver=$(cd "$(dirname "$solver")" && pwd)/$(basename "$solver")
@@ -58,7 +64,7 @@ else
     mkdir -p "$dir"
     dir=$(cd "$dir" && pwd) tables=$(cd "$tables" && pwd)
     {
-        declare -p position tables workers items_per solver sbatch_extra extra
+        declare -p position tables workers items_per solver sbatch_extra extra cpus iterations
     } > "$dir/job.env"
     round=0
 fi
@@ -83,12 +89,15 @@ start_iteration() {
 
 # The array of iteration $1 (only the tasks listed in $3, when given) and its merge job, round $2.
 submit_iteration() {
-    local b=$1 r=$2 tasks=${3:-0-$((workers - 1))} cmd jid
+    local b=$1 r=$2 tasks=${3:-0-$((workers - 1))} cmd jid threads=() size=(--exclusive)
+    if [[ -n "$cpus" ]]; then
+        threads=(--threads "$cpus") size=(--cpus-per-task="$cpus")
+    fi
     # shellcheck disable=SC2016 # expanded by the array task
-    cmd=$(printf '%q ' "$solver" work "$dir/iter-$b.items" --pdbs "$tables" "${extra[@]}" -q --resume)
+    cmd=$(printf '%q ' "$solver" work "$dir/iter-$b.items" --pdbs "$tables" "${extra[@]}" "${threads[@]}" -q --resume)
     cmd+='--shard $SLURM_ARRAY_TASK_ID/'"$workers"' -o '"$(printf '%q' "$dir/iter-$b")"'/$SLURM_ARRAY_TASK_ID.jsonl'
     # shellcheck disable=SC2086 # sbatch_extra is a list of options
-    jid=$(sbatch --parsable $sbatch_extra --job-name="solve-one-$b" --array="$tasks" \
+    jid=$(sbatch --parsable $sbatch_extra "${size[@]}" --job-name="solve-one-$b" --array="$tasks" \
         --output="$dir/iter-$b/task-%a.log" --wrap="$cmd")
     jid=${jid%%;*}
     # afterany: a merge runs even after a failed or cancelled task, and resubmits what is missing.
@@ -109,6 +118,9 @@ merge_iteration() {
             echo "$out" > "$dir/solution.json"
             "$solver" merge "$dir/iter-$b.items" "${records[@]}" > "$dir/solution.txt"
             echo "solve-one: solved at bound $b: see $dir/solution.txt" >&2
+        elif [[ -n "$iterations" && $(wc -l < "$dir/iterations.jsonl") -ge $iterations ]]; then
+            echo "$out" > "$dir/stopped"
+            echo "solve-one: stopped after $iterations iterations: $out" >&2
         else
             start_iteration "$(sed -n 's/.*"next":\([0-9]*\).*/\1/p' <<< "$out")"
         fi
@@ -130,9 +142,9 @@ fi
 start_iteration "$bound"
 echo "solve-one: following it in $dir" >&2
 if [[ $wait == 1 ]]; then
-    while [[ ! -e "$dir/solution.json" && ! -e "$dir/failed" ]]; do
-        sleep 2
+    while [[ ! -e "$dir/solution.json" && ! -e "$dir/failed" && ! -e "$dir/stopped" ]]; do
+        sleep 1
     done
     [[ -e "$dir/failed" ]] && { cat "$dir/failed" >&2; exit 1; }
-    cat "$dir/solution.txt"
+    if [[ -e "$dir/stopped" ]]; then cat "$dir/stopped"; else cat "$dir/solution.txt"; fi
 fi

@@ -131,4 +131,69 @@ shard2=$(sed -E 's/^\{"id":"([^"]*)".*/\1/' "$out/shard-2.jsonl" | sort -n | tr 
 [ "$shard2" = "3 7 11 15 19 23 " ] || fail "shard 2 holds ids $shard2, not 3 7 11 15 19 23"
 grep -qE '^records +24$' "$out/report.txt" || fail "the report after the resubmission does not count 24 records"
 say "   cancelled with $done_before of 6 records, resumed: 24 ids, each once ($((SECONDS - t)) s)"
+say "3. one position's IDA* iterations split over array tasks (scripts/slurm/solve-one.sh)"
+t=$SECONDS
+solve_one() { SOLVER=$solver bash "$repo/scripts/slurm/solve-one.sh" --cpus 1 "$@"; }
+mkdir -p "$work/no-tables"
+# Every item of each iteration in DIR recorded at most once, and every item of an iteration without the
+# solution recorded.
+check_items() {
+    local d=$1 f b n ids
+    for f in "$d"/iter-*.items; do
+        b=${f##*/iter-} && b=${b%.items}
+        n=$(sed -n '1s/.*"items":\([0-9]*\).*/\1/p' "$f")
+        [ "$n" -gt 0 ] || continue
+        ids=$(cat "$d/iter-$b"/*.jsonl | sed -E 's/^\{"id":"([^"]*)".*/\1/' | sort -n)
+        [ -z "$(uniq -d <<<"$ids")" ] || fail "bound $b: items recorded twice: $(uniq -d <<<"$ids" | tr '\n' ' ')"
+        if ! grep -q "\"bound\":$b," "$d/solution.json" 2>/dev/null; then
+            [ "$ids" = "$(seq 1 "$n")" ] || fail "bound $b: not each of its $n items has one record"
+        fi
+    done
+}
+walk5=$("$solver" generate --board 5x5 --walk 60 --count 1 --seed 11 | grep -v '^#')
+for case in "4x4|14 1 9 6 4 8 12 5 7 2 3 0 10 11 13 15" "5x5|$walk5"; do
+    board=${case%%|*} position=${case#*|}
+    want=$("$solver" solve --board "$board" --heuristic linear-conflict --format json "$position" |
+        sed -E 's/.*"length":([0-9]+).*/\1/')
+    d=$work/one-$board
+    solve_one --wait --dir "$d" --items-per-worker 10 "$position" "$work/no-tables" 4 -- \
+        --board "$board" --heuristic linear-conflict >/dev/null
+    got=$(sed -E 's/.*"length":([0-9]+).*/\1/' "$d/solution.json")
+    [ "$got" = "$want" ] || fail "$board: solve-one found length $got, a single-machine solve $want"
+    check_items "$d"
+    say "   $board: length $got as on one machine, in $(ls "$d"/iter-*.items | wc -l) iterations"
+done
+# Korf's #88 at bound 63 (68 million nodes with linear conflict: seconds a task): one task cancelled after its
+# first record; the merge resubmits it, and the iteration's nodes are the unsplit iteration's exactly.
+p88="15 2 12 11 14 13 9 5 1 3 8 7 0 10 6 4"
+d=$work/one-killed
+solve_one --dir "$d" --items-per-worker 25 --bound 63 --iterations 1 "$p88" "$work/no-tables" 4 -- \
+    --heuristic linear-conflict 2>/dev/null
+deadline=$((SECONDS + 120))
+until [ -s "$d/iter-63/1.jsonl" ]; do
+    [ $SECONDS -lt $deadline ] || fail "array task 1 wrote no record within 120 s"
+    sleep 0.1
+done
+array=$(squeue --noheader --name solve-one-63 --format %F | head -1)
+jobs_submitted+=("$array")
+scancel "${array}_1"
+done_before=$(wc -l <"$d/iter-63/1.jsonl")
+[ "$done_before" -lt 25 ] || fail "array task 1 finished before it was cancelled; the test proves nothing"
+until [ -e "$d/stopped" ] || [ -e "$d/failed" ]; do
+    [ $SECONDS -lt $deadline ] || fail "the split iteration did not end within 120 s"
+    sleep 0.5
+done
+[ -e "$d/stopped" ] || fail "the merge failed: $(cat "$d/failed")"
+grep -q "resubmitting" "$d/iter-63/merge-0.log" || fail "the cancelled task was not resubmitted"
+check_items "$d"
+echo "88 65 $p88" >"$work/k88.txt"
+"$solver" batch "$work/k88.txt" --heuristic linear-conflict --threads 1 --checkpoint-after 0 \
+    --node-limit 90000000 -o "$work/k88.jsonl" -q || true
+plain=$(sed -n 's/.*"bound":65,.*"expanded":\([0-9]*\),.*/\1/p' "$work/k88.jsonl.checkpoints")
+before=$(sed -n 's/.*"bound":63,.*"expanded":\([0-9]*\),.*/\1/p' "$work/k88.jsonl.checkpoints")
+split=$(sed -n 's/.*"expanded":\([0-9]*\),.*/\1/p' "$d/stopped")
+[ "$split" = "$((plain - before))" ] ||
+    fail "bound 63 split expanded $split nodes; the unsplit iteration $((plain - before))"
+grep -q '"next":65' "$d/stopped" || fail "the next bound is not 65: $(cat "$d/stopped")"
+say "   cancelled with $done_before of 25 records, resubmitted: $split expanded nodes, as unsplit ($((SECONDS - t)) s)"
 say "passed in $((SECONDS - started)) s"
