@@ -59,6 +59,13 @@ pub fn record(src: &Source, options: &Options, solution: &Solution) -> Record {
     }
 }
 
+impl Levels {
+    /// The record of a line that is not a valid level, whoever read it (a batch, or `solve`).
+    pub fn invalid_record(src: &Source, problem: String) -> Record {
+        Record { error: Some(problem), ..src.record(Status::Invalid) }
+    }
+}
+
 impl Task for Levels {
     type Instance = Level;
     /// Bidirectional search needs a single goal, which a level does not have (any sorted arrangement of the
@@ -96,7 +103,7 @@ impl Task for Levels {
     }
 
     fn invalid(&self, src: &Source, problem: String) -> Record {
-        Record { error: Some(problem), ..src.record(Status::Invalid) }
+        Levels::invalid_record(src, problem)
     }
 
     fn solve(

@@ -174,6 +174,10 @@ pub(crate) enum Chosen {
 /// Applies the user's choice to what the folder holds. With `Auto`, only a folder without a complete set
 /// falls back to linear conflict, with a warning naming what it found; a board with no catalogue entry and
 /// no partition named has nothing to look for and gets linear conflict silently.
+/// Boards of at most this many cells (3x3, 2x4, 3x4, 2x6, ...) are searched in milliseconds with linear
+/// conflict: `auto` falls back to it without a word when their tables are missing.
+const QUICK_WITHOUT_TABLES: usize = 12;
+
 pub(crate) fn load(
     board: Board,
     choice: HeuristicChoice,
@@ -232,11 +236,17 @@ pub(crate) fn load(
                     }
                 }
             }
+            // Linear conflict solves any position of a board this small in milliseconds: nothing to warn of.
+            if board.cells() <= QUICK_WITHOUT_TABLES {
+                return Ok(Chosen::LinearConflict);
+            }
+            let missing = if spec.dir.is_dir() {
+                format!("no complete set of tables for {board} in {} ({})", spec.dir.display(), seen.join("; "))
+            } else {
+                format!("the tables folder {} does not exist (--pdbs or $STP_PDBS)", spec.dir.display())
+            };
             warn(&format!(
-                "warning: no complete set of tables for {board} in {} ({}); falling back to linear conflict, \
-                 which is far slower (build them with: {})",
-                spec.dir.display(),
-                seen.join("; "),
+                "warning: {missing}; falling back to linear conflict, which is far slower (build them with: {})",
                 builds.join("; ")
             ));
             Ok(Chosen::LinearConflict)

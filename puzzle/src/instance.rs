@@ -108,7 +108,7 @@ pub enum InstanceError {
     #[error("the optimal length '{0}' is not a number")]
     BadLength(String),
     /// The position is in the half of the permutations that the moves never connect to the goal.
-    #[error("unsolvable: the permutation's parity does not match the blank's distance from home (no sequence of moves reaches the goal)")]
+    #[error("no sequence of moves reaches the goal from this position (it is unsolvable: the tiles' permutation parity does not match the blank's distance from its home cell)")]
     Unsolvable,
 }
 

@@ -22,9 +22,10 @@ fn lookups_parser() -> impl clap::builder::TypedValueParser<Value = Lookups> {
 /// Options shared by every command that searches: board, goal, heuristic, tables and tuning.
 #[derive(clap::Args, Clone)]
 pub struct SearchArgs {
-    /// Board size, rows x columns (e.g. 4x4, 5x5, 3x3, 2x3; at most 25 cells).
-    #[arg(long, value_name = "RxC", default_value = "4x4", help_heading = INPUT)]
-    pub board: Board,
+    /// Board size, rows x columns (e.g. 4x4, 5x5, 3x3, 2x3; at most 25 cells). Default: a position given on
+    /// the command line is on the square board its tile count says (9 tiles: 3x3, 25: 5x5); else 4x4.
+    #[arg(long, value_name = "RxC", help_heading = INPUT)]
+    pub board: Option<Board>,
     /// The goal the input is written for: blank-first (`0 1 2 ... 15`, Korf's) or blank-last
     /// (`1 2 ... 15 0`). Blank-last input is converted exactly (a half turn and relabelling), and moves are
     /// printed back in its labels.
@@ -74,6 +75,35 @@ pub struct SearchArgs {
 }
 
 impl SearchArgs {
+    /// The board: `--board`, else 4x4.
+    pub fn board(&self) -> Board {
+        self.board.unwrap_or(Board::FOUR)
+    }
+
+    /// These options with the board `position` is on: `--board` when given, else the square board its tile
+    /// count says (with or without an id and a length before the tiles; 16 tiles, the 15-puzzle, as well);
+    /// a count that is no square board is refused, naming the boards with that many cells.
+    pub fn for_position(&self, position: &str) -> anyhow::Result<SearchArgs> {
+        let mut args = self.clone();
+        if self.board.is_some() {
+            return Ok(args);
+        }
+        let n = puzzle::instance::words(position).len();
+        let square = |cells: usize| (2..=5).find(|k| k * k == cells);
+        let with_id = square(n.saturating_sub(2)).filter(|&k| k >= 3);
+        if let Some(k) = square(n).or(with_id).or((n < 4).then_some(4)) {
+            args.board = Some(Board::new(k, k).expect("2x2 to 5x5 are boards"));
+            return Ok(args);
+        }
+        let fits: Vec<String> = (2..=n / 2)
+            .filter(|&r| n.is_multiple_of(r) && n / r >= 2)
+            .filter_map(|r| Board::new(r, n / r).ok())
+            .map(|b| b.to_string())
+            .collect();
+        let fits = if fits.is_empty() { String::new() } else { format!(" (boards of {n} cells: {})", fits.join(", ")) };
+        Err(usage(anyhow::anyhow!("{n} tiles are no square board: give --board RxC{fits}")))
+    }
+
     /// The settings, validated: a bad value is a usage error naming the option.
     pub fn settings(&self) -> anyhow::Result<Settings> {
         let mut s = Settings::default()
@@ -107,7 +137,7 @@ impl SearchArgs {
             }
             h => h,
         };
-        Solver::new(self.board, heuristic, &spec, self.settings()?, &mut |w| cli_common::log(&format!("solver: {w}")))
+        Solver::new(self.board(), heuristic, &spec, self.settings()?, &mut |w| cli_common::log(&format!("solver: {w}")))
             .map_err(cli_common::classified)
     }
 }

@@ -22,6 +22,6 @@ pub fn run(args: &TilesBatchArgs) -> anyhow::Result<ExitCode> {
     let solver = args.search.solver()?;
     let search = &args.search;
     let recorder = Recorder::new(&solver, search.goal, MoveStyle::Tiles);
-    let tiles = Tiles { board: search.board, algorithm: search.algorithm, recorder };
+    let tiles = Tiles { board: search.board(), algorithm: search.algorithm, recorder };
     batch::run(&args.batch, &tiles)
 }

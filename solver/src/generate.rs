@@ -3,7 +3,7 @@
 
 use clap::Args;
 use puzzle::random::{random_position, random_walk};
-use puzzle::Board;
+use puzzle::{Board, Goal};
 use search::rng::SplitMix64;
 use std::io::Write;
 
@@ -13,10 +13,10 @@ use std::io::Write;
   solver generate --count 100 --seed 7 --walk 40 --board 3x3    # random walks of 40 moves from the goal")]
 pub struct GenerateArgs {
     /// How many instances.
-    #[arg(long, short = 'n', value_name = "N")]
+    #[arg(long, short = 'n', value_name = "N", default_value_t = 1)]
     pub count: u64,
     /// Seed of the random generator: the same seed gives the same instances, on every machine and version.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", default_value_t = 1)]
     pub seed: u64,
     /// Random walks of this many moves from the goal (easy instances of bounded length) instead of
     /// uniformly random positions.
@@ -25,9 +25,13 @@ pub struct GenerateArgs {
     /// Board size, rows x columns.
     #[arg(long, value_name = "RxC", default_value = "4x4")]
     pub board: Board,
+    /// The goal the positions are written for (and walks start from): blank-first (`0 1 2 ...`, Korf's) or
+    /// blank-last (`1 2 ... 0`); the same seed gives the same positions in either's labels.
+    #[arg(long, value_name = "GOAL", default_value = "blank-first")]
+    pub goal: Goal,
 }
 
-/// `solver generate`: one position a line (bare tiles, blank-first goal), so line k is instance k for
+/// `solver generate`: one position a line (bare tiles, in `--goal`'s labels), so line k is instance k for
 /// `solver batch`; a closing comment line records the command.
 pub fn run(args: &GenerateArgs) -> anyhow::Result<()> {
     let mut rng = SplitMix64::new(args.seed);
@@ -38,13 +42,17 @@ pub fn run(args: &GenerateArgs) -> anyhow::Result<()> {
             Some(steps) => random_walk(args.board, steps, &mut rng),
             None => random_position(args.board, &mut rng),
         };
-        writeln!(out, "{s}")?;
+        let words: Vec<String> = args.goal.to_internal(s.tiles()).iter().map(u8::to_string).collect();
+        writeln!(out, "{}", words.join(" "))?;
     }
     let walk = args.walk.map(|w| format!(" --walk {w}")).unwrap_or_default();
     writeln!(
         out,
-        "# solver generate --count {} --seed {}{walk} --board {} (goal: blank first)",
-        args.count, args.seed, args.board
+        "# solver generate --count {} --seed {}{walk} --board {} --goal {}",
+        args.count,
+        args.seed,
+        args.board,
+        args.goal.name()
     )?;
     out.flush()?;
     Ok(())

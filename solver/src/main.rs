@@ -54,7 +54,19 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = Cli::try_parse().unwrap_or_else(|e| {
+        // `solver solve 1 2 3 ...` unquoted: clap sees the second tile as a stray argument.
+        let stray = e.get(clap::error::ContextKind::InvalidArg).map(|a| a.to_string()).unwrap_or_default();
+        if e.kind() == clap::error::ErrorKind::UnknownArgument && stray.parse::<u32>().is_ok() {
+            let _ = e.print();
+            eprintln!(
+                "hint: quote the position so that it is one argument: solver solve \"1 2 3 ...\" (or pass - and \
+                 write it on stdin)"
+            );
+            std::process::exit(cli_common::EXIT_USAGE.into());
+        }
+        e.exit()
+    });
     cli_common::main("solver", || match cli.command {
         Command::Solve(args) => solver::solve::run(&args),
         Command::Batch(args) => solver::batch::run(&args),

@@ -6,7 +6,7 @@ use crate::input::Positions;
 use crate::show::{show, Show};
 use crate::watch::Watch;
 use adapters::tiles::algorithm::{self, Follow};
-use adapters::tiles::record::{goal_tiles, position_error, user_tiles, Answer, MoveStyle, Recorder};
+use adapters::tiles::record::{closer_goal, goal_tiles, position_error, user_tiles, Answer, MoveStyle, Recorder};
 use anyhow::Context;
 use batch::limits::parse_seconds;
 use batch::{LimitArgs, Source, Verdict};
@@ -94,14 +94,22 @@ impl SolveArgs {
 /// `solver solve`: exit code 0; 2 if a position was not valid (the others are solved); 1 if a solved length
 /// differs from the one the input gave; 3 if a limit stopped a search (the worst of these).
 pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
-    let s = &args.search;
     if args.instance != "-" {
+        let s = &args.search.for_position(&args.instance)?;
+        let board = s.board();
         // The argument is read like a line of a file: bare tiles, or `id optimal_length tiles...`.
-        let inst = puzzle::parse_line(s.board, s.goal, &args.instance)
-            .map_err(|e| {
-                usage(anyhow::anyhow!("bad position: {}", position_error(s.board, s.goal, &args.instance, &e)))
-            })?
+        let inst = puzzle::parse_line(board, s.goal, &args.instance)
+            .map_err(|e| usage(anyhow::anyhow!("bad position: {}", position_error(board, s.goal, &args.instance, &e))))?
             .ok_or_else(|| usage(anyhow::anyhow!("bad position: no tiles given")))?;
+        if let Some((other, there, here)) = closer_goal(board, s.goal, &args.instance) {
+            cli_common::log(&format!(
+                "solver: note: this position is closer to the goal {} (Manhattan distance {there}, against {here} \
+                 to {}); if that is the goal meant, add --goal {}",
+                goal_tiles(board, other),
+                goal_tiles(board, s.goal),
+                other.name()
+            ));
+        }
         let solver = s.solver()?;
         // A single search may take long: on a terminal, say how far it is.
         let progress = std::io::stderr().is_terminal().then(|| Arc::new(Live::default()));
@@ -110,14 +118,16 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
         let verdict = print_one(&mut std::io::stdout().lock(), args, &recorder, &inst, 1, progress)?;
         return Ok(ExitCode::from(verdict.exit_code()));
     }
+    let s = &args.search;
+    let board = s.board();
     let solver = s.solver()?;
     let recorder = Recorder::new(&solver, s.goal, args.style());
     let mut worst = Verdict::Solved;
     let mut out = std::io::stdout().lock();
-    for item in Positions::new(std::io::stdin().lock(), s.board) {
+    for item in Positions::new(std::io::stdin().lock(), board) {
         let (n, text) = item.context("cannot read stdin")?;
         let parsed = text.and_then(|text| {
-            puzzle::parse_line(s.board, s.goal, &text).map_err(|e| position_error(s.board, s.goal, &text, &e))
+            puzzle::parse_line(board, s.goal, &text).map_err(|e| position_error(board, s.goal, &text, &e))
         });
         match parsed {
             Ok(None) => {}

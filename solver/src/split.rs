@@ -115,17 +115,18 @@ impl Iteration {
 /// `solver split`: writes the items file and prints what the cut found (JSON with `--format json` is not
 /// offered: the file's header is the machine-readable form).
 pub fn split(args: &SplitArgs) -> anyhow::Result<ExitCode> {
-    let s = &args.search;
-    let inst = puzzle::parse_line(s.board, s.goal, &args.instance)
+    let s = &args.search.for_position(&args.instance)?;
+    let board = s.board();
+    let inst = puzzle::parse_line(board, s.goal, &args.instance)
         .map_err(|e| {
-            usage(anyhow!("bad position: {}", adapters::tiles::position_error(s.board, s.goal, &args.instance, &e)))
+            usage(anyhow!("bad position: {}", adapters::tiles::position_error(board, s.goal, &args.instance, &e)))
         })?
         .ok_or_else(|| usage(anyhow!("bad position: no tiles given")))?;
     let solver = s.solver()?;
     let bound = args.bound.unwrap_or_else(|| solver.estimate(&inst.state));
     let cut = solver.split(&inst.state, bound, args.items as usize).map_err(cli_common::classified)?;
     let recorder = Recorder::new(&solver, s.goal, MoveStyle::Tiles);
-    let settings = batch::settings::encode(&Items { board: s.board, recorder }.settings());
+    let settings = batch::settings::encode(&Items { board, recorder }.settings());
     let text = items_file(&inst.state, s.goal, bound, &cut, settings);
     write_whole(&args.output, &text)?;
     let header = read_header(&text).map_err(|e| anyhow!("internal error: {e}"))?;
@@ -167,10 +168,10 @@ fn header_of(path: &Path) -> anyhow::Result<Header> {
 pub fn work(args: &WorkArgs) -> anyhow::Result<ExitCode> {
     let header = header_of(Path::new(&args.batch.input))?;
     let mut search = args.search.clone();
-    search.board = header.board.parse().map_err(|e| usage(anyhow!("the items' board: {e}")))?;
+    search.board = Some(header.board.parse().map_err(|e| usage(anyhow!("the items' board: {e}")))?);
     search.goal = header.goal.parse::<Goal>().map_err(|e| usage(anyhow!("the items' goal: {e}")))?;
     let solver = search.solver()?;
-    let items = Items { board: search.board, recorder: Recorder::new(&solver, search.goal, MoveStyle::Tiles) };
+    let items = Items { board: search.board(), recorder: Recorder::new(&solver, search.goal, MoveStyle::Tiles) };
     let mine = batch::settings::encode(&items.settings());
     if mine != header.settings {
         bail!(usage(anyhow!(

@@ -238,3 +238,73 @@ fn every_subcommand_explains_itself() {
         }
     }
 }
+
+/// A first minute as people have it: the board from the tile count, a hint for unquoted tiles, a note when the
+/// position is closer to the other goal, plain words for an unsolvable position, and tables warnings only
+/// where they matter.
+#[test]
+fn a_casual_first_solve_goes_right() {
+    let json = |o: &Output| -> serde_json::Value {
+        assert!(o.status.success(), "{}", stderr(o));
+        serde_json::from_slice(&o.stdout).unwrap()
+    };
+    // 9 tiles: 3x3; 25: 5x5; with an id and a length too. No tables warning on a 3x3.
+    let o = solver(&["solve", "--format", "json", "--pdbs", "/nonexistent", "1 2 0 3 4 5 6 7 8"], "");
+    assert_eq!((json(&o)["length"].as_u64(), stderr(&o).as_str()), (Some(2), ""));
+    let five = "1 0 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24";
+    let o = solver(&["solve", "--format", "json", "--heuristic", "linear-conflict", five], "");
+    assert_eq!(json(&o)["goal"].as_str().unwrap().split(' ').count(), 25);
+    let o = solver(&["solve", "--format", "json", "x 2 1 2 0 3 4 5 6 7 8"], "");
+    assert_eq!((json(&o)["id"].as_str(), json(&o)["matched"].as_bool()), (Some("x"), Some(true)));
+    let o = solver(&["solve", "1 2 3 4 5 6"], "");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("6 tiles are no square board: give --board RxC (boards of 6 cells: 2x3, 3x2)"));
+    // Unquoted tiles.
+    let o = solver(&["solve", "1", "2", "0", "3", "4", "5", "6", "7", "8"], "");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("hint: quote the position"), "{}", stderr(&o));
+    // Solved, in the other common convention: said, with the option.
+    let o = solver(&["solve", "1 2 3 4 5 6 7 8 0"], "");
+    assert_eq!(json(&solver(&["solve", "--format", "json", "1 2 3 4 5 6 7 8 0"], ""))["length"], 22);
+    assert!(
+        stderr(&o).contains("closer to the goal 1 2 3 4 5 6 7 8 0 (Manhattan distance 0, against 12")
+            && stderr(&o).contains("add --goal blank-last"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!stderr(&solver(&["solve", "--goal", "blank-last", "1 2 3 4 5 6 7 8 0"], "")).contains("closer"));
+    // Plain words first.
+    let o = solver(&["solve", "0 2 1 3 4 5 6 7 8"], "");
+    assert!(stderr(&o).contains("bad position: no sequence of moves reaches the goal from this position"));
+    // A tables folder that is not there is said to be missing, where tables matter (4x4).
+    let o = solver(&["solve", "--pdbs", "/nonexistent/pdbs", KORF9], "");
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stderr(&o).contains("the tables folder /nonexistent/pdbs does not exist"), "{}", stderr(&o));
+}
+
+/// `generate` needs no options (one position, seed 1, as `watersort generate`), and writes for either goal:
+/// the same draw in the other goal's labels, solved toward it to the same length.
+#[test]
+fn generate_defaults_and_writes_for_either_goal() {
+    let first = solver(&["generate"], "");
+    assert!(first.status.success(), "{}", stderr(&first));
+    let text = String::from_utf8(first.stdout).unwrap();
+    assert_eq!(text.lines().count(), 2, "{text}");
+    assert!(text.ends_with("# solver generate --count 1 --seed 1 --board 4x4 --goal blank-first\n"), "{text}");
+    let args = ["generate", "--board", "3x3", "--walk", "20", "--count", "5", "--seed", "3"];
+    let a = solver(&args, "");
+    let b = solver(&[&args[..], &["--goal", "blank-last"]].concat(), "");
+    let lengths = |out: &[u8], goal: &str| {
+        let o = solver(
+            &["solve", "-", "--board", "3x3", "--goal", goal, "--format", "json"],
+            &String::from_utf8_lossy(out),
+        );
+        assert!(o.status.success(), "{}", stderr(&o));
+        let text = String::from_utf8(o.stdout).unwrap();
+        text.lines()
+            .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["length"].clone())
+            .collect::<Vec<_>>()
+    };
+    assert_ne!(a.stdout, b.stdout);
+    assert_eq!(lengths(&a.stdout, "blank-first"), lengths(&b.stdout, "blank-last"));
+}

@@ -204,6 +204,11 @@ fn read_levels(input: &str, capacity: usize) -> anyhow::Result<Vec<Result<Level,
         let text = std::fs::read_to_string(input).with_context(|| format!("reading {input}")).map_err(usage)?;
         let stem = std::path::Path::new(input).file_stem().map(|s| s.to_string_lossy().into_owned());
         (text, stem.unwrap_or_else(|| input.to_string()))
+    } else if !input.trim().contains(char::is_whitespace) && !input.trim_start().starts_with('[') {
+        // A level has at least two tubes, separated by spaces (or is JSON): a single word names a file.
+        return Err(usage(anyhow::anyhow!(
+            "no file {input} (a level on the command line is its tubes separated by spaces, e.g. 'ab ba -')"
+        )));
     } else {
         (input.to_string(), "level".to_string())
     };
@@ -222,6 +227,14 @@ fn solve_command(args: &SolveArgs) -> anyhow::Result<ExitCode> {
         let level = match level {
             Ok(level) => level,
             Err(e) => {
+                // JSON output gets the `invalid` record a batch would write, so that no line goes unanswered.
+                if args.format == Format::Json {
+                    let line = e.line.unwrap_or(n + 1) as u64;
+                    let id = format!("line {line}");
+                    let src = Source { id: &id, line, text: "", expected: None };
+                    let rec = Levels::invalid_record(&src, e.problem.to_string());
+                    println!("{}", serde_json::to_string(&rec)?);
+                }
                 log(&format!("watersort: error: {e}"));
                 worst = Verdict::Invalid;
                 continue;

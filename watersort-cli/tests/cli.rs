@@ -229,3 +229,18 @@ fn options_the_search_ignores_are_said_to_be_ignored() {
     assert!(text(&o.stderr).contains("keep no checkpoints; --checkpoint-after is ignored"), "{}", text(&o.stderr));
     assert!(!dir.path("out.jsonl.checkpoints").exists());
 }
+
+/// A single word on the command line names a file, and one that is not there is said to be missing (not
+/// read as a level); a bad line among good ones gets an `invalid` JSON record, as in `solver`.
+#[test]
+fn a_missing_file_and_a_bad_line_are_answered() {
+    let o = watersort(&["solve", "no-such-levels.txt"], "");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o.stderr).contains("no file no-such-levels.txt"), "{}", text(&o.stderr));
+    let o = watersort(&["solve", "-", "--format", "json", "--capacity", "2"], "ab ba -\nx: a?b -\nab ba -\n");
+    assert_eq!(o.status.code(), Some(2));
+    let records: Vec<serde_json::Value> = text(&o.stdout).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let statuses: Vec<&str> = records.iter().map(|r| r["status"].as_str().unwrap()).collect();
+    assert_eq!(statuses, ["solved", "invalid", "solved"]);
+    assert!(records[1]["error"].as_str().unwrap().contains("unknown character '?'"), "{}", records[1]);
+}

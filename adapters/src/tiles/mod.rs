@@ -7,7 +7,9 @@ pub mod items;
 pub mod record;
 
 pub use algorithm::{solve, Follow, Searched};
-pub use record::{goal_tiles, position_error, user_cells, user_moves, user_tiles, Answer, MoveStyle, Recorder};
+pub use record::{
+    closer_goal, goal_tiles, position_error, user_cells, user_moves, user_tiles, Answer, MoveStyle, Recorder,
+};
 
 use batch::{Attempt, Line, Record, Resume, Source, Task};
 use puzzle::{Board, State};
