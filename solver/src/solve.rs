@@ -6,7 +6,9 @@ use crate::input::Positions;
 use crate::show::{show, Show};
 use crate::watch::Watch;
 use adapters::tiles::algorithm::{self, Follow};
-use adapters::tiles::record::{closer_goal, goal_tiles, position_error, user_tiles, Answer, MoveStyle, Recorder};
+use adapters::tiles::record::{
+    closer_goal, goal_tiles, position_error, slides, user_tiles, Answer, MoveStyle, Recorder,
+};
 use anyhow::Context;
 use batch::limits::parse_seconds;
 use batch::{LimitArgs, Source, Verdict};
@@ -43,8 +45,10 @@ pub struct SolveArgs {
     /// generated nodes, `expanded`, `seconds` = search time without start-up, `heuristic`, ..., and `goal`).
     #[arg(long, value_enum, value_name = "FORMAT", default_value = "text", help_heading = OUTPUT)]
     pub format: Format,
-    /// How moves are printed: tiles (the tiles slid), dirs (the blank's directions, U D L R) or boards
-    /// (the tiles, then the boards as with --show).
+    /// How moves are printed: tiles (the tiles slid), dirs (the blank's directions, U D L R), udlr (the
+    /// speedsolving convention: the direction each tile moves, repeats grouped, so `R3` slides three tiles
+    /// right, one move in the multi-tile metric whose count is printed too) or boards (the tiles, then the
+    /// boards as with --show).
     #[arg(long, value_enum, value_name = "STYLE", default_value = "tiles", help_heading = OUTPUT)]
     pub moves: MovesArg,
     /// Draw the start and the board after each move (the moved tile highlighted on a terminal).
@@ -66,6 +70,7 @@ pub struct SolveArgs {
 pub enum MovesArg {
     Tiles,
     Dirs,
+    Udlr,
     Boards,
 }
 
@@ -73,6 +78,7 @@ impl SolveArgs {
     fn style(&self) -> MoveStyle {
         match self.moves {
             MovesArg::Dirs => MoveStyle::Dirs,
+            MovesArg::Udlr => MoveStyle::Udlr,
             MovesArg::Tiles | MovesArg::Boards => MoveStyle::Tiles,
         }
     }
@@ -168,9 +174,13 @@ fn print_one(
             if let Some(id) = &inst.id {
                 write!(out, "{id}: ")?;
             }
-            let result = match rec.length {
-                Some(length) => format!("length {length}"),
-                None => format!("status {} ({})", rec.status.as_str(), rec.error.as_deref().unwrap_or_default()),
+            let result = match (rec.length, searched.moves()) {
+                (Some(length), Some(moves)) if args.moves == MovesArg::Udlr => {
+                    let multi = slides(&inst.state, moves, goal).len();
+                    format!("length {length} (this solution: {multi} in the multi-tile metric)")
+                }
+                (Some(length), _) => format!("length {length}"),
+                (None, _) => format!("status {} ({})", rec.status.as_str(), rec.error.as_deref().unwrap_or_default()),
             };
             let stored = rec.peak_stored.map(|p| format!("  stored {p}")).unwrap_or_default();
             writeln!(

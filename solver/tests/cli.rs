@@ -308,3 +308,37 @@ fn generate_defaults_and_writes_for_either_goal() {
     assert_ne!(a.stdout, b.stdout);
     assert_eq!(lengths(&a.stdout, "blank-first"), lengths(&b.stdout, "blank-last"));
 }
+
+/// The speedsolving notation: the direction each tile moves, repeats grouped, in the goal's orientation, with
+/// the solution's length in the multi-tile metric; the moves replay as the tiles' do.
+#[test]
+fn moves_in_the_speedsolving_notation() {
+    let text = |args: &[&str]| {
+        let o = solver(args, "");
+        assert!(o.status.success(), "{}", stderr(&o));
+        String::from_utf8(o.stdout).unwrap()
+    };
+    let out = text(&["solve", "--moves", "udlr", "1 2 0 3 4 5 6 7 8"]);
+    assert!(out.starts_with("length 2 (this solution: 1 in the multi-tile metric)"), "{out}");
+    assert!(out.ends_with("moves: R2\n"), "{out}");
+    assert!(text(&["solve", "--moves", "udlr", "--goal", "blank-last", "1 2 3 4 5 6 0 7 8"]).ends_with("moves: L2\n"));
+    // Grouped letters expand to the blank's directions reversed, move for move.
+    let args = ["solve", "--heuristic", "linear-conflict", KORF9];
+    let udlr = text(&[&args[..], &["--moves", "udlr"]].concat());
+    let dirs = text(&[&args[..], &["--moves", "dirs"]].concat());
+    let last = |s: &str| s.lines().last().unwrap().trim_start_matches("moves: ").to_string();
+    let expanded: String = last(&udlr)
+        .split(' ')
+        .flat_map(|w| {
+            let (d, n) = w.split_at(1);
+            let blank = match d {
+                "U" => 'D',
+                "D" => 'U',
+                "L" => 'R',
+                _ => 'L',
+            };
+            std::iter::repeat_n(blank, n.parse().unwrap_or(1))
+        })
+        .collect();
+    assert_eq!(expanded, last(&dirs));
+}

@@ -14,6 +14,9 @@ pub enum MoveStyle {
     Tiles,
     /// The blank's directions, U D L R.
     Dirs,
+    /// The speedsolving convention (slidy and the sliding-puzzle community): the direction each tile moves,
+    /// U D L R, repeats grouped (`L3`: three tiles slid left, one row slide in the multi-tile metric).
+    Udlr,
 }
 
 /// The moves of a solution as the user wrote the position: tile names and directions follow `goal`'s
@@ -26,7 +29,31 @@ pub fn user_moves(start: &State, moves: &[u8], goal: Goal, style: MoveStyle) -> 
             words.join(" ")
         }
         MoveStyle::Dirs => start.blank_dirs(moves).into_iter().map(|d| goal.user_dir(d).letter()).collect(),
+        MoveStyle::Udlr => {
+            let runs = slides(start, moves, goal);
+            let words: Vec<String> = runs
+                .iter()
+                .map(|&(d, n)| if n == 1 { d.letter().to_string() } else { format!("{}{n}", d.letter()) })
+                .collect();
+            words.join(" ")
+        }
     }
+}
+
+/// The solution as slides: (the direction the tiles move, in `goal`'s orientation; how many in a row). Their
+/// count is the solution's length in the multi-tile metric, where sliding a row or column of several tiles
+/// at once is one move.
+pub fn slides(start: &State, moves: &[u8], goal: Goal) -> Vec<(puzzle::Dir, usize)> {
+    let mut runs: Vec<(puzzle::Dir, usize)> = Vec::new();
+    for d in start.blank_dirs(moves) {
+        // The tile moves opposite to the blank.
+        let tile_dir = goal.user_dir(d.opposite());
+        match runs.last_mut() {
+            Some((last, n)) if *last == tile_dir => *n += 1,
+            _ => runs.push((tile_dir, 1)),
+        }
+    }
+    runs
 }
 
 /// A position's cells as the user sees them: `goal`'s labels and orientation (the mapping to and from the
