@@ -11,6 +11,7 @@
 
 #![warn(missing_docs)]
 
+pub mod resources;
 pub mod signals;
 pub mod units;
 
