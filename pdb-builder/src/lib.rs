@@ -78,7 +78,9 @@ pub enum Error {
         source: std::io::Error,
     },
     /// No `--memory-limit` and no memory figure from the system to check a build against.
-    #[error("cannot read MemAvailable from /proc/meminfo; give --memory-limit")]
+    #[error(
+        "cannot read the memory available (MemAvailable in /proc/meminfo, or a cgroup limit); give --memory-limit"
+    )]
     NoMemInfo,
     /// The system refused the memory for a table's search arrays.
     #[error("cannot allocate the search arrays for {}: {source}", path.display())]
@@ -112,14 +114,6 @@ impl search::Fault for Error {
             | Error::Threads(_) => false,
         }
     }
-}
-
-/// `MemAvailable` from `/proc/meminfo`, in bytes.
-pub fn mem_available() -> Result<u64, Error> {
-    let info = std::fs::read_to_string("/proc/meminfo").map_err(|_| Error::NoMemInfo)?;
-    let line = info.lines().find(|l| l.starts_with("MemAvailable:")).ok_or(Error::NoMemInfo)?;
-    let kb: u64 = line.split_whitespace().nth(1).and_then(|kb| kb.parse().ok()).ok_or(Error::NoMemInfo)?;
-    Ok(kb * 1024)
 }
 
 /// What is at a table's path before a build.

@@ -280,7 +280,8 @@ fn survey<'a>(
 }
 
 /// Says what the build needs and refuses it if `largest`, the table needing most memory (tables are built
-/// one at a time), needs more than the limit: `--memory-limit`, else the memory available now.
+/// one at a time), needs more than the limit: `--memory-limit`, else the memory available now (in a container,
+/// what its cgroup limit leaves).
 fn check_memory(
     board: Board,
     partition: &Partition,
@@ -292,7 +293,14 @@ fn check_memory(
     let need = bfs::memory_needed(board, largest);
     let (limit, why) = match memory_limit {
         Some(l) => (l, "--memory-limit".to_string()),
-        None => (pdb_builder::mem_available()?, "available memory".to_string()),
+        None => {
+            let available = cli_common::resources::available_memory().ok_or(Error::NoMemInfo)?;
+            let why = match available.cgroup {
+                None => "available memory".to_string(),
+                Some(dir) => format!("available memory under the limit of cgroup {}", dir.display()),
+            };
+            (available.bytes, why)
+        }
     };
     log.note(&format!(
         "partition {} on {board}: {} table(s) to build; memory needed {} (the {}-tile table, built one at a time), limit {} ({why})",

@@ -133,6 +133,27 @@ fn unwritable_output_folder_is_reported() {
     assert_eq!(r.stderr.matches("os error").count(), 1, "{}", r.stderr);
 }
 
+/// Runs `pdb-builder ARGS` after the shell commands `setup` (see [`harness::run_in_namespace`]).
+fn in_namespace(setup: &str, args: &[&str]) -> Option<Run> {
+    harness::run_in_namespace(setup, env!("CARGO_BIN_EXE_pdb-builder"), args).map(finish)
+}
+
+/// In a container whose cgroup allows 500 MiB, the build plans with that rather than the host's free memory,
+/// and refuses a table that needs more (exit 2) instead of being killed by the kernel.
+#[test]
+fn a_cgroup_memory_limit_is_honoured() {
+    let Some(container) = harness::fake_cgroup_limit(500 << 20) else { return };
+    let dir = TempDir::new("cgroup");
+    let Some(r) = in_namespace(&container, &["build", "--partition", "7-8", "--out", s(&dir)]) else { return };
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(
+        r.stderr.contains("more than the limit of 500.00 MiB (available memory under the limit of cgroup /"),
+        "{}",
+        r.stderr
+    );
+    assert!(std::fs::read_dir(&dir).unwrap().next().is_none(), "nothing was written");
+}
+
 /// Verifies `path` and returns the failure line.
 fn verify_fails(args: &[&str]) -> String {
     let r = run(args);
