@@ -4,7 +4,8 @@
 //! - 0: done (also when whoever reads standard output closed it early, as `pdb-builder info ... | head -1`
 //!   does: it asked for no more).
 //! - 2: the user's input or options: a bad partition, board or option value, a file or folder that does not
-//!   exist, a folder without tables, or a build that needs more memory than the limit allows.
+//!   exist, a folder without tables, or a build that needs more memory than the limit allows or more disk
+//!   space than the output folder has free.
 //! - 1: anything else: a corrupt, truncated, misnamed or mismatched table (header or payload alike), and
 //!   I/O failures.
 //!
@@ -208,7 +209,7 @@ impl Log {
 }
 
 /// `pdb-builder build`: cleans up after killed builds, sees which tables are missing, refuses a build that
-/// does not fit in memory, then makes the missing tables one at a time, relabelling a symmetric image of a
+/// does not fit in memory or on the disk, then makes the missing tables one at a time, relabelling a symmetric image of a
 /// table already there instead of searching when it can.
 fn build(
     partition: &str,
@@ -228,6 +229,7 @@ fn build(
     };
     check_memory(board, &partition, todo.len(), largest, memory_limit, log)?;
     pdb_builder::check_writable(out)?;
+    pdb_builder::check_disk(out, todo.iter().map(|(p, path)| (*p, path.as_path())))?;
     let pool = rayon::ThreadPoolBuilder::new().num_threads(threads.unwrap_or(0)).build()?;
     for (pattern, path) in todo {
         let sources: Vec<&Pattern> = ready.iter().map(|(p, _)| *p).collect();
