@@ -19,6 +19,7 @@ pub const EXIT_STATUS_HELP: &str = "Exit status: 0 done (solve: every instance s
     2 bad input or options, 3 solve only: a search stopped by a limit (--time-limit, --node-limit, \
     --memory-limit), 130 interrupted (everything finished is written).";
 
+pub mod resources;
 pub mod signals;
 pub mod units;
 

@@ -41,6 +41,17 @@ pub enum Error {
         /// Where the limit comes from: the option or the memory available.
         why: String,
     },
+    /// The output folder's file system has less free space than the tables to build need: refused before
+    /// any work.
+    #[error("the tables to build in {} need at least {} of disk space, {} free; free some space or choose another folder with --out", dir.display(), cli_common::units::human_bytes(*.need), cli_common::units::human_bytes(*.free))]
+    NoSpace {
+        /// The output folder.
+        dir: PathBuf,
+        /// Bytes the build needs there.
+        need: u64,
+        /// Bytes free there.
+        free: u64,
+    },
     /// A path given on the command line does not exist.
     #[error("{}: no such file or folder", .0.display())]
     NotFound(PathBuf),
@@ -78,8 +89,18 @@ pub enum Error {
         source: std::io::Error,
     },
     /// No `--memory-limit` and no memory figure from the system to check a build against.
-    #[error("cannot read MemAvailable from /proc/meminfo; give --memory-limit")]
+    #[error(
+        "cannot read the memory available (MemAvailable in /proc/meminfo, or a cgroup limit); give --memory-limit"
+    )]
     NoMemInfo,
+    /// The free space of the output folder cannot be read.
+    #[error("cannot read the free space of output folder {}: {source}", dir.display())]
+    FreeSpace {
+        /// The folder.
+        dir: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
     /// The system refused the memory for a table's search arrays.
     #[error("cannot allocate the search arrays for {}: {source}", path.display())]
     Allocation {
@@ -101,6 +122,7 @@ impl search::Fault for Error {
             Error::Partition(_)
             | Error::MemorySize(_)
             | Error::TooBig { .. }
+            | Error::NoSpace { .. }
             | Error::NotFound(_)
             | Error::NoTables(_) => true,
             Error::Table(_)
@@ -108,18 +130,50 @@ impl search::Fault for Error {
             | Error::ListFolder { .. }
             | Error::Unwritable { .. }
             | Error::NoMemInfo
+            | Error::FreeSpace { .. }
             | Error::Allocation { .. }
             | Error::Threads(_) => false,
         }
     }
 }
 
-/// `MemAvailable` from `/proc/meminfo`, in bytes.
-pub fn mem_available() -> Result<u64, Error> {
-    let info = std::fs::read_to_string("/proc/meminfo").map_err(|_| Error::NoMemInfo)?;
-    let line = info.lines().find(|l| l.starts_with("MemAvailable:")).ok_or(Error::NoMemInfo)?;
-    let kb: u64 = line.split_whitespace().nth(1).and_then(|kb| kb.parse().ok()).ok_or(Error::NoMemInfo)?;
-    Ok(kb * 1024)
+/// Refuses a build whose tables, `(pattern, path)` in the order they are written, cannot fit in the free
+/// space of `dir`, the existing output folder: said before the search, not as a failed write after it.
+pub fn check_disk<'a>(dir: &Path, tables: impl IntoIterator<Item = (&'a Pattern, &'a Path)>) -> Result<(), Error> {
+    let sizes: Vec<(u64, u64)> = tables
+        .into_iter()
+        .map(|(pattern, path)| (smallest_file(pattern), std::fs::metadata(path).map_or(0, |m| m.len())))
+        .collect();
+    let free =
+        cli_common::resources::free_space(dir).map_err(|source| Error::FreeSpace { dir: dir.to_path_buf(), source })?;
+    disk_verdict(dir, disk_needed(&sizes), free)
+}
+
+/// The smallest file `pattern`'s table can be: its header and a nibble an entry. It is larger only if it needs
+/// the byte encoding, which nothing tells before the search.
+fn smallest_file(pattern: &Pattern) -> u64 {
+    pdb_file::HEADER_LEN as u64 + Encoding::Nibble.payload_len(pattern.size())
+}
+
+/// The disk space a build needs at its fullest, from each table's new file size and the size of the file it
+/// replaces (0 if none), in the order written. Tables are written one at a time, each to a temporary file
+/// renamed over the old one, so an old file's space is free again only once its replacement is complete.
+fn disk_needed(tables: &[(u64, u64)]) -> u64 {
+    let mut grown: i128 = 0;
+    let mut peak: i128 = 0;
+    for &(new, old) in tables {
+        peak = peak.max(grown + i128::from(new));
+        grown += i128::from(new) - i128::from(old);
+    }
+    u64::try_from(peak).unwrap_or(u64::MAX)
+}
+
+/// Refuses `need` bytes in `dir` when only `free` are free.
+fn disk_verdict(dir: &Path, need: u64, free: u64) -> Result<(), Error> {
+    if need > free {
+        return Err(Error::NoSpace { dir: dir.to_path_buf(), need, free });
+    }
+    Ok(())
 }
 
 /// What is at a table's path before a build.
@@ -367,6 +421,36 @@ mod tests {
         for other in ["4x4-1-2.pdb", ".x.tmp", ".x.abc.tmp", ".x.12.tmp.bak", "x.12.tmp"] {
             assert_eq!(temporary_pid(other), None, "{other}");
         }
+    }
+
+    #[test]
+    fn disk_need_is_the_fullest_point_of_the_build() {
+        assert_eq!(disk_needed(&[]), 0);
+        // New tables add up.
+        assert_eq!(disk_needed(&[(100, 0), (300, 0)]), 400);
+        // A replaced file is still there while its replacement is written, and frees its space after.
+        assert_eq!(disk_needed(&[(100, 100), (300, 300)]), 300);
+        assert_eq!(disk_needed(&[(300, 300), (100, 0)]), 300);
+        assert_eq!(disk_needed(&[(100, 500), (300, 0)]), 100, "a large old file freed first makes room");
+        assert_eq!(disk_needed(&[(u64::MAX, 0), (u64::MAX, 0)]), u64::MAX, "no overflow");
+    }
+
+    #[test]
+    fn a_build_that_cannot_fit_is_refused_in_sizes_people_read() {
+        let dir = Path::new("pdbs");
+        assert!(disk_verdict(dir, 1000, 1000).is_ok());
+        let e = disk_verdict(dir, 1_610_612_736, 314_572_800).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "the tables to build in pdbs need at least 1.50 GiB of disk space, 300.00 MiB free; free some space or choose another folder with --out"
+        );
+        assert!(search::Fault::is_usage(&e), "exit 2");
+    }
+
+    #[test]
+    fn a_table_file_is_at_least_its_header_and_a_nibble_an_entry() {
+        let pattern = Pattern::new(16, &[1, 2, 3, 4, 5, 6, 7]);
+        assert_eq!(smallest_file(&pattern), 4096 + 57_657_600 / 2);
     }
 
     #[test]

@@ -4,7 +4,8 @@
 //! - 0: done (also when whoever reads standard output closed it early, as `pdb-builder info ... | head -1`
 //!   does: it asked for no more).
 //! - 2: the user's input or options: a bad partition, board or option value, a file or folder that does not
-//!   exist, a folder without tables, or a build that needs more memory than the limit allows.
+//!   exist, a folder without tables, or a build that needs more memory than the limit allows or more disk
+//!   space than the output folder has free.
 //! - 1: anything else: a corrupt, truncated, misnamed or mismatched table (header or payload alike), and
 //!   I/O failures.
 //!
@@ -208,7 +209,7 @@ impl Log {
 }
 
 /// `pdb-builder build`: cleans up after killed builds, sees which tables are missing, refuses a build that
-/// does not fit in memory, then makes the missing tables one at a time, relabelling a symmetric image of a
+/// does not fit in memory or on the disk, then makes the missing tables one at a time, relabelling a symmetric image of a
 /// table already there instead of searching when it can.
 fn build(
     partition: &str,
@@ -228,6 +229,7 @@ fn build(
     };
     check_memory(board, &partition, todo.len(), largest, memory_limit, log)?;
     pdb_builder::check_writable(out)?;
+    pdb_builder::check_disk(out, todo.iter().map(|(p, path)| (*p, path.as_path())))?;
     let pool = rayon::ThreadPoolBuilder::new().num_threads(threads.unwrap_or(0)).build()?;
     for (pattern, path) in todo {
         let sources: Vec<&Pattern> = ready.iter().map(|(p, _)| *p).collect();
@@ -280,7 +282,8 @@ fn survey<'a>(
 }
 
 /// Says what the build needs and refuses it if `largest`, the table needing most memory (tables are built
-/// one at a time), needs more than the limit: `--memory-limit`, else the memory available now.
+/// one at a time), needs more than the limit: `--memory-limit`, else the memory available now (in a container,
+/// what its cgroup limit leaves).
 fn check_memory(
     board: Board,
     partition: &Partition,
@@ -292,7 +295,14 @@ fn check_memory(
     let need = bfs::memory_needed(board, largest);
     let (limit, why) = match memory_limit {
         Some(l) => (l, "--memory-limit".to_string()),
-        None => (pdb_builder::mem_available()?, "available memory".to_string()),
+        None => {
+            let available = cli_common::resources::available_memory().ok_or(Error::NoMemInfo)?;
+            let why = match available.cgroup {
+                None => "available memory".to_string(),
+                Some(dir) => format!("available memory under the limit of cgroup {}", dir.display()),
+            };
+            (available.bytes, why)
+        }
     };
     log.note(&format!(
         "partition {} on {board}: {} table(s) to build; memory needed {} (the {}-tile table, built one at a time), limit {} ({why})",

@@ -133,6 +133,74 @@ fn unwritable_output_folder_is_reported() {
     assert_eq!(r.stderr.matches("os error").count(), 1, "{}", r.stderr);
 }
 
+/// Runs `pdb-builder ARGS` after the shell commands `setup` (see [`harness::run_in_namespace`]).
+fn in_namespace(setup: &str, args: &[&str]) -> Option<Run> {
+    harness::run_in_namespace(setup, env!("CARGO_BIN_EXE_pdb-builder"), args).map(finish)
+}
+
+/// Runs `pdb-builder ARGS` with `dir` a 64 KiB tmpfs.
+fn on_tiny_tmpfs(dir: &Path, args: &[&str]) -> Option<Run> {
+    in_namespace(&format!("mount -t tmpfs -o size=64k none '{}'", s(dir)), args)
+}
+
+/// In a container whose cgroup allows 500 MiB, the build plans with that rather than the host's free memory,
+/// and refuses a table that needs more (exit 2) instead of being killed by the kernel.
+#[test]
+fn a_cgroup_memory_limit_is_honoured() {
+    let Some(container) = harness::fake_cgroup_limit(500 << 20) else { return };
+    let dir = TempDir::new("cgroup");
+    let Some(r) = in_namespace(&container, &["build", "--partition", "7-8", "--out", s(&dir)]) else { return };
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(
+        r.stderr.contains("more than the limit of 500.00 MiB (available memory under the limit of cgroup /"),
+        "{}",
+        r.stderr
+    );
+    assert!(std::fs::read_dir(&dir).unwrap().next().is_none(), "nothing was written");
+}
+
+/// A build whose tables cannot fit on the disk is refused before the search, naming the folder and the space
+/// needed and free; one that fits is built.
+#[test]
+fn a_build_that_cannot_fit_on_the_disk_is_refused_before_the_search() {
+    let dir = TempDir::new("tiny-disk");
+    // Three 5-tile tables of 524,160 entries: at least 3 x (4 KiB + 262,080) bytes.
+    let Some(r) = on_tiny_tmpfs(&dir, &["build", "--partition", "5-5-5", "--out", s(&dir), "--quiet"]) else { return };
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert_eq!(
+        r.stderr,
+        format!(
+            "pdb-builder: error: the tables to build in {} need at least 779.81 KiB of disk space, 64.00 KiB free; free some space or choose another folder with --out\n",
+            dir.display()
+        )
+    );
+    let r = on_tiny_tmpfs(&dir, &["build", "--board", "2x3", "--partition", "2-3", "--out", s(&dir)]).unwrap();
+    assert_eq!(r.code, 0, "{}", r.stderr);
+}
+
+/// A table whose new file cannot be written (here: past the file size limit, as on a full disk) leaves the
+/// valid file it was to replace as it was, and no temporary file.
+#[test]
+fn a_failed_write_never_replaces_a_valid_table() {
+    let dir = TempDir::new("failed-write");
+    let (a, b) = build_small(&dir);
+    let before = (std::fs::read(&a).unwrap(), std::fs::read(&b).unwrap());
+    // Writes past 2 KiB fail with EFBIG (`ulimit -f` counts 512- or 1024-byte blocks, as the shell has it;
+    // SIGXFSZ ignored, so the write fails rather than the process being killed).
+    let limited = r#"trap '' XFSZ && ulimit -f 2 && exec "$@""#;
+    let out = Command::new("sh")
+        .args(["-c", limited, "sh", env!("CARGO_BIN_EXE_pdb-builder")])
+        .args(["build", "--board", "2x3", "--partition", "2-3", "--out", s(&dir), "--force"])
+        .output()
+        .unwrap();
+    let r = finish(out);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(r.stderr.contains("File too large"), "{}", r.stderr);
+    assert_eq!((std::fs::read(&a).unwrap(), std::fs::read(&b).unwrap()), before);
+    let names: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert_eq!(names.len(), 2, "no temporary left: {names:?}");
+}
+
 /// Verifies `path` and returns the failure line.
 fn verify_fails(args: &[&str]) -> String {
     let r = run(args);

@@ -20,9 +20,10 @@ pub struct ExploreArgs {
     /// The board, rows x columns; boards of up to 12 cells fit in a few hundred MB.
     #[arg(long, value_name = "RxC", default_value = "3x3")]
     pub board: Board,
-    /// Refuse boards whose visited array (2 bits a permutation) needs more memory than this.
-    #[arg(long, value_name = "SIZE", default_value = "4G", value_parser = parse_size)]
-    pub memory_limit: u64,
+    /// Refuse boards whose visited array (2 bits a permutation) needs more memory than this [default: 4G, or
+    /// the memory available if less].
+    #[arg(long, value_name = "SIZE", value_parser = parse_size)]
+    pub memory_limit: Option<u64>,
     /// text, json (one object) or markdown (a table of the distribution).
     #[arg(long, value_enum, value_name = "FORMAT", default_value = "text", help_heading = OUTPUT)]
     pub format: SummaryFormat,
@@ -33,6 +34,18 @@ pub struct ExploreArgs {
 
 fn parse_size(s: &str) -> Result<u64, String> {
     cli_common::units::parse_size(s).map_err(|e| e.to_string())
+}
+
+/// The most `explore` takes without `--memory-limit`: enough for every board of up to 13 cells (1.6 GB), while
+/// a 14-cell board would need 22 GB and hours.
+const DEFAULT_LIMIT: u64 = 4 << 30;
+
+/// `--memory-limit`, else [`DEFAULT_LIMIT`] or the memory available if less: in a container, what its cgroup
+/// limit leaves, so that a board that cannot fit is refused instead of the process being killed.
+fn memory_limit(args: &ExploreArgs) -> u64 {
+    args.memory_limit.unwrap_or_else(|| {
+        cli_common::resources::available_memory().map_or(DEFAULT_LIMIT, |a| a.bytes.min(DEFAULT_LIMIT))
+    })
 }
 
 /// What `explore` reports, as JSON.
@@ -52,7 +65,7 @@ struct Summary {
 pub fn run(args: &ExploreArgs) -> anyhow::Result<ExitCode> {
     let show = !args.quiet && std::io::stderr().is_terminal();
     let start = Instant::now();
-    let ex = explore(args.board, args.memory_limit, &mut |layer| {
+    let ex = explore(args.board, memory_limit(args), &mut |layer| {
         if show {
             log(&format!(
                 "explore: distance {:>3}: {:>12} positions ({} reached, {:.1} s)",

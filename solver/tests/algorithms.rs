@@ -32,7 +32,17 @@ fn explore_gives_the_known_figures_and_its_farthest_positions_are_that_far() {
     // Too big for the memory it may use: a usage error before anything is allocated.
     let o = solver(&["explore", "--board", "4x4"]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&o.stderr).contains("over the 4294967296-byte limit"));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("exploring 4x4 needs 5230697472000 bytes"));
+}
+
+/// In a container whose cgroup allows 100 MiB, `explore` refuses a board needing more (exit 2) instead of
+/// being killed by the kernel: its default limit is what the cgroup leaves when that is less than 4 GiB.
+#[test]
+fn explore_honours_a_cgroup_memory_limit() {
+    let Some(container) = harness::fake_cgroup_limit(100 << 20) else { return };
+    let Some(o) = harness::run_in_namespace(&container, BIN, &["explore", "--board", "3x4"]) else { return };
+    assert_eq!(o.status.code(), Some(2), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("over the 104857600-byte limit"));
 }
 
 #[test]

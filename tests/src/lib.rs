@@ -209,3 +209,42 @@ impl Drop for Server {
         let _ = self.child.wait();
     }
 }
+
+/// Runs `bin ARGS` after the shell commands `setup`, as root of a user and mount namespace of its own, where
+/// mounts change nothing outside: `None` where such namespaces are not allowed (then a test has nothing to
+/// check).
+pub fn run_in_namespace(setup: &str, bin: &str, args: &[&str]) -> Option<std::process::Output> {
+    let namespace = |script: &str| {
+        std::process::Command::new("unshare")
+            .args(["--user", "--map-root-user", "--mount", "sh", "-c", script, bin])
+            .args(args)
+            .output()
+    };
+    if !namespace("mount -t tmpfs none /mnt").is_ok_and(|o| o.status.success()) {
+        eprintln!("skipped: no user and mount namespaces here to mount a tmpfs in");
+        return None;
+    }
+    Some(namespace(&format!(r#"{setup} && exec "$0" "$@""#)).unwrap())
+}
+
+/// Shell commands for [`run_in_namespace`] that make this machine look like a container whose cgroup allows
+/// `bytes` of memory: a tmpfs over each cgroup mount, holding a limit (v1 and v2 names) at the mount point,
+/// which is the top of every cgroup chain. `None` where no cgroup file system is mounted.
+pub fn fake_cgroup_limit(bytes: u64) -> Option<String> {
+    let mountinfo = std::fs::read_to_string("/proc/self/mountinfo").unwrap_or_default();
+    let fake: Vec<String> = mountinfo
+        .lines()
+        .filter(|l| l.contains(" - cgroup"))
+        .filter_map(|l| l.split(' ').nth(4))
+        .map(|p| {
+            format!(
+                "mount -t tmpfs none {p} && echo {bytes} >{p}/memory.max && echo {bytes} >{p}/memory.limit_in_bytes"
+            )
+        })
+        .collect();
+    if fake.is_empty() {
+        eprintln!("skipped: no cgroup file system mounted here");
+        return None;
+    }
+    Some(fake.join(" && "))
+}
