@@ -16,15 +16,18 @@ pub struct LimitArgs {
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..), help_heading = LIMITS)]
     pub node_limit: Option<u64>,
     /// Stop before the stored states need more than this much memory, e.g. 2G (an estimate; searches that
-    /// store no states, such as IDA*, ignore it) [default: no limit].
+    /// store no states, such as IDA*, ignore it) [default: the memory available when the search starts,
+    /// within any container's (cgroup's) limit, so that a search is stopped and recorded rather than killed].
     #[arg(long, value_name = "SIZE", value_parser = parse_memory, help_heading = LIMITS)]
     pub memory_limit: Option<u64>,
 }
 
 impl LimitArgs {
-    /// The limits, with `cancel` to abandon a search from outside.
+    /// The limits, with `cancel` to abandon a search from outside; the memory limit defaults to what the
+    /// machine (or the container) has available now.
     pub fn limits(&self, cancel: Option<Arc<AtomicBool>>) -> Limits {
-        Limits { nodes: self.node_limit, time: self.time_limit, memory: self.memory_limit, cancel }
+        let memory = self.memory_limit.or_else(|| cli_common::resources::available_memory().map(|m| m.bytes));
+        Limits { nodes: self.node_limit, time: self.time_limit, memory, cancel }
     }
 }
 

@@ -5,6 +5,8 @@ use harness::{run, TempDir};
 use std::process::Output;
 
 const BIN: &str = env!("CARGO_BIN_EXE_solver");
+/// Korf's #9 (46 moves): far beyond what breadth-first search can store in a small container.
+const KORF9: &str = "3 14 9 11 5 4 8 2 13 12 6 7 10 1 15 0";
 
 fn solver(args: &[&str]) -> Output {
     run(BIN, args, b"")
@@ -43,6 +45,18 @@ fn explore_honours_a_cgroup_memory_limit() {
     let Some(o) = harness::run_in_namespace(&container, BIN, &["explore", "--board", "3x4"]) else { return };
     assert_eq!(o.status.code(), Some(2), "{}", String::from_utf8_lossy(&o.stderr));
     assert!(String::from_utf8_lossy(&o.stderr).contains("over the 104857600-byte limit"));
+}
+
+/// Without --memory-limit, a search that stores states stops at the memory the container leaves (a limit,
+/// recorded) instead of growing until the kernel kills it.
+#[test]
+fn a_search_stops_at_the_memory_a_container_leaves() {
+    let Some(container) = harness::fake_cgroup_limit(30 << 20) else { return };
+    let args = ["solve", "--algorithm", "bfs", "--time-limit", "20", "--format", "json", KORF9];
+    let Some(o) = harness::run_in_namespace(&container, BIN, &args) else { return };
+    assert_eq!(o.status.code(), Some(3), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert!(v["error"].as_str().unwrap().starts_with("memory limit"), "{v}");
 }
 
 #[test]
