@@ -54,7 +54,7 @@ pub struct Worked {
 }
 
 /// Cuts the iteration at `bound` from `start` into at least `at_least` items where the tree is that wide,
-/// expanding whole levels so that every item is at the same depth.
+/// expanding the nodes of most slack first (items are at different depths).
 pub(crate) fn split<H: Heuristic, T: Transitions>(
     heur: &H,
     moves: &Moves<T>,
@@ -71,19 +71,26 @@ pub(crate) fn split<H: Heuristic, T: Transitions>(
     if H::h(&root.node) > bound {
         return Split { outcome: Divided::Items(Vec::new()), counts, next: H::h(&root.node) };
     }
+    // A node's subtree within the bound grows about exponentially with its slack (the bound less its f), so
+    // the nodes of the largest slack are cut finer, all of them at once and in place (the items stay in the
+    // search's order), until there are enough items: the items' subtrees come out of similar size, where a
+    // cut at one depth leaves a few giants that a cluster would wait for.
+    let slack = |it: &Item<H::Node>| bound - it.depth() - H::h(&it.node);
     let mut items = vec![root];
-    while items.len() < at_least && items[0].depth() < bound {
-        let mut deeper = Vec::with_capacity(items.len() * 3);
-        for it in &items {
-            match expand(heur, moves, it, bound, &mut counts, &mut next) {
-                Ok(kids) => deeper.extend(kids),
+    while items.len() < at_least {
+        let Some(most) = items.iter().map(slack).max().filter(|&m| m > 0) else { break };
+        let mut finer = Vec::with_capacity(items.len() * 2);
+        for it in items {
+            if slack(&it) < most {
+                finer.push(it);
+                continue;
+            }
+            match expand(heur, moves, &it, bound, &mut counts, &mut next) {
+                Ok(kids) => finer.extend(kids),
                 Err(solution) => return Split { outcome: Divided::Solved(solution), counts, next },
             }
         }
-        items = deeper;
-        if items.is_empty() {
-            break;
-        }
+        items = finer;
     }
     Split { outcome: Divided::Items(items.into_iter().map(|it| it.path).collect()), counts, next }
 }
