@@ -10,6 +10,7 @@ pub mod checkpoint;
 pub mod compare;
 pub mod jobs;
 pub mod limits;
+pub mod lines;
 pub mod plot;
 mod pool;
 mod progress;
@@ -18,6 +19,7 @@ pub mod report;
 mod run;
 mod sink;
 mod task;
+pub mod text;
 
 pub use args::{BatchArgs, Parallel};
 pub use jobs::{Job, Line, Shard, Source};

@@ -18,6 +18,7 @@ use crate::record::{Record, RecordFormat, Status};
 use crate::report::Summary;
 use crate::sink::Sink;
 use crate::task::Task;
+use crate::text::printable;
 use anyhow::{anyhow, Context};
 use cli_common::{log, one_line, shell_quote, signals, usage};
 use std::collections::HashMap;
@@ -128,12 +129,13 @@ impl<'a> Recorded<'a> {
             None => Ok(Some(job)),
             Some(text) if *text == job.text => Ok(None),
             Some(text) => Err(usage(anyhow!(
-                "{} has id '{}' as '{text}', but line {} of {} has '{}': is it the output of another input?",
+                "{} has id '{}' as '{}', but line {} of {} has '{}': is it the output of another input?",
                 self.out_name,
-                job.id,
+                printable(&job.id),
+                printable(text),
                 job.line,
                 self.input,
-                job.text
+                printable(&job.text)
             ))),
         }
     }
@@ -288,7 +290,7 @@ fn exit_code(args: &BatchArgs, name: &str, writer: Writer, summary: &Summary, li
         log(&format!(
             "{name}: MISMATCH: {} solved lengths differ from the input's: {}",
             summary.mismatched.len(),
-            summary.mismatched.join(", ")
+            summary.mismatched.iter().map(|id| printable(id)).collect::<Vec<_>>().join(", ")
         ));
         return ExitCode::from(cli_common::EXIT_FAILURE);
     }
