@@ -2,6 +2,7 @@
 //! and how much time the second run took relative to the first, and whether they agree on every length.
 
 use crate::record::{Record, Status};
+use crate::text::printable;
 use serde::Serialize;
 use std::collections::HashMap;
 use std::fmt::Write as _;
@@ -68,10 +69,13 @@ impl Comparison {
         }
     }
 
-    /// Aligned plain text, `first` and `second` naming the runs.
+    /// Aligned plain text, `first` and `second` naming the runs (ids printable: see [`printable`]).
     pub fn text(&self, first: &str, second: &str) -> String {
         let ratio = |r: Option<f64>| r.map_or("-".to_string(), |r| format!("{r:.3}"));
-        let ids = |v: &[String]| if v.is_empty() { "none".to_string() } else { v.join(", ") };
+        let ids = |v: &[String]| match v {
+            [] => "none".to_string(),
+            v => v.iter().map(|id| printable(id)).collect::<Vec<_>>().join(", "),
+        };
         let mut s = String::new();
         let _ = writeln!(s, "compared     {second} against {first}: {} instances solved by both", self.pairs.len());
         let _ = writeln!(s, "node ratio   {} (geometric mean of {second} / {first})", ratio(self.nodes_ratio));
@@ -94,7 +98,7 @@ impl Comparison {
             let _ = writeln!(
                 s,
                 "| {} | {} | {} | {} | {:.3} | {:.3} | {} |",
-                p.id,
+                printable(&p.id).replace('|', "\\|"),
                 p.nodes.0,
                 p.nodes.1,
                 ratio(p.nodes.0 as f64, p.nodes.1 as f64),
@@ -127,5 +131,13 @@ mod tests {
             (c.length_differs, c.only_first, c.only_second),
             (vec!["1".into()], vec!["3".into()], vec!["4".into()])
         );
+    }
+
+    #[test]
+    fn ids_are_printed_escaped() {
+        let (a, b) = ([rec("x\u{1b}[31m|", 40, 1, 1.0)], [rec("x\u{1b}[31m|", 42, 1, 1.0)]);
+        let c = Comparison::new(&a, &b);
+        assert!(c.text("a", "b").contains(r"lengths      differ on x\u{1b}[31m|"), "{}", c.text("a", "b"));
+        assert!(c.markdown("a", "b").contains(r"| x\u{1b}[31m\| | 1 | 1 |"), "{}", c.markdown("a", "b"));
     }
 }

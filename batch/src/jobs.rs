@@ -2,6 +2,7 @@
 //! time so that an endless stdin is worked on as it arrives. What a line means is the puzzle's (`Task::parse`),
 //! given to the reader as a function: the task module knows these types, and this one knows no task.
 
+use crate::lines::{self, Fit, MAX_LINE};
 use crate::record::{Record, Status};
 use std::collections::hash_map::Entry;
 use std::collections::HashMap;
@@ -91,7 +92,8 @@ pub type Parse<'t, I> = &'t (dyn Fn(&str) -> Option<Line<I>> + Sync);
 
 /// Reads the jobs of an input that belong to a shard, line by line. Ids must be unique over the whole input
 /// (resume and merging go by id), so a repeated id makes the later line invalid, under the id `ID@LINE`. A
-/// line that is not UTF-8 is an invalid job of its own; the others are unaffected.
+/// line that is not UTF-8 is an invalid job of its own, and so is a line longer than [`MAX_LINE`], of which
+/// no more than that is ever held; the others are unaffected.
 pub struct JobReader<'t, R, I> {
     input: R,
     parse: Parse<'t, I>,
@@ -105,7 +107,10 @@ pub struct JobReader<'t, R, I> {
     pub jobs: u64,
     /// How many of them are valid.
     pub valid: u64,
+    /// The line being read, at most [`MAX_LINE`] bytes of it.
     buf: Vec<u8>,
+    /// Whether the rest of an over-long line is still to be read past.
+    skip: bool,
 }
 
 impl<'t, R: BufRead, I> JobReader<'t, R, I> {
@@ -122,22 +127,26 @@ impl<'t, R: BufRead, I> JobReader<'t, R, I> {
             jobs: 0,
             valid: 0,
             buf: Vec::new(),
+            skip: false,
         }
     }
 
-    /// The job a line describes, or `None` for a blank or comment line.
-    fn job(&mut self, line_no: u64) -> Option<Job<I>> {
+    /// The job the line in `buf` describes (`fit` says whether it is all there), or `None` for a blank or
+    /// comment line.
+    fn job(&mut self, line_no: u64, fit: Fit) -> Option<Job<I>> {
         let raw = self.buf.strip_suffix(b"\n").unwrap_or(&self.buf);
         let raw = raw.strip_suffix(b"\r").unwrap_or(raw);
-        let line = match std::str::from_utf8(raw) {
-            Ok(line) => line,
-            Err(e) => {
-                let (id, text) = (line_no.to_string(), String::from_utf8_lossy(raw).trim().to_string());
+        let (id, text, parsed) = match (fit, std::str::from_utf8(raw)) {
+            (Fit::TooLong, _) => (None, lines::beginning(raw), Err(lines::instance_too_long(raw))),
+            (Fit::Whole, Err(e)) => {
                 let problem = format!("not UTF-8 text (byte {} of the line)", e.valid_up_to() + 1);
-                return Some(Job { line: line_no, id, text, parsed: Err(problem) });
+                (None, String::from_utf8_lossy(raw).trim().to_string(), Err(problem))
+            }
+            (Fit::Whole, Ok(line)) => {
+                let Line { id, text, parsed } = (self.parse)(line)?;
+                (id, text, parsed)
             }
         };
-        let Line { id, text, parsed } = (self.parse)(line)?;
         let id = id.unwrap_or_else(|| line_no.to_string());
         let (id, parsed) = match self.first_use.entry(id) {
             Entry::Vacant(v) => {
@@ -163,14 +172,20 @@ impl<R: BufRead, I> Iterator for JobReader<'_, R, I> {
 
     fn next(&mut self) -> Option<std::io::Result<Job<I>>> {
         loop {
-            self.buf.clear();
-            match self.input.read_until(b'\n', &mut self.buf) {
-                Ok(0) => return None,
-                Ok(_) => {}
-                Err(e) => return Some(Err(e)),
+            // The rest of an over-long line, whose job is already out: read past it, not into memory.
+            if std::mem::take(&mut self.skip) {
+                if let Err(e) = lines::skip_line(&mut self.input) {
+                    return Some(Err(e));
+                }
             }
+            let fit = match lines::read_line(&mut self.input, &mut self.buf, MAX_LINE) {
+                Ok(None) => return None,
+                Ok(Some(fit)) => fit,
+                Err(e) => return Some(Err(e)),
+            };
+            self.skip = fit == Fit::TooLong;
             self.lines += 1;
-            let Some(job) = self.job(self.lines) else { continue };
+            let Some(job) = self.job(self.lines, fit) else { continue };
             let mine = self.shard.is_none_or(|s| self.index % s.count == s.index);
             self.index += 1;
             if mine {
@@ -237,5 +252,40 @@ mod tests {
     fn a_last_line_needs_no_newline_and_crlf_is_one_line_end() {
         let jobs = read_jobs(b"1\r\n2", None);
         assert_eq!(jobs.iter().map(|j| j.text.as_str()).collect::<Vec<_>>(), ["1", "2"]);
+    }
+
+    /// A line past the cap is one invalid job that quotes its beginning, read in bounded memory; the lines
+    /// around it are read as ever.
+    #[test]
+    fn a_line_past_the_cap_is_one_invalid_job_quoting_its_beginning() {
+        let mut text = b"1\n".to_vec();
+        text.extend(std::iter::repeat_n(b'7', 10 << 20));
+        text.extend(b"\n2\n");
+        let jobs = read_jobs(&text, None);
+        let got: Vec<(u64, &str)> = jobs.iter().map(|j| (j.line, j.text.as_str())).collect();
+        let quoted = format!("{}…", "7".repeat(48));
+        assert_eq!(got, [(1, "1"), (2, quoted.as_str()), (3, "2")]);
+        let problem = format!("longer than 64 KiB, the most an instance line may be (it begins '{quoted}')");
+        assert_eq!(jobs[1].parsed, Err(problem));
+        assert_eq!((jobs[1].id.as_str(), jobs[2].parsed.clone()), ("2", Ok((2, None))));
+    }
+
+    /// A stream without a newline (`/dev/zero`) gives its job as soon as the cap is passed, and ends with it.
+    #[test]
+    fn a_stream_without_a_newline_is_one_invalid_job() {
+        use std::io::Read;
+        let zeros = std::io::BufReader::new(std::io::repeat(0).take(50 << 20));
+        let mut reader = JobReader::new(zeros, &numbers, None);
+        let job = reader.next().unwrap().unwrap();
+        assert!(job.parsed.unwrap_err().starts_with("longer than 64 KiB"));
+        assert!(reader.buf.capacity() <= 2 * MAX_LINE, "{}", reader.buf.capacity());
+        assert!(reader.next().is_none());
+    }
+
+    /// The line numbers that lines without an id of their own use are unique like any other id.
+    #[test]
+    fn an_unreadable_line_does_not_take_an_id_already_given() {
+        let jobs = read_jobs(b"2 0 5\n\xff\n", None);
+        assert_eq!(jobs.iter().map(|j| j.id.as_str()).collect::<Vec<_>>(), ["2", "2@2"]);
     }
 }

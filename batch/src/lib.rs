@@ -10,6 +10,7 @@ pub mod checkpoint;
 pub mod compare;
 pub mod jobs;
 pub mod limits;
+pub mod lines;
 pub mod plot;
 mod pool;
 mod progress;
@@ -19,6 +20,7 @@ mod run;
 pub mod settings;
 mod sink;
 mod task;
+pub mod text;
 
 pub use args::{BatchArgs, Parallel};
 pub use jobs::{Job, Line, Shard, Source};

@@ -42,13 +42,29 @@ fn tick(v: &f64) -> String {
     }
 }
 
-/// A log axis range covering `values` (positive ones), rounded out to powers of ten.
+/// The powers of ten a log axis may span: plotters steps a log axis' ticks by multiplying from its start to
+/// its end, which never ends if the end is infinite (10^309) or the start is zero (10^-324), and takes a step
+/// a power of ten while the span is over usize::MAX powers (its ratio infinite). Any finite value can be
+/// recorded, so the axis is kept within these, and a value beyond is drawn at its edge ([`on_axis`]).
+const LOG_EXPONENTS: std::ops::RangeInclusive<i32> = -150..=150;
+
+/// A log axis range covering `values` (positive ones), rounded out to powers of ten, within
+/// [`LOG_EXPONENTS`].
 fn log_range(values: impl Iterator<Item = f64>) -> std::ops::Range<f64> {
-    let (lo, hi) = values.filter(|v| *v > 0.0).fold((f64::MAX, f64::MIN), |(lo, hi), v| (lo.min(v), hi.max(v)));
+    let (lo, hi) =
+        values.filter(|v| *v > 0.0 && v.is_finite()).fold((f64::MAX, f64::MIN), |(lo, hi), v| (lo.min(v), hi.max(v)));
     if lo > hi {
         return 1.0..10.0;
     }
-    10f64.powf(lo.log10().floor())..10f64.powf(hi.log10().ceil().max(lo.log10().floor() + 1.0))
+    let (min, max) = (*LOG_EXPONENTS.start(), *LOG_EXPONENTS.end());
+    let lo = (lo.log10().floor() as i32).clamp(min, max - 1);
+    let hi = (hi.log10().ceil() as i32).clamp(lo + 1, max);
+    10f64.powi(lo)..10f64.powi(hi)
+}
+
+/// `v` drawn on an axis of `range`: at its nearer edge if beyond it.
+fn on_axis(v: f64, range: &std::ops::Range<f64>) -> f64 {
+    v.clamp(range.start, range.end)
 }
 
 /// Every chart the runs allow, as (file name, SVG text).
@@ -93,11 +109,12 @@ pub fn plot_all(dir: &Path, runs: &[Run]) -> anyhow::Result<Vec<PathBuf>> {
 
 /// A histogram of solution lengths, one bar series a run.
 fn lengths(svg: &mut String, runs: &[Run]) -> anyhow::Result<()> {
-    let counts: Vec<BTreeMap<u32, u32>> = runs
+    // Lengths as u64: plotters' u32 axes overflow at a length of u32::MAX, which a record can hold.
+    let counts: Vec<BTreeMap<u64, u32>> = runs
         .iter()
         .map(|run| {
             let mut m = BTreeMap::new();
-            solved(run).filter_map(|r| r.length).for_each(|l| *m.entry(l).or_insert(0) += 1);
+            solved(run).filter_map(|r| r.length).for_each(|l| *m.entry(u64::from(l)).or_insert(0) += 1);
             m
         })
         .collect();
@@ -146,8 +163,10 @@ fn legend<'a, DB: DrawingBackend + 'a, CT: plotters::coord::CoordTranslate>(
 
 /// `cost` of each solved instance against its length, on a log scale.
 fn cost_by_length(svg: &mut String, runs: &[Run], what: &str, cost: fn(&Record) -> f64) -> anyhow::Result<()> {
-    let lens = runs.iter().flat_map(solved).filter_map(|r| r.length);
-    let (lo, hi) = lens.fold((u32::MAX, 0), |(lo, hi), l| (lo.min(l), hi.max(l)));
+    // Lengths as u64, as in `lengths`.
+    let length = |r: &Record| r.length.map(u64::from);
+    let lens = runs.iter().flat_map(solved).filter_map(length);
+    let (lo, hi) = lens.fold((u64::MAX, 0), |(lo, hi), l| (lo.min(l), hi.max(l)));
     let (lo, hi) = if lo > hi { (0, 1) } else { (lo.saturating_sub(1), hi + 1) };
     let y = log_range(runs.iter().flat_map(solved).map(cost));
     let root = SVGBackend::with_string(svg, SIZE).into_drawing_area();
@@ -157,7 +176,7 @@ fn cost_by_length(svg: &mut String, runs: &[Run], what: &str, cost: fn(&Record) 
         .margin(12)
         .x_label_area_size(40)
         .y_label_area_size(70)
-        .build_cartesian_2d(lo..hi, y.log_scale())
+        .build_cartesian_2d(lo..hi, y.clone().log_scale())
         .map_err(err)?;
     chart
         .configure_mesh()
@@ -168,7 +187,7 @@ fn cost_by_length(svg: &mut String, runs: &[Run], what: &str, cost: fn(&Record) 
         .map_err(err)?;
     for (i, run) in runs.iter().enumerate() {
         let colour = COLOURS[i % COLOURS.len()];
-        let points = solved(run).filter(|r| cost(r) > 0.0).filter_map(|r| Some((r.length?, cost(r))));
+        let points = solved(run).filter(|r| cost(r) > 0.0).filter_map(|r| Some((length(r)?, on_axis(cost(r), &y))));
         chart
             .draw_series(points.map(|p| Circle::new(p, 3, colour.mix(0.7).filled())))
             .map_err(err)?
@@ -230,7 +249,8 @@ fn solved_steps(runs: &[Run]) -> (Vec<Vec<(f64, usize)>>, &'static str) {
 /// Instances solved against time, a step line a run.
 fn solved_over_time(svg: &mut String, runs: &[Run]) -> anyhow::Result<()> {
     let (steps, axis) = solved_steps(runs);
-    let end = steps.iter().flatten().map(|&(t, _)| t).fold(0.0, f64::max).max(1e-3);
+    // Finite however far apart the records' clocks are, so that plotters' ticks can be stepped through.
+    let end = steps.iter().flatten().map(|&(t, _)| t).fold(0.0, f64::max).clamp(1e-3, f64::MAX / 1.02);
     let most = steps.iter().map(Vec::len).max().unwrap_or(0);
     let root = SVGBackend::with_string(svg, SIZE).into_drawing_area();
     root.fill(&WHITE).map_err(err)?;
@@ -244,7 +264,7 @@ fn solved_over_time(svg: &mut String, runs: &[Run]) -> anyhow::Result<()> {
     chart.configure_mesh().x_desc(axis).y_desc("instances solved").draw().map_err(err)?;
     for (i, (run, points)) in runs.iter().zip(&steps).enumerate() {
         let colour = COLOURS[i % COLOURS.len()];
-        let line = points.iter().flat_map(|&(t, k)| [(t, k - 1), (t, k)]);
+        let line = points.iter().flat_map(|&(t, k)| [(t.min(end), k - 1), (t.min(end), k)]);
         chart
             .draw_series(LineSeries::new(std::iter::once((0.0, 0)).chain(line), colour.stroke_width(2)))
             .map_err(err)?
@@ -287,7 +307,8 @@ fn against(
     chart
         .draw_series(LineSeries::new([(range.start, range.start), (range.end, range.end)], BLACK.mix(0.4)))
         .map_err(err)?;
-    chart.draw_series(points.iter().map(|&p| Circle::new(p, 3, COLOURS[0].mix(0.7).filled()))).map_err(err)?;
+    let points = points.iter().map(|&(x, y)| (on_axis(x, &range), on_axis(y, &range)));
+    chart.draw_series(points.map(|p| Circle::new(p, 3, COLOURS[0].mix(0.7).filled()))).map_err(err)?;
     root.present().map_err(err)
 }
 
@@ -330,5 +351,34 @@ mod tests {
         assert_eq!(names, ["lengths.svg", "time-by-length.svg", "nodes-by-length.svg", "solved-by-time.svg"]);
         assert!(charts.iter().all(|(_, svg)| svg.starts_with("<svg") && svg.contains("</svg>")));
         assert!(charts[3].1.contains("wall-clock time since the run began"));
+    }
+
+    /// Every chart of any finite figures is drawn, and soon: a search time of 1e305 s beside one of 1e-5 s
+    /// used to make plotters step through its log axis forever, as did 1.7e308 s alone.
+    #[test]
+    fn charts_of_extreme_figures_are_drawn() {
+        let extreme = |i: usize, seconds: f64, nodes: u64, length: u32, finished: f64| Record {
+            id: i.to_string(),
+            status: Status::Solved,
+            length: Some(length),
+            nodes,
+            seconds,
+            finished: Some(finished),
+            ..Record::default()
+        };
+        let seconds = [1e305, 1e-5, f64::MAX, 5e-324, 0.0, 1.7e308, 1e-300];
+        let a: Vec<Record> = seconds.iter().enumerate().map(|(i, &s)| extreme(i, s, u64::MAX, 0, f64::MAX)).collect();
+        let b: Vec<Record> = seconds.iter().rev().enumerate().map(|(i, &s)| extreme(i, s, 1, u32::MAX, 0.0)).collect();
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let runs = [Run { name: "a".into(), records: &a }, Run { name: "b".into(), records: &b }];
+            let _ = tx.send(charts(&runs).map(|c| c.len()));
+        });
+        let drawn = rx.recv_timeout(std::time::Duration::from_secs(60)).expect("the charts are drawn within a minute");
+        assert_eq!(drawn.unwrap(), 6);
+        for v in [0.0, 5e-324, 1e-300, 1e305, 1.7e308, f64::MAX] {
+            let r = log_range(std::iter::once(v).chain([1e-5]));
+            assert!(r.start > 0.0 && r.end.is_finite() && (r.end / r.start).is_finite(), "{v}: {r:?}");
+        }
     }
 }

@@ -2,6 +2,7 @@
 //! naming the instances in flight with their time, depth and nodes.
 
 use crate::record::Record;
+use crate::text::printable;
 use cli_common::log;
 use indicatif::{HumanDuration, ProgressBar};
 use search::Live;
@@ -81,11 +82,13 @@ impl Progress {
         Progress { bar, quiet, total, done: 0, by_status: [0; 5], running: Vec::new(), start: now, last_line: now }
     }
 
-    /// A line above the bar: notes of problems are shown even when quiet.
+    /// A line above the bar: notes of problems are shown even when quiet. Notes quote ids and lines of the
+    /// input, so they are printed printable.
     pub fn note(&self, msg: &str) {
+        let msg = printable(msg);
         match &self.bar {
             Some(bar) => bar.println(msg),
-            None => log(msg),
+            None => log(&msg),
         }
     }
 
@@ -99,8 +102,10 @@ impl Progress {
         self.show_running();
     }
 
+    /// The instances in flight, described (printable: their ids are the input's).
     fn running_text(&self) -> String {
-        self.running.iter().map(Running::describe).collect::<Vec<_>>().join(", ")
+        let all = self.running.iter().map(Running::describe).collect::<Vec<_>>().join(", ");
+        printable(&all).into_owned()
     }
 
     pub fn finished(&mut self, rec: &Record) {

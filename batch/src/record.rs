@@ -5,9 +5,12 @@
 //! incomplete last line; [`read_records`] reports that tail instead of parsing it, and the batch runner cuts
 //! it off before appending (the instance is then solved again).
 
+use crate::lines::{read_line, too_long, Fit, MAX_RECORD_LINE};
 use anyhow::{bail, Context};
 use search::Stop;
 use serde::{Deserialize, Serialize};
+use std::fs::File;
+use std::io::{self, BufRead, BufReader, Read};
 use std::path::Path;
 
 /// How an instance ended. Every status is final: `--resume` skips instances that have a record.
@@ -263,40 +266,121 @@ pub struct RecordFile {
 
 /// Reads a record file written by a `batch` (either format, told apart by its first byte). A line
 /// that is complete but not a record is an error naming the file and line: results are never skipped
-/// silently.
+/// silently. So is a record of something no search does (a negative time), which would make every figure
+/// summed over it meaningless, and a line longer than [`MAX_RECORD_LINE`]: the file is read a line at a time,
+/// so that a file that is no record file (`/dev/zero`) costs no more memory than that.
 pub fn read_records(path: &Path) -> anyhow::Result<RecordFile> {
-    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
-    parse_records(&bytes).with_context(|| format!("{} is not a batch record file", path.display()))
+    let show = path.display();
+    let file = File::open(path).with_context(|| format!("cannot read {show}"))?;
+    parse_records(BufReader::new(file)).map_err(|e| {
+        // A line too long to be a record is said as invalid data: the file's content, not a failure to read it.
+        let unreadable = e.downcast_ref::<io::Error>().is_some_and(|e| e.kind() != io::ErrorKind::InvalidData);
+        match unreadable {
+            true => e.context(format!("cannot read {show}")),
+            false => e.context(format!("{show} is not a batch record file")),
+        }
+    })
 }
 
-fn parse_records(bytes: &[u8]) -> anyhow::Result<RecordFile> {
-    let complete_len = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1);
-    let complete = &bytes[..complete_len];
-    let torn_tail = (bytes.len() - complete_len) as u64;
-    let format = match complete.first() {
-        None => None,
-        Some(b'{') => Some(RecordFormat::Jsonl),
-        Some(_) if complete.starts_with(b"id,") => Some(RecordFormat::Csv),
-        Some(_) => bail!("line 1 is neither a JSON record nor the CSV header"),
+/// The complete lines of a record file, one at a time, each at most [`MAX_RECORD_LINE`] bytes: what follows
+/// the last newline is the torn tail of an interrupted write. It is also a reader of those lines, for the
+/// CSV reader.
+struct CompleteLines<R> {
+    input: R,
+    /// The current line, with its newline.
+    line: Vec<u8>,
+    /// How much of it [`Read::read`] has handed out.
+    served: usize,
+    /// Lines read so far.
+    number: u64,
+    complete_len: u64,
+    torn_tail: u64,
+}
+
+impl<R: BufRead> CompleteLines<R> {
+    /// Reads the next complete line into `line`: false at the end of the input.
+    fn advance(&mut self) -> io::Result<bool> {
+        self.served = 0;
+        let fit = read_line(&mut self.input, &mut self.line, MAX_RECORD_LINE)?;
+        match fit {
+            Some(Fit::Whole) if self.line.last() == Some(&b'\n') => {
+                self.number += 1;
+                self.complete_len += self.line.len() as u64;
+                Ok(true)
+            }
+            Some(Fit::Whole) => {
+                self.torn_tail = self.line.len() as u64;
+                self.line.clear();
+                Ok(false)
+            }
+            Some(Fit::TooLong) => Err(io::Error::new(
+                io::ErrorKind::InvalidData,
+                format!("line {}: {}", self.number + 1, too_long(MAX_RECORD_LINE, "a record")),
+            )),
+            None => Ok(false),
+        }
+    }
+}
+
+impl<R: BufRead> Read for CompleteLines<R> {
+    fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+        if self.served == self.line.len() && !self.advance()? {
+            return Ok(0);
+        }
+        let n = out.len().min(self.line.len() - self.served);
+        out[..n].copy_from_slice(&self.line[self.served..][..n]);
+        self.served += n;
+        Ok(n)
+    }
+}
+
+/// A record read from line `line`, unless it says what no search does.
+fn checked(line: u64, rec: Record) -> anyhow::Result<Record> {
+    let time = |what: &str, t: f64| {
+        (!(t.is_finite() && t >= 0.0)).then(|| format!("line {line}: {what} is {t}, not a time (seconds, 0 or more)"))
+    };
+    match time("seconds", rec.seconds).or_else(|| rec.finished.and_then(|t| time("finished", t))) {
+        Some(problem) => Err(anyhow::anyhow!(problem)),
+        None => Ok(rec),
+    }
+}
+
+fn parse_records(input: impl BufRead) -> anyhow::Result<RecordFile> {
+    let mut lines = CompleteLines { input, line: Vec::new(), served: 0, number: 0, complete_len: 0, torn_tail: 0 };
+    let format = match lines.advance()? {
+        false => None,
+        true if lines.line.starts_with(b"{") => Some(RecordFormat::Jsonl),
+        true if lines.line.starts_with(b"id,") => Some(RecordFormat::Csv),
+        true => bail!("line 1 is neither a JSON record nor the CSV header"),
     };
     let mut records = Vec::new();
+    let mut csv_header = None;
     match format {
         None => {}
-        Some(RecordFormat::Jsonl) => {
-            for (n, line) in complete.split(|&b| b == b'\n').enumerate().filter(|(_, l)| !l.is_empty()) {
-                records.push(serde_json::from_slice(line).with_context(|| format!("line {}", n + 1))?);
+        Some(RecordFormat::Jsonl) => loop {
+            if lines.line != b"\n" {
+                let n = lines.number;
+                let rec = serde_json::from_slice(&lines.line).with_context(|| format!("line {n}"))?;
+                records.push(checked(n, rec)?);
             }
-        }
+            if !lines.advance()? {
+                break;
+            }
+        },
         Some(RecordFormat::Csv) => {
-            let mut r = csv::ReaderBuilder::new().has_headers(true).from_reader(complete);
-            for rec in r.deserialize() {
-                records.push(rec.map_err(|e| anyhow::anyhow!("{}", csv_error(&e)))?);
+            let header = lines.line.strip_suffix(b"\n").unwrap_or(&lines.line);
+            csv_header = Some(String::from_utf8_lossy(header).into_owned());
+            // The CSV reader reads the header line again, from the start, as its own.
+            let mut r = csv::ReaderBuilder::new().has_headers(true).from_reader(&mut lines);
+            let headers = r.headers().map_err(|e| anyhow::anyhow!("{}", csv_error(&e)))?.clone();
+            let mut row = csv::StringRecord::new();
+            while r.read_record(&mut row).map_err(|e| anyhow::anyhow!("{}", csv_error(&e)))? {
+                let rec = row.deserialize(Some(&headers)).map_err(|e| anyhow::anyhow!("{}", csv_error(&e)))?;
+                records.push(checked(row.position().map_or(0, |p| p.line()), rec)?);
             }
         }
     }
-    let csv_header = (format == Some(RecordFormat::Csv))
-        .then(|| String::from_utf8_lossy(complete.split(|&b| b == b'\n').next().unwrap_or_default()).into_owned());
-    Ok(RecordFile { records, format, csv_header, complete_len: complete_len as u64, torn_tail })
+    Ok(RecordFile { records, format, csv_header, complete_len: lines.complete_len, torn_tail: lines.torn_tail })
 }
 
 /// A CSV error as `line N: problem` (1-based line, the header being line 1).
@@ -397,7 +481,7 @@ mod tests {
             let full = bytes.len() as u64;
             let torn = format.encode(&sample("d", Status::Solved), false).unwrap();
             bytes.extend(&torn[..torn.len() / 2]);
-            let f = parse_records(&bytes).unwrap();
+            let f = parse_records(&bytes[..]).unwrap();
             assert_eq!(f.format, Some(format));
             assert_eq!(f.records, recs);
             assert_eq!((f.complete_len, f.torn_tail), (full, (torn.len() / 2) as u64));
@@ -408,14 +492,14 @@ mod tests {
     fn a_damaged_complete_line_is_an_error_naming_it() {
         let mut bytes = RecordFormat::Jsonl.encode(&sample("a", Status::Solved), false).unwrap();
         bytes.extend(b"{\"id\": \"3\"}\n");
-        let e = format!("{:#}", parse_records(&bytes).unwrap_err());
+        let e = format!("{:#}", parse_records(&bytes[..]).unwrap_err());
         assert!(e.starts_with("line 2: missing field"), "{e}");
         let mut csv = RecordFormat::Csv.encode(&sample("a", Status::Solved), true).unwrap();
         csv.extend(b"x,1\n");
-        let e = format!("{:#}", parse_records(&csv).unwrap_err());
+        let e = format!("{:#}", parse_records(&csv[..]).unwrap_err());
         assert_eq!(e, "line 3: 2 fields where the header has 23");
-        assert!(parse_records(b"hello\n").is_err());
-        assert_eq!(parse_records(b"").unwrap().format, None);
+        assert!(parse_records(&b"hello\n"[..]).is_err());
+        assert_eq!(parse_records(&b""[..]).unwrap().format, None);
     }
 
     #[test]
@@ -424,7 +508,7 @@ mod tests {
         // instance was called `tiles`.
         let old = br#"{"id":"9","line":1,"tiles":"3 14 9","status":"solved","length":46,"moves":"1 2","nodes":5,"expanded":2,"seconds":0.1,"threads":1,"heuristic":"pdb 7-8","tables":"","expected":46,"matched":true,"error":null}
 "#;
-        let f = parse_records(old).unwrap();
+        let f = parse_records(&old[..]).unwrap();
         let r = &f.records[0];
         assert_eq!((r.instance.as_str(), r.lanes, r.algorithm.as_str()), ("3 14 9", 1, "ida"));
         assert_eq!((r.root_h, r.peak_stored, r.finished), (None, None, None));
@@ -444,11 +528,55 @@ mod tests {
             assert_eq!(RecordFormat::older_csv_columns(&old_header), Some(columns));
             let short = RecordFormat::csv_first_columns(&line, columns).unwrap();
             let file = [format!("{old_header}\n").into_bytes(), short].concat();
-            let f = parse_records(&file).unwrap();
+            let f = parse_records(&file[..]).unwrap();
             assert_eq!(f.csv_header.as_deref(), Some(old_header.as_str()));
             assert_eq!(f.records, [want]);
         }
         assert_eq!(RecordFormat::older_csv_columns(&header), None);
         assert_eq!(RecordFormat::older_csv_columns("id,line"), None);
+    }
+
+    /// A time no search takes is the line's error, not a figure: summed, it would make every total a lie.
+    #[test]
+    fn records_of_impossible_times_are_errors_naming_the_line() {
+        let line = |rec: &Record| RecordFormat::Jsonl.encode(rec, false).unwrap();
+        let good = sample("a", Status::Solved);
+        for (bad, problem) in [
+            (Record { seconds: -1.0, ..good.clone() }, "line 2: seconds is -1, not a time (seconds, 0 or more)"),
+            (
+                Record { finished: Some(-0.5), ..good.clone() },
+                "line 2: finished is -0.5, not a time (seconds, 0 or more)",
+            ),
+        ] {
+            let e = parse_records(&[line(&good), line(&bad)].concat()[..]).unwrap_err();
+            assert_eq!(format!("{e:#}"), problem);
+        }
+        // JSON has no infinity or NaN; CSV does.
+        for (text, shown) in [("inf", "inf"), ("NaN", "NaN"), ("-1e-9", "-0.000000001")] {
+            let csv = RecordFormat::Csv.encode(&good, true).unwrap();
+            let csv = String::from_utf8(csv).unwrap().replace(",0.25,", &format!(",{text},"));
+            let e = parse_records(csv.as_bytes()).unwrap_err();
+            assert_eq!(format!("{e:#}"), format!("line 2: seconds is {shown}, not a time (seconds, 0 or more)"));
+        }
+        // Huge but finite is a time, however unlikely: it is summarised and drawn.
+        let huge = Record { seconds: 1e305, ..good.clone() };
+        assert_eq!(parse_records(&line(&huge)[..]).unwrap().records, [huge]);
+    }
+
+    /// A line past the cap is an error naming it, read no further; so is an endless one.
+    #[test]
+    fn a_line_too_long_to_be_a_record_is_an_error_naming_it() {
+        use std::io::Read as _;
+        let mut bytes = RecordFormat::Jsonl.encode(&sample("a", Status::Solved), false).unwrap();
+        bytes.extend(std::iter::repeat_n(b' ', MAX_RECORD_LINE + 1));
+        bytes.extend(b"\n");
+        let e = parse_records(&bytes[..]).unwrap_err();
+        assert_eq!(format!("{e:#}"), "line 2: longer than 64 MiB, the most a record may be");
+        let mut csv = RecordFormat::Csv.encode(&sample("a", Status::Solved), true).unwrap();
+        csv.extend(std::iter::repeat_n(b'x', MAX_RECORD_LINE + 1));
+        let e = parse_records(&csv[..]).unwrap_err();
+        assert_eq!(format!("{e:#}"), "line 3: longer than 64 MiB, the most a record may be");
+        let zeros = BufReader::new(io::repeat(b'{').take(1 << 30));
+        assert!(parse_records(zeros).is_err());
     }
 }

@@ -4,6 +4,7 @@
 use crate::compare::Comparison;
 use crate::plot::{plot_all, Run};
 use crate::record::{read_records, Record, Status};
+use crate::text::{escape_html, printable};
 use anyhow::{bail, Context};
 use clap::Args;
 use cli_common::SummaryFormat;
@@ -24,11 +25,6 @@ const SLOWEST: usize = 5;
 /// The columns of the slowest instances' table.
 const SLOWEST_COLUMNS: [&str; 4] = ["slowest", "outcome", "generated nodes", "seconds"];
 
-/// Text made safe inside HTML elements and attribute values.
-fn escape(text: &str) -> String {
-    text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
-}
-
 /// Figures over a set of records. Every figure is a plain sum or count over the records.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Summary {
@@ -48,10 +44,11 @@ pub struct Summary {
     pub checked: usize,
     /// Ids whose length differs from the input's.
     pub mismatched: Vec<String>,
-    /// Generated nodes over all records (limits included).
-    pub nodes: u64,
+    /// Generated nodes over all records (limits included). Summed wider than a record's count, so that no
+    /// total of counts a record can hold wraps around.
+    pub nodes: u128,
     /// Expanded nodes over all records.
-    pub expanded: u64,
+    pub expanded: u128,
     /// Generated nodes a solved instance (mean over solved records; none when nothing was solved).
     pub mean_nodes: Option<f64>,
     /// Search seconds over all records.
@@ -124,7 +121,7 @@ impl Summary {
         let solved_records = || records.iter().filter(|r| r.status == Status::Solved);
         let count = |s: Status| records.iter().filter(|r| r.status == s).count();
         let solved = count(Status::Solved);
-        let solved_nodes: u64 = records.iter().filter(|r| r.status == Status::Solved).map(|r| r.nodes).sum();
+        let solved_nodes: u128 = solved_records().map(|r| u128::from(r.nodes)).sum();
         // Summed from +0.0: `Sum for f64` starts at -0.0, which prints as `-0.000` for no records.
         let total = |it: &mut dyn Iterator<Item = f64>| it.fold(0.0, |a, x| a + x);
         let solved_seconds = total(&mut records.iter().filter(|r| r.status == Status::Solved).map(|r| r.seconds));
@@ -145,8 +142,8 @@ impl Summary {
             invalid: count(Status::Invalid),
             checked: records.iter().filter(|r| r.matched.is_some()).count(),
             mismatched: records.iter().filter(|r| r.matched == Some(false)).map(|r| r.id.clone()).collect(),
-            nodes: records.iter().map(|r| r.nodes).sum(),
-            expanded: records.iter().map(|r| r.expanded).sum(),
+            nodes: records.iter().map(|r| u128::from(r.nodes)).sum(),
+            expanded: records.iter().map(|r| u128::from(r.expanded)).sum(),
             mean_nodes: mean(solved_nodes as f64),
             seconds: total(&mut records.iter().map(|r| r.seconds)),
             mean_seconds: mean(solved_seconds),
@@ -212,11 +209,14 @@ impl Summary {
             self.seconds,
             or_dash(self.mean_seconds.map(|m| format!("{m:.3}")))
         );
-        let slow: Vec<String> =
-            self.slowest.iter().map(|r| format!("{} ({:.3} s, {})", r.id, r.seconds, r.outcome())).collect();
+        let slow: Vec<String> = self
+            .slowest
+            .iter()
+            .map(|r| format!("{} ({:.3} s, {})", printable(&r.id), r.seconds, r.outcome()))
+            .collect();
         let _ = writeln!(s, "slowest      {}", if slow.is_empty() { "-".to_string() } else { slow.join(", ") });
         for h in &self.heuristics {
-            let _ = writeln!(s, "heuristic    {h}");
+            let _ = writeln!(s, "heuristic    {}", printable(h));
         }
         let _ = writeln!(s, "lengths      {}", self.length_words());
         let _ = writeln!(s, "seconds      {}", or_dash(self.seconds_spread.map(|p| p.text(false))));
@@ -243,18 +243,18 @@ impl Summary {
         if self.exhausted > 0 {
             rows.insert(5, ("exhausted work items", self.exhausted.to_string()));
         }
-        rows.extend(self.heuristics.iter().map(|h| ("heuristic", h.clone())));
+        rows.extend(self.heuristics.iter().map(|h| ("heuristic", printable(h).into_owned())));
         rows.push(("lengths (length:count)", self.length_words()));
         rows.push(("search time (s, solved)", or_dash(self.seconds_spread.map(|p| p.text(false)))));
         rows.push(("generated nodes (solved)", or_dash(self.nodes_spread.map(|p| p.text(true)))));
         rows
     }
 
-    /// The slowest instances as rows of [`SLOWEST_COLUMNS`].
+    /// The slowest instances as rows of [`SLOWEST_COLUMNS`] (ids printable).
     fn slowest_rows(&self) -> Vec<[String; 4]> {
         self.slowest
             .iter()
-            .map(|r| [r.id.clone(), r.outcome(), r.nodes.to_string(), format!("{:.3}", r.seconds)])
+            .map(|r| [printable(&r.id).into_owned(), r.outcome(), r.nodes.to_string(), format!("{:.3}", r.seconds)])
             .collect()
     }
 
@@ -267,7 +267,7 @@ impl Summary {
         if !self.slowest.is_empty() {
             let _ = writeln!(s, "\n| {} |\n|---|---|---:|---:|", SLOWEST_COLUMNS.join(" | "));
             for row in self.slowest_rows() {
-                let _ = writeln!(s, "| {} |", row.join(" | "));
+                let _ = writeln!(s, "| {} |", row.map(|c| c.replace('|', "\\|")).join(" | "));
             }
         }
         s
@@ -277,14 +277,14 @@ impl Summary {
     pub fn html(&self) -> String {
         let mut s = String::from("<table class=\"figures\">\n");
         for (k, v) in self.rows() {
-            let _ = writeln!(s, "<tr><th>{}</th><td>{}</td></tr>", escape(k), escape(&v));
+            let _ = writeln!(s, "<tr><th>{}</th><td>{}</td></tr>", escape_html(k), escape_html(&v));
         }
         s.push_str("</table>\n");
         if !self.slowest.is_empty() {
-            let head: Vec<String> = SLOWEST_COLUMNS.iter().map(|c| format!("<th>{}</th>", escape(c))).collect();
+            let head: Vec<String> = SLOWEST_COLUMNS.iter().map(|c| format!("<th>{}</th>", escape_html(c))).collect();
             let _ = writeln!(s, "<table class=\"slowest\">\n<tr>{}</tr>", head.concat());
             for row in self.slowest_rows() {
-                let cells: Vec<String> = row.iter().map(|c| format!("<td>{}</td>", escape(c))).collect();
+                let cells: Vec<String> = row.iter().map(|c| format!("<td>{}</td>", escape_html(c))).collect();
                 let _ = writeln!(s, "<tr>{}</tr>", cells.concat());
             }
             s.push_str("</table>\n");
@@ -292,11 +292,13 @@ impl Summary {
         s
     }
 
+    /// ` (ids a, b)`, printable, or nothing without a mismatch.
     fn mismatch_ids(&self) -> String {
         if self.mismatched.is_empty() {
             String::new()
         } else {
-            format!(" (ids {})", self.mismatched.join(", "))
+            let ids: Vec<_> = self.mismatched.iter().map(|id| printable(id)).collect();
+            format!(" (ids {})", ids.join(", "))
         }
     }
 }
@@ -351,7 +353,7 @@ fn load(name: &str, files: &[PathBuf]) -> anyhow::Result<Vec<Record>> {
             if let Some(first) = seen.insert(r.id.clone(), path.clone()) {
                 bail!(
                     "id '{}' is in {} and again in {}: are these shards of one run? (--compare compares runs)",
-                    r.id,
+                    printable(&r.id),
                     first.display(),
                     path.display()
                 );
@@ -362,9 +364,10 @@ fn load(name: &str, files: &[PathBuf]) -> anyhow::Result<Vec<Record>> {
     Ok(all)
 }
 
-/// A run's name in comparisons and chart legends: its file name without the extension.
+/// A run's name in comparisons and chart legends: its file name without the extension, printable.
 fn run_name(path: &Path) -> String {
-    path.file_stem().map_or_else(|| path.display().to_string(), |s| s.to_string_lossy().into_owned())
+    let name = path.file_stem().map_or_else(|| path.display().to_string(), |s| s.to_string_lossy().into_owned());
+    printable(&name).into_owned()
 }
 
 fn print_summary(name: &str, summary: &Summary, format: SummaryFormat) -> anyhow::Result<()> {
@@ -404,17 +407,17 @@ fn write_html(
     runs: &[Run],
 ) -> anyhow::Result<()> {
     let charts = crate::plot::charts(runs)?;
-    let sources: Vec<String> = files.iter().map(|f| escape(&f.display().to_string())).collect();
+    let sources: Vec<String> = files.iter().map(|f| escape_html(&f.display().to_string())).collect();
     let mut page = format!(
         "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>{tool} report</title>\n\
          <style>\n{PAGE_STYLE}</style>\n</head>\n<body>\n<h1>{tool} report</h1>\n<p>Records: {}</p>\n",
         sources.join(", ")
     );
     for (run, summary) in runs.iter().zip(summaries) {
-        let _ = write!(page, "<h2>{}</h2>\n{}", escape(&run.name), summary.html());
+        let _ = write!(page, "<h2>{}</h2>\n{}", escape_html(&run.name), summary.html());
     }
     if let Some(text) = comparison {
-        let _ = write!(page, "<h2>Comparison</h2>\n<pre>{}</pre>\n", escape(text));
+        let _ = write!(page, "<h2>Comparison</h2>\n<pre>{}</pre>\n", escape_html(text));
     }
     page.push_str("<h2>Charts</h2>\n");
     for (chart, svg) in charts {
@@ -425,6 +428,21 @@ fn write_html(
         .with_context(|| format!("cannot create {}", path.display()))
         .map_err(cli_common::usage)?;
     file.write_all(page.as_bytes()).with_context(|| format!("cannot write {}", path.display()))
+}
+
+/// `report --compare --format json`: the comparison and each run's summary. Serialised as it is, not through
+/// `serde_json::Value`, which cannot hold the summaries' node totals past u64.
+#[derive(Serialize)]
+struct Compared<'a> {
+    comparison: &'a Comparison,
+    runs: Vec<NamedSummary<'a>>,
+}
+
+/// A run's summary, with the run's name.
+#[derive(Serialize)]
+struct NamedSummary<'a> {
+    name: &'a str,
+    summary: &'a Summary,
 }
 
 /// A tool's `report` (`name` is the tool's, for messages): merges record files and prints their summary,
@@ -448,12 +466,8 @@ pub fn run(name: &str, args: &ReportArgs) -> anyhow::Result<ExitCode> {
         ok &= comparison.length_differs.is_empty();
         match args.format {
             SummaryFormat::Json => {
-                let named: Vec<_> = runs
-                    .iter()
-                    .zip(&summaries)
-                    .map(|((n, _), s)| serde_json::json!({"name": n, "summary": s}))
-                    .collect();
-                let all = serde_json::json!({ "runs": named, "comparison": comparison });
+                let runs = runs.iter().zip(&summaries).map(|((name, _), summary)| NamedSummary { name, summary });
+                let all = Compared { comparison: &comparison, runs: runs.collect() };
                 println!("{}", serde_json::to_string_pretty(&all)?);
             }
             format => {
@@ -497,4 +511,53 @@ pub fn run(name: &str, args: &ReportArgs) -> anyhow::Result<ExitCode> {
         cli_common::log(&format!("{name}: wrote {}", path.display()));
     }
     Ok(if ok { ExitCode::SUCCESS } else { ExitCode::from(cli_common::EXIT_FAILURE) })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn solved(id: &str, nodes: u64, seconds: f64) -> Record {
+        Record {
+            id: id.into(),
+            status: Status::Solved,
+            length: Some(3),
+            nodes,
+            expanded: nodes,
+            seconds,
+            ..Record::default()
+        }
+    }
+
+    /// Three records of the most nodes a record holds total three times that, not what a u64 wraps to.
+    #[test]
+    fn node_totals_never_wrap() {
+        let records = [solved("a", u64::MAX, 1.0), solved("b", u64::MAX, 1.0), solved("c", u64::MAX, 1.0)];
+        let s = Summary::new(&records);
+        assert_eq!((s.nodes, s.expanded), (3 * u128::from(u64::MAX), 3 * u128::from(u64::MAX)));
+        assert!(s.text().contains("nodes        55340232221128654845 generated, 55340232221128654845 expanded"));
+        assert_eq!(s.mean_nodes, Some(u64::MAX as f64));
+        let json = serde_json::to_string(&s).unwrap();
+        assert!(json.contains(r#""nodes":55340232221128654845,"#), "{json}");
+    }
+
+    /// Ids and heuristics come from record files: whatever they hold, a report never prints a control
+    /// character, and the HTML page escapes what HTML would read as markup.
+    #[test]
+    fn ids_and_names_from_records_are_printed_escaped() {
+        let mut mismatched = solved("m\u{1b}[2J|<b>'", 7, 2.0);
+        mismatched.matched = Some(false);
+        mismatched.heuristic = "h\u{7}".into();
+        let s = Summary::new([&mismatched]);
+        let text = s.text();
+        assert!(text.contains(r"(ids m\u{1b}[2J|<b>')") && text.contains(r"heuristic    h\u{7}"), "{text}");
+        let md = s.markdown();
+        assert!(md.contains(r"| m\u{1b}[2J\|<b>' | 3 moves |"), "{md}");
+        let html = s.html();
+        assert!(html.contains(r"<td>m\u{1b}[2J|&lt;b&gt;&#39;</td>"), "{html}");
+        for out in [text, md, html] {
+            assert!(!out.chars().any(|c| c.is_control() && c != '\n'), "{out:?}");
+        }
+        assert_eq!(run_name(Path::new("/tmp/run\u{1b}]0;x\u{7}.jsonl")), r"run\u{1b}]0;x\u{7}");
+    }
 }

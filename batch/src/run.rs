@@ -19,6 +19,7 @@ use crate::report::Summary;
 use crate::settings;
 use crate::sink::Sink;
 use crate::task::Task;
+use crate::text::printable;
 use anyhow::{anyhow, Context};
 use cli_common::{log, one_line, shell_quote, signals, usage};
 use std::collections::HashMap;
@@ -133,12 +134,13 @@ impl<'a> Recorded<'a> {
             None => Ok(Some(job)),
             Some(text) if *text == job.text => Ok(None),
             Some(text) => Err(usage(anyhow!(
-                "{} has id '{}' as '{text}', but line {} of {} has '{}': is it the output of another input?",
+                "{} has id '{}' as '{}', but line {} of {} has '{}': is it the output of another input?",
                 self.out_name,
-                job.id,
+                printable(&job.id),
+                printable(text),
                 job.line,
                 self.input,
-                job.text
+                printable(&job.text)
             ))),
         }
     }
@@ -296,7 +298,7 @@ fn exit_code(args: &BatchArgs, name: &str, writer: Writer, summary: &Summary, li
         log(&format!(
             "{name}: MISMATCH: {} solved lengths differ from the input's: {}",
             summary.mismatched.len(),
-            summary.mismatched.join(", ")
+            summary.mismatched.iter().map(|id| printable(id)).collect::<Vec<_>>().join(", ")
         ));
         return ExitCode::from(cli_common::EXIT_FAILURE);
     }

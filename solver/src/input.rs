@@ -3,6 +3,7 @@
 //! a row of a grid; rows are joined until they hold a whole position. Any other line is read on its own,
 //! so that a short or mistyped line is reported as itself.
 
+use batch::lines::{self, Fit, MAX_LINE};
 use puzzle::Board;
 use std::collections::VecDeque;
 use std::io::BufRead;
@@ -19,11 +20,21 @@ pub struct Positions<R> {
     /// Rows of a grid not yet complete, and the line of the first.
     rows: Option<(u64, String)>,
     ready: VecDeque<Item>,
+    /// Whether the rest of an over-long line is still to be read past.
+    skip: bool,
 }
 
 impl<R: BufRead> Positions<R> {
     pub fn new(input: R, board: Board) -> Positions<R> {
-        Positions { input, cells: board.cells(), cols: board.cols(), line: 0, rows: None, ready: VecDeque::new() }
+        Positions {
+            input,
+            cells: board.cells(),
+            cols: board.cols(),
+            line: 0,
+            rows: None,
+            ready: VecDeque::new(),
+            skip: false,
+        }
     }
 
     /// The rows gathered so far as one position (an incomplete grid then fails to parse, saying so).
@@ -33,16 +44,25 @@ impl<R: BufRead> Positions<R> {
         }
     }
 
-    /// Reads lines until a position is ready or the input ends.
+    /// Reads lines until a position is ready or the input ends. A line longer than [`MAX_LINE`] is an error of
+    /// its own, and no more of it than that is held.
     fn fill(&mut self) -> std::io::Result<()> {
         let mut raw = Vec::new();
         while self.ready.is_empty() {
-            raw.clear();
-            if self.input.read_until(b'\n', &mut raw)? == 0 {
+            if std::mem::take(&mut self.skip) {
+                lines::skip_line(&mut self.input)?;
+            }
+            let Some(fit) = lines::read_line(&mut self.input, &mut raw, MAX_LINE)? else {
                 self.flush();
                 return Ok(());
-            }
+            };
             self.line += 1;
+            if fit == Fit::TooLong {
+                self.skip = true;
+                self.flush();
+                self.ready.push_back((self.line, Err(lines::instance_too_long(&raw))));
+                continue;
+            }
             let text = match std::str::from_utf8(&raw) {
                 Ok(t) => t,
                 Err(e) => {
@@ -103,5 +123,16 @@ mod tests {
         let bad: Vec<Item> =
             Positions::new(&b"1 2 0\n\xff\n"[..], Board::new(2, 3).unwrap()).map(Result::unwrap).collect();
         assert_eq!(bad, [(1, Ok(" 1 2 0".to_string())), (2, Err("not UTF-8 text (byte 1 of the line)".to_string()))]);
+    }
+
+    /// A line past the cap is one error quoting its beginning, held no longer than the cap; the next line is
+    /// read as ever.
+    #[test]
+    fn a_line_past_the_cap_is_an_error_of_its_own() {
+        let mut text = vec![b'1'; 10 << 20];
+        text.extend(b"\n1 2 0 3 4 5\n");
+        let got: Vec<Item> = Positions::new(&text[..], Board::new(2, 3).unwrap()).map(Result::unwrap).collect();
+        let problem = format!("longer than 64 KiB, the most an instance line may be (it begins '{}…')", "1".repeat(48));
+        assert_eq!(got, [(1, Err(problem)), (2, Ok("1 2 0 3 4 5\n".to_string()))]);
     }
 }

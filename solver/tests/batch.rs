@@ -713,3 +713,70 @@ fn stdin_is_streamed_not_read_to_the_end_first() {
     assert!(o.status.success(), "{}", stderr(&o));
     assert_eq!(ids(&jsonl(&out)), ["9", "12"]);
 }
+
+/// A line is read no further than 64 KiB: a 10 MB line between good ones is one invalid record quoting its
+/// beginning, and a stream without a newline (`/dev/zero`, here 50 MB of zero bytes from a file and from a
+/// pipe) is one too, where the whole line used to be read first (a 99 MB line cost 1.9 GB; `/dev/zero` grew
+/// until the allocator aborted).
+#[test]
+fn a_line_past_the_cap_is_one_invalid_record_and_the_batch_goes_on() {
+    use std::io::Write;
+    let d = Dir::new("long-line");
+    let (first, second) = (EASY_KORF.lines().next().unwrap(), EASY_KORF.lines().nth(1).unwrap());
+    let input = d.file("in.txt", &format!("{first}\n{}\n{second}\n", "7 ".repeat(5 << 20)));
+    let out = d.path("out.jsonl");
+    let o = run(&["batch", input.to_str().unwrap(), "-o", out.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let recs = jsonl(&out);
+    let got: Vec<(&str, &str)> =
+        recs.iter().map(|r| (r["id"].as_str().unwrap(), r["status"].as_str().unwrap())).collect();
+    assert_eq!(got, [("9", "solved"), ("2", "invalid"), ("12", "solved")]);
+    let quoted = format!("{}…", "7 ".repeat(24));
+    assert_eq!(recs[1]["instance"], quoted.as_str());
+    let problem = format!("longer than 64 KiB, the most an instance line may be (it begins '{quoted}')");
+    assert_eq!(recs[1]["error"], problem.as_str());
+    assert!(stderr(&o).contains(&format!("solver: line 2: {problem}")), "{}", stderr(&o));
+
+    let zeros = vec![0u8; 50 << 20];
+    let input = d.path("zeros.txt");
+    std::fs::write(&input, &zeros).unwrap();
+    let out = d.path("zeros.jsonl");
+    let o = run(&["batch", input.to_str().unwrap(), "-o", out.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let recs = jsonl(&out);
+    assert_eq!((recs.len(), recs[0]["status"].as_str()), (1, Some("invalid")));
+    assert!(stderr(&o).contains(r"(it begins '\u{0}\u{0}\u{0}"), "{}", stderr(&o));
+
+    // From a pipe, and the line after the zeros is solved.
+    let out = d.path("piped.jsonl");
+    let mut child = solver(&["batch", "-", "-o", out.to_str().unwrap()])
+        .stdin(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(&zeros).unwrap();
+    stdin.write_all(format!("\n{first}\n").as_bytes()).unwrap();
+    drop(stdin);
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let statuses: Vec<_> = jsonl(&out).iter().map(|r| r["status"].as_str().unwrap().to_string()).collect();
+    assert_eq!(statuses, ["invalid", "solved"]);
+}
+
+/// Ids and lines of the input are printed with their control characters escaped, in the notes of problems,
+/// the mismatches and the summary: a terminal would act on an escape sequence in them.
+#[test]
+fn control_characters_of_the_input_are_printed_escaped() {
+    let d = Dir::new("escape");
+    let first = EASY_KORF.lines().next().unwrap().replacen("9 46", "\x1b]0;pwned\x07\x1b[2J 40", 1);
+    let input = d.file("in.txt", &format!("{first}\n{first}\nbad\x1b[31m line\n"));
+    let o = run(&["batch", input.to_str().unwrap(), "-o", d.path("out.jsonl").to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1), "a mismatch: {}", stderr(&o));
+    let err = stderr(&o);
+    assert!(!err.chars().any(|c| c.is_control() && c != '\n'), "{err:?}");
+    let id = r"\u{1b}]0;pwned\u{7}\u{1b}[2J";
+    assert!(err.contains(&format!("MISMATCH: id {id} (line 1)")), "{err}");
+    assert!(err.contains(&format!("line 2: id '{id}' is already used on line 1")), "{err}");
+    assert!(err.contains(&format!("differ from the input's: {id}")), "{err}");
+}

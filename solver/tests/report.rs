@@ -110,3 +110,81 @@ fn the_html_report_is_one_page_with_the_summary_figures_and_inline_charts() {
     assert_eq!((o.status.code(), err.lines().count()), (Some(2), 1), "{err}");
     assert!(err.contains("cannot create"), "{err}");
 }
+
+/// A solved record of `seconds` and `nodes`, as a JSON line (`id` written as JSON, so it may escape anything).
+fn record(id: &str, seconds: &str, nodes: u64) -> String {
+    format!(
+        r#"{{"id":"{id}","line":1,"instance":"1 2 0 3","status":"solved","length":3,"moves":"1 2 3","nodes":{nodes},"expanded":{nodes},"seconds":{seconds},"threads":1,"heuristic":"manhattan","tables":"","expected":null,"matched":null,"error":null,"finished":1790000000.5}}"#
+    ) + "\n"
+}
+
+/// Any finite figures are summarised and drawn, and soon: a search time of 1e305 s beside one of 1e-5 s
+/// made plotters step through its log axis forever (as did 1.7e308 s alone), and three records of 2^64-1
+/// nodes were summed to a wrapped total. Each run has a minute, far more than it takes.
+#[test]
+fn a_report_of_extreme_figures_finishes_and_sums_without_wrapping() {
+    let d = TempDir::new("report-extreme");
+    let max = u64::MAX;
+    let a = [record("1", "1e305", max), record("2", "0.00001", max), record("3", "1.7e308", max)].concat();
+    let b = [record("1", "0", 1), record("2", "1e305", max), record("3", "5e-324", 1)].concat();
+    let (a, b) = (d.file("a.jsonl", &a), d.file("b.jsonl", &b));
+    let (a, b) = (a.to_str().unwrap(), b.to_str().unwrap());
+    let (plots, page) = (d.path("plots"), d.path("page.html"));
+    let (plots, page) = (plots.to_str().unwrap(), page.to_str().unwrap());
+    let limit = std::time::Duration::from_secs(60);
+    for args in [vec!["report", a, "--plot", plots, "--html", page], vec!["report", "--compare", a, b, "--plot", plots]]
+    {
+        let o = harness::run_within(BIN, &args, limit);
+        assert_eq!(o.status.code(), Some(0), "{args:?}: {}", String::from_utf8_lossy(&o.stderr));
+    }
+    let o = harness::run_within(BIN, &["report", a], limit);
+    let text = String::from_utf8(o.stdout).unwrap();
+    assert!(text.contains("nodes        55340232221128654845 generated, 55340232221128654845 expanded"), "{text}");
+    let json = harness::run_within(BIN, &["report", "--compare", a, b, "--format", "json"], limit);
+    let v: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    assert_eq!(v["runs"][0]["summary"]["nodes"].as_f64(), Some(3.0 * u64::MAX as f64));
+}
+
+/// A time no search takes is refused, naming the file and line, rather than summed into the figures.
+#[test]
+fn a_record_of_a_negative_time_is_refused_naming_its_line() {
+    let d = TempDir::new("report-negative");
+    let file = d.file("neg.jsonl", &[record("1", "0.5", 3), record("2", "-1", 3)].concat());
+    let o = solver(&["report", file.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("neg.jsonl is not a batch record file: line 2: seconds is -1, not a time"), "{err}");
+}
+
+/// Ids come from record files, which anyone can write: no report prints a control character from one (a
+/// terminal would act on an escape sequence), in any format, and the page escapes markup.
+#[test]
+fn ids_with_control_characters_are_printed_escaped() {
+    let d = TempDir::new("report-escape");
+    let id = r"\u001b]0;pwned\u0007\u001b[2J<i>";
+    let mut mismatched =
+        record(id, "0.5", 3).replace(r#""expected":null,"matched":null"#, r#""expected":4,"matched":false"#);
+    mismatched.push_str(&record("2", "0.25", 3));
+    let (a, b) = (
+        d.file("a.jsonl", &mismatched),
+        d.file("b.jsonl", &record(id, "1", 5).replace(r#""length":3"#, r#""length":4"#)),
+    );
+    let (a, b) = (a.to_str().unwrap(), b.to_str().unwrap());
+    let page = d.path("page.html");
+    for args in [
+        vec!["report", a],
+        vec!["report", a, "--format", "markdown"],
+        vec!["report", "--compare", a, b],
+        vec!["report", "--compare", a, b, "--format", "markdown", "--html", page.to_str().unwrap()],
+    ] {
+        let o = solver(&args);
+        assert_eq!(o.status.code(), Some(1), "{args:?}: a mismatch");
+        let out = [o.stdout, o.stderr].concat();
+        let text = String::from_utf8_lossy(&out);
+        assert!(!text.chars().any(|c| c.is_control() && c != '\n'), "{args:?}: {text:?}");
+        assert!(text.contains(r"\u{1b}]0;pwned\u{7}\u{1b}[2J<i>"), "{args:?}: {text}");
+    }
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(!html.chars().any(|c| c.is_control() && c != '\n'));
+    assert!(html.contains(r"\u{1b}[2J&lt;i&gt;") && !html.contains("<i>"), "{html}");
+}

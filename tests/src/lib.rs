@@ -64,6 +64,38 @@ pub fn run(bin: &str, args: &[&str], stdin: &[u8]) -> std::process::Output {
     child.wait_with_output().unwrap()
 }
 
+/// Runs a binary with `args` and an empty stdin, as [`run`] does, but for at most `limit`: a run still going
+/// then is killed and the test fails naming it, rather than hanging the suite (for what used to hang).
+pub fn run_within(bin: &str, args: &[&str], limit: std::time::Duration) -> std::process::Output {
+    use std::process::{Command, Stdio};
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    static RUNS: AtomicUsize = AtomicUsize::new(0);
+    // Output goes to files, so that nothing has to read pipes while the child is watched.
+    let dir = TempDir::new(&format!("run-within-{}", RUNS.fetch_add(1, Ordering::Relaxed)));
+    let (out, err) = (dir.path("stdout"), dir.path("stderr"));
+    let file = |p: &Path| std::fs::File::create(p).unwrap();
+    let mut child = Command::new(bin)
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(file(&out))
+        .stderr(file(&err))
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot start {bin}: {e}"));
+    let start = std::time::Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if start.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("{bin} {args:?} still running after {limit:?}");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    std::process::Output { status, stdout: std::fs::read(&out).unwrap(), stderr: std::fs::read(&err).unwrap() }
+}
+
 /// A scratch folder, fresh for this test process and `name`, removed when dropped.
 pub struct TempDir(PathBuf);
 

@@ -244,3 +244,37 @@ fn a_missing_file_and_a_bad_line_are_answered() {
     assert_eq!(statuses, ["solved", "invalid", "solved"]);
     assert!(records[1]["error"].as_str().unwrap().contains("unknown character '?'"), "{}", records[1]);
 }
+
+/// The batch machinery's caps and safe charts hold for water sort too: a level file that is one endless line
+/// (50 MB of zero bytes) is one invalid record, and a report of a record whose search time is 1e305 s (beside
+/// one of 1e-5 s) is drawn, where both used to run until memory or patience ran out.
+#[test]
+fn an_endless_line_is_one_invalid_record_and_extreme_figures_are_drawn() {
+    let dir = std::env::temp_dir().join(format!("watersort-extreme-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let input = dir.join("zeros.txt");
+    std::fs::write(&input, vec![0u8; 50 << 20]).unwrap();
+    let out = dir.join("out.jsonl");
+    let o = watersort(&["batch", input.to_str().unwrap(), "-o", out.to_str().unwrap()], "");
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let records = std::fs::read_to_string(&out).unwrap();
+    let record: serde_json::Value = serde_json::from_str(records.trim_end()).unwrap();
+    assert_eq!(record["status"], "invalid");
+    assert!(record["error"].as_str().unwrap().starts_with("longer than 64 KiB"), "{record}");
+
+    let solved = |id: &str, seconds: &str| {
+        format!(
+            r#"{{"id":"{id}","line":1,"instance":"ab ba -","status":"solved","length":3,"moves":"1->3 2->1 2->3","nodes":9,"expanded":4,"seconds":{seconds},"threads":1,"heuristic":"misplaced","tables":"","expected":null,"matched":null,"error":null,"finished":1790000000.5}}"#
+        ) + "\n"
+    };
+    let records = dir.join("extreme.jsonl");
+    std::fs::write(&records, solved("a", "1e305") + &solved("b", "0.00001")).unwrap();
+    let (plots, page) = (dir.join("plots"), dir.join("page.html"));
+    let args =
+        ["report", records.to_str().unwrap(), "--plot", plots.to_str().unwrap(), "--html", page.to_str().unwrap()];
+    let o = harness::run_within(env!("CARGO_BIN_EXE_watersort"), &args, std::time::Duration::from_secs(60));
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    assert!(std::fs::read_to_string(&page).unwrap().contains("<svg"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

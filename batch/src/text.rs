@@ -1,0 +1,43 @@
+//! Text from a record or an input line made safe to print. An id, a heuristic's name or a line's text can
+//! hold any character; printed as is on a terminal, an escape sequence among them could move the cursor,
+//! recolour or retitle the terminal, or hide or rewrite what was printed before (every such sequence starts
+//! with a control character), and bidirectional overrides could show text in another order than it is.
+
+use std::borrow::Cow;
+
+/// `text` with its control characters and bidirectional overrides written as Rust escapes (`\u{1b}`), the
+/// rest as it is. Text without any is returned as it is, without a copy.
+pub fn printable(text: &str) -> Cow<'_, str> {
+    fn hidden(c: char) -> bool {
+        c.is_control() || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+    }
+    if !text.chars().any(hidden) {
+        return Cow::Borrowed(text);
+    }
+    Cow::Owned(text.chars().map(|c| if hidden(c) { c.escape_unicode().to_string() } else { c.to_string() }).collect())
+}
+
+/// Text made safe inside HTML elements and attribute values, and printable ([`printable`]): control
+/// characters are not allowed in HTML.
+pub fn escape_html(text: &str) -> String {
+    printable(text)
+        .replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+        .replace('\'', "&#39;")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn control_characters_and_overrides_are_escaped_and_the_rest_kept() {
+        assert_eq!(printable("a\u{1b}]0;pwned\u{7}b"), r"a\u{1b}]0;pwned\u{7}b");
+        assert_eq!(printable("x\ny\r\t\u{9b}2J\u{7f}"), r"x\u{a}y\u{d}\u{9}\u{9b}2J\u{7f}");
+        assert_eq!(printable("abc\u{202e}fed"), r"abc\u{202e}fed");
+        assert!(matches!(printable("é 12 ✓ \\u{1b}"), Cow::Borrowed("é 12 ✓ \\u{1b}")));
+        assert_eq!(escape_html("<a href='x'>&\"\u{1b}"), r"&lt;a href=&#39;x&#39;&gt;&amp;&quot;\u{1b}");
+    }
+}
