@@ -17,6 +17,7 @@ test:
 	bash scripts/test-deps.sh
 	$(CARGO) clippy --workspace --all-targets --locked -- -D warnings
 	$(CARGO) test --workspace --locked
+	python3 scripts/attack-serve.py
 	CARGO=$(CARGO) bash scripts/slurm/test.sh
 
 # What the main job needs, and no more: the solver without the web app (the web stack and the water sort

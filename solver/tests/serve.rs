@@ -86,12 +86,22 @@ fn bad_requests_are_400_with_the_reason_as_json() {
 #[test]
 fn a_search_past_the_time_limit_answers_limit_with_a_lower_bound() {
     let s = Server::start(BIN, &["--pdbs", "/nonexistent", "--time-limit", "0.2"]);
-    let started = std::time::Instant::now();
-    let (status, v) = post(&s, &format!(r#"{{"tiles": {}, "heuristic": "manhattan"}}"#, tiles(KORF_1)));
+    let body = format!(r#"{{"tiles": {}, "heuristic": "manhattan"}}"#, tiles(KORF_1));
+    // Making the 4x4 solver (its move automaton) can take longer than the limit: a request meanwhile is
+    // refused within its limit, and the solver goes on loading for the next.
+    let (status, v) = loop {
+        let started = std::time::Instant::now();
+        let (status, v) = post(&s, &body);
+        assert!(started.elapsed().as_secs_f64() < 5.0, "{status} {v} after {:?}", started.elapsed());
+        if status != 503 {
+            break (status, v);
+        }
+        assert!(v["error"].as_str().unwrap().contains("not ready yet"), "{v}");
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    };
     assert_eq!(status, 200, "{v}");
     assert_eq!(v["status"], "limit");
     assert!(v["error"].as_str().unwrap().contains("the optimal length is at least"), "{v}");
-    assert!(started.elapsed().as_secs_f64() < 10.0);
 }
 
 #[test]

@@ -7,27 +7,31 @@
 
 //!
 //! Modules: [`app`] (the state and the request plumbing every puzzle shares), [`tiles`] and [`water`] (each
-//! puzzle's side of the API, using only `app`), `page` (the page's files); this file routes requests and
-//! picks the puzzle a request names.
+//! puzzle's side of the API, using only `app`), `page` (the page's files), [`gate`] (the checks every
+//! request passes first: its `Host`, its declared length, a POST's `Content-Type`), [`listen`] (connections,
+//! with their timeouts, their cap and shutdown); this file routes requests and picks the puzzle a request
+//! names.
 
 #![warn(missing_docs)]
 
 pub mod app;
+pub mod gate;
+pub mod listen;
 mod page;
 pub mod tiles;
 pub mod water;
 
 use anyhow::Context;
-use app::{bad, json_body, query, searching, ApiError, App};
+use app::{bad, json_body, query, ApiError, App};
 use axum::body::Bytes;
-use axum::extract::rejection::BytesRejection;
-use axum::extract::{DefaultBodyLimit, State};
-use axum::http::Uri;
+use axum::extract::{DefaultBodyLimit, FromRequest, Request, State};
+use axum::http::{StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use batch::limits::parse_seconds;
 use cli_common::heading::{LIMITS, TABLES, TUNING};
+use gate::Gate;
 use serde::Deserialize;
 use std::net::{IpAddr, SocketAddr};
 use std::path::PathBuf;
@@ -39,15 +43,12 @@ use water::WATER_SORT;
 
 /// The largest request body taken: a position is a few hundred bytes.
 const MAX_BODY: usize = 16 * 1024;
+/// The time a client has to send a request's body once its headers are in (then: 408). [`MAX_BODY`] takes
+/// a fraction of a second on any network.
+const BODY_TIMEOUT: Duration = Duration::from_secs(5);
 
 #[derive(clap::Args)]
-#[command(after_long_help = "Examples:
-  solver serve                         # http://127.0.0.1:8080/
-  solver serve --pdbs pdbs --port 0    # any free port (the address is logged)
-  curl -s localhost:8080/api/solve -d '{\"board\":\"3x3\",\"tiles\":[8,6,7,2,5,4,3,0,1]}'
-  curl -s 'localhost:8080/api/random?board=4x4&walk=40'
-  curl -s localhost:8080/api/solve -d '{\"puzzle\":\"water-sort\",\"level\":\"abab baba - -\",\"capacity\":4}'
-  curl -s 'localhost:8080/api/random?puzzle=water-sort&colors=6&empty=2&capacity=4'")]
+#[command(after_long_help = after_help())]
 /// The options of `solver serve`.
 pub struct ServeArgs {
     /// Folder holding the pattern database files; boards without tables use linear conflict.
@@ -56,20 +57,59 @@ pub struct ServeArgs {
     /// TCP port (0: any free port; the address is logged on stderr).
     #[arg(long, default_value_t = 8080)]
     pub port: u16,
-    /// Address to listen on: loopback by default, as the app has no authentication.
+    /// Address to listen on: loopback by default, as the app has no authentication (any other address is
+    /// warned about).
     #[arg(long, value_name = "ADDR", default_value = "127.0.0.1")]
     pub bind: IpAddr,
+    /// Also answer requests whose `Host` is NAME (with the server's port), such as a name this machine has
+    /// on the network; repeatable. localhost and IP addresses are always answered; other names are refused,
+    /// so that a web page cannot reach the server through a name of its own (DNS rebinding).
+    #[arg(long, value_name = "NAME", value_parser = gate::parse_host_name)]
+    pub allow_host: Vec<String>,
     /// Searches running at once, one thread each, 1 to 256; further requests wait their turn [default: all
     /// cores].
     #[arg(long, short = 'j', value_name = "N", value_parser = cli_common::parse_threads, help_heading = TUNING)]
     pub threads: Option<usize>,
-    /// Each solve stops after this many seconds with status `limit` (sliding tiles: with a lower bound).
+    /// Requests that may wait for a search thread; past them a request is refused at once (503 with
+    /// Retry-After) [default: twice --threads].
+    #[arg(long, value_name = "N", help_heading = TUNING)]
+    pub queue: Option<u16>,
+    /// Each request stops after this many seconds with status `limit` (sliding tiles: with a lower bound).
+    /// The time counts from the request's arrival: waiting for a search thread (a request still waiting at
+    /// the limit is refused with 503) and loading the tables of a board's first request count in it.
     #[arg(long, value_name = "SECS", default_value = "10", value_parser = parse_seconds, help_heading = LIMITS)]
     pub time_limit: Duration,
 }
 
-/// The app's routes over shared state: the page and its assets, and the API.
-pub fn router(app: Arc<App>) -> Router {
+/// The end of `serve --help`: examples, and the limits every client meets (from the constants that set them).
+fn after_help() -> String {
+    format!(
+        "Examples:
+  solver serve                         # http://127.0.0.1:8080/
+  solver serve --pdbs pdbs --port 0    # any free port (the address is logged)
+  curl -s localhost:8080/api/solve -H 'Content-Type: application/json' \\
+       -d '{{\"board\":\"3x3\",\"tiles\":[8,6,7,2,5,4,3,0,1]}}'
+  curl -s 'localhost:8080/api/random?board=4x4&walk=40'
+  curl -s localhost:8080/api/solve -H 'Content-Type: application/json' \\
+       -d '{{\"puzzle\":\"water-sort\",\"level\":\"abab baba - -\",\"capacity\":4}}'
+  curl -s 'localhost:8080/api/random?puzzle=water-sort&colors=6&empty=2&capacity=4'
+
+What a web page could send on its own is refused, so that a page the user visits cannot
+drive the server: a POST must be sent with Content-Type: application/json (else 415), and
+the Host must be localhost or an IP address with the server's port, or a name given with
+--allow-host (else 403). A request's headers must arrive within {headers} s and its body
+within {body} s more; at most {connections} connections are open at once (more wait to be
+accepted). Ctrl-C or SIGTERM stops the server: requests under way get {grace} s to finish.",
+        headers = listen::HEADER_TIMEOUT.as_secs(),
+        body = BODY_TIMEOUT.as_secs(),
+        connections = listen::MAX_CONNECTIONS,
+        grace = listen::GRACE.as_secs(),
+    )
+}
+
+/// The app's routes over shared state: the page and its assets, and the API, each request through the
+/// `gate`'s checks first.
+pub fn router(app: Arc<App>, gate: Gate) -> Router {
     Router::new()
         .route("/", get(page::index))
         .route("/style.css", get(page::style))
@@ -79,6 +119,7 @@ pub fn router(app: Arc<App>) -> Router {
         .fallback(app::not_found)
         .method_not_allowed_fallback(app::wrong_method)
         .layer(DefaultBodyLimit::max(MAX_BODY))
+        .layer(axum::middleware::from_fn_with_state(Arc::new(gate), gate::check))
         .with_state(app)
 }
 
@@ -106,13 +147,15 @@ fn puzzle(which: Which) -> Result<Puzzle, ApiError> {
 
 /// `POST /api/solve`: the record the puzzle's `solve --format json` prints (status `limit` when the time
 /// ran out).
-async fn solve(State(app): State<Arc<App>>, body: Result<Bytes, BytesRejection>) -> Result<Response, ApiError> {
-    let body = body.map_err(|e| ApiError::new(e.status(), e.body_text()))?;
+async fn solve(State(app): State<Arc<App>>, request: Request) -> Result<Response, ApiError> {
+    let body = tokio::time::timeout(BODY_TIMEOUT, Bytes::from_request(request, &()))
+        .await
+        .map_err(|_| {
+            ApiError::new(StatusCode::REQUEST_TIMEOUT, format!("the body did not arrive within {BODY_TIMEOUT:?}"))
+        })?
+        .map_err(|e| ApiError::new(e.status(), e.body_text()))?;
     match puzzle(json_body(&body)?)? {
-        Puzzle::SlidingTile => {
-            let job = json_body::<tiles::SolveRequest>(&body)?.check()?;
-            Ok(Json(searching(app, move |app| tiles::solve(app, &job)).await?).into_response())
-        }
+        Puzzle::SlidingTile => tiles::solve(app, json_body(&body)?).await,
         Puzzle::WaterSort => water::solve(app, json_body(&body)?).await,
     }
 }
@@ -128,7 +171,8 @@ async fn random(State(app): State<Arc<App>>, uri: Uri) -> Result<Response, ApiEr
 /// `solver serve`: serves until Ctrl-C or SIGTERM (then exit code 130, as every command that is interrupted).
 pub fn run(args: &ServeArgs) -> anyhow::Result<ExitCode> {
     let threads = args.threads.unwrap_or_else(search::cores);
-    let app = Arc::new(App::new(args.pdbs.clone(), args.time_limit, threads));
+    let queue = args.queue.map_or(2 * threads, usize::from);
+    let app = Arc::new(App::new(args.pdbs.clone(), args.time_limit, threads, queue));
     // Two workers are plenty for the I/O; the searches run on blocking threads, bounded by `threads`.
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
@@ -140,9 +184,27 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<ExitCode> {
         let listener = tokio::net::TcpListener::bind(addr).await.with_context(|| format!("cannot listen on {addr}"))?;
         let local = listener.local_addr()?;
         cli_common::log(&format!("solver: serving on http://{local}/ ({threads} searches at once; Ctrl-C stops)"));
-        axum::serve(listener, router(app)).with_graceful_shutdown(stopped()).await.context("serving")
+        if let Some(warning) = exposed(local) {
+            cli_common::log(&warning);
+        }
+        let gate = Gate { port: local.port(), names: args.allow_host.clone(), max_body: MAX_BODY };
+        listen::serve(listener, router(app, gate), stopped()).await;
+        anyhow::Ok(())
     })?;
+    // Searches still running are abandoned with the process, not waited for.
+    runtime.shutdown_background();
     Ok(ExitCode::from(cli_common::EXIT_INTERRUPTED))
+}
+
+/// The warning for a server that listens beyond this machine (`--bind` other than loopback): nothing stops
+/// anyone who reaches it.
+fn exposed(local: SocketAddr) -> Option<String> {
+    (!local.ip().is_loopback()).then(|| {
+        format!(
+            "solver: warning: listening on {local} as --bind asks: the API has no authentication, and anyone who \
+             can reach this address can run searches here"
+        )
+    })
 }
 
 /// Resolves on Ctrl-C or SIGTERM.
@@ -159,5 +221,21 @@ async fn stopped() {
     tokio::select! {
         _ = tokio::signal::ctrl_c() => {}
         _ = term => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn listening_beyond_loopback_is_warned_about() {
+        for addr in ["0.0.0.0:8080", "[::]:8080", "192.168.1.5:80"] {
+            let warning = exposed(addr.parse().unwrap()).unwrap();
+            assert!(warning.contains("no authentication") && warning.contains(addr), "{warning}");
+        }
+        for addr in ["127.0.0.1:8080", "[::1]:8080", "127.0.0.2:9000"] {
+            assert_eq!(exposed(addr.parse().unwrap()), None);
+        }
     }
 }

@@ -3,16 +3,20 @@
 //! record `solver solve --format json` prints. Searches share one solver (mapped tables) per board and
 //! heuristic, and run the engine's IDA* on one thread within the server's time limit.
 
-use crate::app::{bad, failed, ApiError, App};
+use crate::app::{bad, failed, time_left, ApiError, App};
 use adapters::tiles::{self, goal_tiles, position_error, user_cells, user_tiles, Answer, Follow, MoveStyle, Recorder};
+use axum::response::{IntoResponse, Response};
+use axum::Json;
 use batch::Source;
-use engine::HeuristicChoice;
+use engine::{HeuristicChoice, Solver};
 use puzzle::random::{random_position, random_walk};
 use puzzle::{Board, Goal};
 use search::rng::SplitMix64;
 use search::Algorithm;
 use serde::de::IgnoredAny;
 use serde::{Deserialize, Serialize};
+use std::sync::Arc;
+use std::time::Instant;
 
 /// The puzzle every request is about unless it names another.
 pub const SLIDING_TILE: &str = "sliding-tile";
@@ -47,7 +51,7 @@ pub struct SolveRequest {
 }
 
 /// A solve request checked: what the search needs.
-pub struct Job {
+struct Job {
     state: puzzle::State,
     goal: Goal,
     choice: HeuristicChoice,
@@ -56,7 +60,7 @@ pub struct Job {
 impl SolveRequest {
     /// Checks everything that needs no search, so a bad request is answered at once, not after waiting
     /// for a search thread.
-    pub fn check(&self) -> Result<Job, ApiError> {
+    fn check(&self) -> Result<Job, ApiError> {
         let board = board(self.board.as_deref())?;
         let goal = goal(self.goal.as_deref())?;
         let choice: HeuristicChoice = self.heuristic.as_deref().unwrap_or("auto").parse().map_err(bad)?;
@@ -68,15 +72,23 @@ impl SolveRequest {
     }
 }
 
-/// Solves a checked request on this (blocking) thread.
-pub fn solve(app: &App, job: &Job) -> Result<Answer, ApiError> {
-    let solver = app.solver(job.state.board(), job.choice)?;
-    let limits = search::Limits { time: Some(app.time_limit), ..search::Limits::default() };
-    let searched = tiles::solve(&solver, Algorithm::Ida, &job.state, 1, &limits, Follow::default())
+/// `POST /api/solve` for sliding tiles: the request checked, then its solver (made on first use) and a
+/// search permit, all within its time.
+pub async fn solve(app: Arc<App>, req: SolveRequest) -> Result<Response, ApiError> {
+    let job = req.check()?;
+    let turn = app.turn()?;
+    let solver = app.solver(job.state.board(), job.choice, turn.deadline).await?;
+    Ok(Json(turn.search(move |deadline| search(&solver, &job, deadline)).await?).into_response())
+}
+
+/// Solves a checked request on this (blocking) thread, stopping at `deadline`.
+fn search(solver: &Solver, job: &Job, deadline: Instant) -> Result<Answer, ApiError> {
+    let limits = search::Limits { time: Some(time_left(deadline)), ..search::Limits::default() };
+    let searched = tiles::solve(solver, Algorithm::Ida, &job.state, 1, &limits, Follow::default())
         .map_err(|e| failed(cli_common::one_line(&e)))?;
     let tiles = user_tiles(&job.state, job.goal);
     let src = Source { id: "1", line: 1, text: &tiles, expected: None };
-    let record = Recorder::new(&solver, job.goal, MoveStyle::Tiles).searched(&src, &job.state, &searched);
+    let record = Recorder::new(solver, job.goal, MoveStyle::Tiles).searched(&src, &job.state, &searched);
     Ok(Answer { record, goal: goal_tiles(job.state.board(), job.goal) })
 }
 

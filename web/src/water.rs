@@ -7,7 +7,7 @@
 //! the search proves unsolvable is a record with status `unsolvable` (that takes a search, so it is an
 //! answer, not a refused request), and one the server's limits stop has status `limit`.
 
-use crate::app::{bad, failed, searching, ApiError, App};
+use crate::app::{bad, failed, time_left, ApiError, App};
 use adapters::water::record;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
@@ -15,6 +15,7 @@ use batch::Source;
 use serde::de::IgnoredAny;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
+use std::time::Instant;
 use watersort::generate::{generate, GenerateError, Spec};
 use watersort::{parse_json, parse_levels, Algorithm, Level, Model, Named, Options, Rule};
 
@@ -72,10 +73,10 @@ fn level(value: &serde_json::Value, capacity: usize) -> Result<Level, ApiError> 
     }
 }
 
-/// The search options of the web app: A* (fewest pours) with the default model under `rule`, within the
-/// server's time limit and [`MEMORY`].
-fn options(app: &App, rule: Rule) -> Options {
-    let limits = search::Limits { time: Some(app.time_limit), memory: Some(MEMORY), ..search::Limits::default() };
+/// The search options of the web app: A* (fewest pours) with the default model under `rule`, stopping at
+/// the request's `deadline` or at [`MEMORY`].
+fn options(rule: Rule, deadline: Instant) -> Options {
+    let limits = search::Limits { time: Some(time_left(deadline)), memory: Some(MEMORY), ..search::Limits::default() };
     Options { algorithm: Algorithm::Astar, model: Model { rule, ..Model::default() }, limits }
 }
 
@@ -83,14 +84,16 @@ fn options(app: &App, rule: Rule) -> Options {
 pub async fn solve(app: Arc<App>, req: SolveRequest) -> Result<Response, ApiError> {
     let rule = rule(req.rule.as_deref())?;
     let level = level(&req.level, req.capacity.unwrap_or(CAPACITY))?;
-    let record = searching(app, move |app| {
-        let options = options(app, rule);
-        let solution = watersort::solve(&level, &options).map_err(|e| failed(e.to_string()))?;
-        let text = level.to_line();
-        let src = Source { id: level.name(), line: 1, text: &text, expected: None };
-        Ok(record(&src, &options, &solution))
-    })
-    .await?;
+    let record = app
+        .turn()?
+        .search(move |deadline| {
+            let options = options(rule, deadline);
+            let solution = watersort::solve(&level, &options).map_err(|e| failed(e.to_string()))?;
+            let text = level.to_line();
+            let src = Source { id: level.name(), line: 1, text: &text, expected: None };
+            Ok(record(&src, &options, &solution))
+        })
+        .await?;
     Ok(Json(record).into_response())
 }
 
@@ -143,15 +146,17 @@ pub async fn random(app: Arc<App>, q: RandomQuery) -> Result<Response, ApiError>
         attempts: ATTEMPTS,
     };
     let capacity = spec.capacity;
-    let levels = searching(app, move |app| {
-        let mut options = options(app, rule);
-        options.limits.nodes = Some(DRAW_NODES);
-        generate(&spec, &options).map_err(|e| match e {
-            GenerateError::Solve(_) | GenerateError::WorkersStopped => failed(e.to_string()),
-            e => bad(e.to_string()),
+    let levels = app
+        .turn()?
+        .search(move |deadline| {
+            let mut options = options(rule, deadline);
+            options.limits.nodes = Some(DRAW_NODES);
+            generate(&spec, &options).map_err(|e| match e {
+                GenerateError::Solve(_) | GenerateError::WorkersStopped => failed(e.to_string()),
+                e => bad(e.to_string()),
+            })
         })
-    })
-    .await?;
+        .await?;
     let level = levels.into_iter().next().ok_or_else(|| failed("no level generated"))?;
     Ok(Json(RandomLevel { puzzle: WATER_SORT, level: level.to_line(), capacity, rule: rule.name().to_string() })
         .into_response())
