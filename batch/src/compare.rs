@@ -2,7 +2,7 @@
 //! and how much time the second run took relative to the first, and whether they agree on every length.
 
 use crate::record::{Record, Status};
-use crate::text::printable;
+use cli_common::text::printable;
 use serde::Serialize;
 use std::collections::HashMap;
 use std::fmt::Write as _;

@@ -20,7 +20,6 @@ mod run;
 pub mod settings;
 mod sink;
 mod task;
-pub mod text;
 
 pub use args::{BatchArgs, Parallel};
 pub use jobs::{Job, Line, Shard, Source};

@@ -2,7 +2,7 @@
 //! a stream without a newline (`/dev/zero`) or a file with one huge line would otherwise be read whole
 //! before anything looks at it (a 99 MB line cost 1.9 GB, and `/dev/zero` grew until the allocator gave up).
 
-use crate::text::printable;
+use cli_common::text::printable;
 use std::io::{self, BufRead, Read};
 
 /// The longest instance line read (64 KiB, line end not counted). The longest real line is a few hundred

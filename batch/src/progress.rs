@@ -2,8 +2,8 @@
 //! naming the instances in flight with their time, depth and nodes.
 
 use crate::record::Record;
-use crate::text::printable;
 use cli_common::log;
+use cli_common::text::printable;
 use indicatif::{HumanDuration, ProgressBar};
 use search::Live;
 use std::io::IsTerminal;

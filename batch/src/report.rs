@@ -4,9 +4,9 @@
 use crate::compare::Comparison;
 use crate::plot::{plot_all, Run};
 use crate::record::{read_records, Record, Status};
-use crate::text::{escape_html, printable};
 use anyhow::{bail, Context};
 use clap::Args;
+use cli_common::text::{escape_html, printable};
 use cli_common::SummaryFormat;
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet, HashMap};

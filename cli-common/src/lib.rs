@@ -21,6 +21,7 @@ pub const EXIT_STATUS_HELP: &str = "Exit status: 0 done (solve: every instance s
 
 pub mod resources;
 pub mod signals;
+pub mod text;
 pub mod units;
 
 /// Help headings, the same in every command, so that `--help` reads alike everywhere.
@@ -124,8 +125,11 @@ pub fn main(name: &str, run: impl FnOnce() -> anyhow::Result<ExitCode>) -> ExitC
 /// Writes one line to stderr. Progress and logs must never stop the work: a closed, full or dead stderr
 /// loses the line and nothing else (`eprintln!` would panic).
 pub fn log(line: &str) {
+    // Whatever a message quotes (an id, a line of input), it cannot drive the terminal: control characters
+    // are printed escaped, the message's own line breaks kept.
+    let shown: Vec<_> = line.split('\n').map(text::printable).collect();
     let mut err = std::io::stderr().lock();
-    let _ = err.write_all(line.as_bytes()).and_then(|_| err.write_all(b"\n"));
+    let _ = err.write_all(shown.join("\n").as_bytes()).and_then(|_| err.write_all(b"\n"));
 }
 
 /// `--threads`: 0 is refused rather than read as "all cores", which is what leaving the option out means, so

@@ -18,8 +18,8 @@ cluster=$repo/scripts/slurm/local-cluster.sh
 say() { echo "slurm test: $*" >&2; }
 
 if [ -z "${STP_SLURM_TEST_SOLVER:-}" ]; then
-    # The debug build without the web app: the fastest to build, and fast enough for these instances.
-    ${CARGO:-cargo} build --locked -q -p solver --no-default-features
+    # The debug build `cargo test` has just made (a no-op then), fast enough for these instances.
+    ${CARGO:-cargo} build --locked -q -p solver
     export STP_SLURM_TEST_SOLVER=${CARGO_TARGET_DIR:-$repo/target}/debug/solver
     exec timeout --kill-after=10 "${STP_SLURM_TEST_TIMEOUT:-300}" bash "$0" "$@"
 fi

@@ -342,3 +342,12 @@ fn moves_in_the_speedsolving_notation() {
         .collect();
     assert_eq!(expanded, last(&dirs));
 }
+
+/// A message quoting an id from the input cannot drive the terminal: its control characters print escaped.
+#[test]
+fn messages_print_control_characters_escaped() {
+    let o = solver(&["solve", "-", "--board", "3x3"], "a\u{1b}]0;pwned\u{7} 5 1 2 0 3 4 5 6 7 8\n");
+    let err = stderr(&o);
+    assert!(err.contains(r"MISMATCH: a\u{1b}]0;pwned\u{7}"), "{err}");
+    assert!(!err.contains('\u{1b}') && !err.contains('\u{7}'), "{err:?}");
+}

@@ -196,12 +196,23 @@ fn parse_capacity(s: &str) -> Result<usize, String> {
 
 /// The levels named by `input`, one result a level (a bad one does not stop the rest).
 fn read_levels(input: &str, capacity: usize) -> anyhow::Result<Vec<Result<Level, watersort::LevelError>>> {
+    // Levels are read whole: a cap keeps an endless input (`- < /dev/zero`) from taking all memory.
+    const MAX_INPUT: u64 = 64 << 20;
+    let read_capped = |from: &mut dyn Read, what: &str| -> anyhow::Result<String> {
+        let mut bytes = Vec::new();
+        from.take(MAX_INPUT + 1).read_to_end(&mut bytes).with_context(|| format!("reading {what}")).map_err(usage)?;
+        if bytes.len() as u64 > MAX_INPUT {
+            return Err(usage(anyhow::anyhow!(
+                "{what} is over 64 MiB: no level input is that long (use `watersort batch` for many levels)"
+            )));
+        }
+        String::from_utf8(bytes).map_err(|_| usage(anyhow::anyhow!("{what} is not UTF-8 text")))
+    };
     let (text, name) = if input == "-" {
-        let mut text = String::new();
-        std::io::stdin().read_to_string(&mut text).context("reading stdin").map_err(usage)?;
-        (text, "stdin".to_string())
+        (read_capped(&mut std::io::stdin().lock(), "stdin")?, "stdin".to_string())
     } else if std::path::Path::new(input).is_file() {
-        let text = std::fs::read_to_string(input).with_context(|| format!("reading {input}")).map_err(usage)?;
+        let mut file = std::fs::File::open(input).with_context(|| format!("reading {input}")).map_err(usage)?;
+        let text = read_capped(&mut file, input)?;
         let stem = std::path::Path::new(input).file_stem().map(|s| s.to_string_lossy().into_owned());
         (text, stem.unwrap_or_else(|| input.to_string()))
     } else if !input.trim().contains(char::is_whitespace) && !input.trim_start().starts_with('[') {

@@ -278,3 +278,22 @@ fn an_endless_line_is_one_invalid_record_and_extreme_figures_are_drawn() {
     assert!(std::fs::read_to_string(&page).unwrap().contains("<svg"));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `solve -` reads its input whole, to a cap: an endless stream is refused rather than held in memory.
+#[test]
+fn an_endless_stdin_is_refused_at_the_cap() {
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_watersort"))
+        .args(["solve", "-"])
+        .stdin(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let zeros = vec![0u8; 1 << 20];
+    // The writes fail once the solver has given up and closed its end.
+    let writer = std::thread::spawn(move || while std::io::Write::write_all(&mut stdin, &zeros).is_ok() {});
+    let o = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o.stderr).contains("stdin is over 64 MiB"), "{}", text(&o.stderr));
+}
