@@ -175,7 +175,7 @@ pub(crate) enum Chosen {
 /// falls back to linear conflict, with a warning naming what it found; a board with no catalogue entry and
 /// no partition named has nothing to look for and gets linear conflict silently.
 /// Boards of at most this many cells (3x3, 2x4, 3x4, 2x6, ...) are searched in milliseconds with linear
-/// conflict: `auto` falls back to it without a word when their tables are missing.
+/// conflict: `auto` falls back to it without a word when their tables are missing (and none was named).
 const QUICK_WITHOUT_TABLES: usize = 12;
 
 pub(crate) fn load(
@@ -236,8 +236,9 @@ pub(crate) fn load(
                     }
                 }
             }
-            // Linear conflict solves any position of a board this small in milliseconds: nothing to warn of.
-            if board.cells() <= QUICK_WITHOUT_TABLES {
+            // Linear conflict solves any position of a board this small in milliseconds: nothing to warn of,
+            // unless tables were asked for by name.
+            if board.cells() <= QUICK_WITHOUT_TABLES && spec.partitions.is_empty() {
                 return Ok(Chosen::LinearConflict);
             }
             let missing = if spec.dir.is_dir() {
