@@ -82,11 +82,11 @@ fn every_algorithm_finds_the_same_length_and_says_which_ran() {
             };
             assert_eq!((v["threads"].as_u64(), v["heuristic"].as_str()), (Some(threads), Some(heuristic)), "{alg}");
             assert_eq!(v["root_h"].is_null(), heuristic == "none", "{alg}");
-            // Left to choose (`auto`, no tables here), only the searches a heuristic guides warn of the
-            // fallback to linear conflict.
+            // Left to choose (`auto`, no tables here), none warns: linear conflict solves a 3x3 in
+            // milliseconds (a 4x4 without tables is warned of, in `cli.rs`).
             let o = solver(&args);
             assert!(o.status.success(), "{alg}: {}", String::from_utf8_lossy(&o.stderr));
-            assert_eq!(o.stderr.is_empty(), heuristic == "none", "{alg}: {}", String::from_utf8_lossy(&o.stderr));
+            assert!(o.stderr.is_empty(), "{alg}: {}", String::from_utf8_lossy(&o.stderr));
         }
         // Greedy: some solution, not promised shortest; a known length is not checked against it.
         let line = format!("g {length} {tiles}");

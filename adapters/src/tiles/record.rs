@@ -85,15 +85,16 @@ pub fn position_error(board: Board, goal: Goal, text: &str, e: &InstanceError) -
     }
 }
 
-/// The other goal convention, when `text` (tiles written for `goal`) reads as a position closer to it (by
-/// Manhattan distance, both ways): the commonest surprise is a position solved toward `0 1 2 ...` that its
+/// The other goal convention, when `text` (tiles written for `goal`) reads as a position clearly closer to it
+/// (by Manhattan distance, less than half): the commonest surprise is a position solved toward `0 1 2 ...` that its
 /// author meant for `1 2 ... 0`, which on odd boards is solvable either way. `(other goal, its distance,
 /// this goal's)`.
 pub fn closer_goal(board: Board, goal: Goal, text: &str) -> Option<(Goal, u32, u32)> {
     let here = puzzle::parse_line(board, goal, text).ok()??.state.manhattan();
     let other = goal.other();
     let there = puzzle::parse_line(board, other, text).ok()??.state.manhattan();
-    (there < here).then_some((other, there, here))
+    // Clearly closer only: a random position is about as far from both, and a note on it would be noise.
+    (2 * there < here).then_some((other, there, here))
 }
 
 /// A record with the goal it was solved toward: what `solve --format json` prints and the web API returns.
