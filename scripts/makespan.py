@@ -64,10 +64,29 @@ def greedy_makespan(loads, workers):
     return max(heap)
 
 
+def planned_makespan(loads, predicted, workers):
+    """Items dealt by predicted size, largest first, each to the shard with the least predicted load (LPT);
+    the makespan with the actual sizes."""
+    planned = [0] * workers
+    actual = [0] * workers
+    heap = [(0, w) for w in range(workers)]
+    for k in sorted(range(len(loads)), key=lambda k: -predicted[k]):
+        load, w = heapq.heappop(heap)
+        planned[w] = load + predicted[k]
+        actual[w] += loads[k]
+        heapq.heappush(heap, (planned[w], w))
+    return max(actual)
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("records", nargs="+")
     p.add_argument("--workers", default="16,64,256")
+    p.add_argument(
+        "--previous",
+        nargs="+",
+        help="the records of the same items at the previous bound: also show shards planned by those sizes",
+    )
     args = p.parse_args()
     items = read_items(args.records)
     if not items:
@@ -88,6 +107,14 @@ def main():
             cells.append(f"{ideal / static_makespan(loads, w):.2f}")
             cells.append(f"{ideal / greedy_makespan(loads, w):.2f}")
         print(f"| {len(loads)} | {d} | " + " | ".join(cells) + " |")
+    if args.previous:
+        before = read_items(args.previous)
+        if [prefix for prefix, _ in before] != [prefix for prefix, _ in items]:
+            sys.exit("--previous: not the same items (split both iterations with the same --items)")
+        loads, predicted = [n for _, n in items], [n for _, n in before]
+        cells = [f"{total / w / planned_makespan(loads, predicted, w):.2f}" for w in workers]
+        print("shards planned by the previous iteration's sizes (largest first to the least loaded): " +
+              ", ".join(f"W={w} {c}" for w, c in zip(workers, cells)))
 
 
 if __name__ == "__main__":

@@ -9,7 +9,7 @@ use cli_common::heading::{INPUT, OUTPUT, TUNING};
 use std::path::PathBuf;
 
 /// The options of every tool's `batch` (its puzzle's own options are flattened beside them).
-#[derive(Args)]
+#[derive(Args, Clone)]
 pub struct BatchArgs {
     /// Instance file, one instance a line (`#` comments; see the tool's `solve --help` for the line format,
     /// which may start with an id and the known optimal length), or `-` for stdin, read as it arrives. A

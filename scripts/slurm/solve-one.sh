@@ -2,7 +2,9 @@
 # Solves one hard sliding-tile position on a Slurm cluster, unattended: each IDA* iteration is cut into work
 # items (`solver split`), searched by one job array (`solver work`, one shard an array task, all its cores),
 # and merged by a job that depends on the array (`solver merge`); the merge job submits the next iteration,
-# until a merge finds the solution. Coordination is Slurm and the shared file system only.
+# until a merge finds the solution. From the second iteration on, items are dealt to the array tasks by the
+# size their subtrees had in the previous iteration (`split --shards --plan`). Coordination is Slurm and the
+# shared file system only.
 #
 #   scripts/slurm/solve-one.sh [options] POSITION TABLES WORKERS [-- extra solver options]
 #
@@ -72,9 +74,13 @@ fi
 # `solver split` at $bound (the estimate when empty): the items file of that iteration; then its array and
 # merge, or at once the merge when the cut itself decided the iteration.
 start_iteration() {
-    local b=$1 items
+    local b=$1 previous=${2:-} items
     local args=(split "$position" --pdbs "$tables" --items $((workers * items_per)) -o "$dir/next.items" "${extra[@]}")
     [[ -n "$b" ]] && args+=(--bound "$b")
+    # The previous iteration's item sizes deal this one's items evenly (largest first to the least loaded).
+    shopt -s nullglob
+    local before=("$previous"/*.jsonl)
+    [[ -n "$previous" && ${#before[@]} -gt 0 ]] && args+=(--shards "$workers" --plan "${before[@]}")
     "$solver" "${args[@]}" >&2
     b=$(sed -n '1s/.*"bound":\([0-9]*\).*/\1/p' "$dir/next.items")
     mv "$dir/next.items" "$dir/iter-$b.items"
@@ -122,7 +128,7 @@ merge_iteration() {
             echo "$out" > "$dir/stopped"
             echo "solve-one: stopped after $iterations iterations: $out" >&2
         else
-            start_iteration "$(sed -n 's/.*"next":\([0-9]*\).*/\1/p' <<< "$out")"
+            start_iteration "$(sed -n 's/.*"next":\([0-9]*\).*/\1/p' <<< "$out")" "$dir/iter-$b"
         fi
     elif [[ $r -lt 3 ]] && grep -q "have no record yet\|did not finish" "$dir/iter-$b/merge-$r.err"; then
         # Every task again with --resume: a finished shard skips all its items at once.

@@ -38,6 +38,14 @@ pub struct SplitArgs {
     /// Cut at the first depth with at least this many items (50 to 500 a worker even out uneven subtrees).
     #[arg(long, value_name = "N", default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=10_000_000), help_heading = INPUT)]
     pub items: u64,
+    /// Deal the items to this many shards by the sizes their subtrees had in the previous iteration (the
+    /// records of `work` given by --plan), largest first to the least loaded shard; `work --shard I/N` then
+    /// takes the items planned for shard I.
+    #[arg(long, value_name = "N", requires = "plan", value_parser = clap::value_parser!(u64).range(1..=100_000), help_heading = INPUT)]
+    pub shards: Option<u64>,
+    /// The previous iteration's records (of an items file cut the same way), whose sizes plan --shards.
+    #[arg(long, value_name = "RECORDS", num_args = 1.., requires = "shards", help_heading = INPUT)]
+    pub plan: Vec<PathBuf>,
     /// The items file to write (replaced whole: written beside it, then renamed).
     #[arg(long, short, value_name = "FILE", help_heading = OUTPUT)]
     pub output: PathBuf,
@@ -126,8 +134,11 @@ pub fn split(args: &SplitArgs) -> anyhow::Result<ExitCode> {
     let bound = args.bound.unwrap_or_else(|| solver.estimate(&inst.state));
     let cut = solver.split(&inst.state, bound, args.items as usize).map_err(cli_common::classified)?;
     let recorder = Recorder::new(&solver, s.goal, MoveStyle::Tiles);
-    let settings = batch::settings::encode(&Items { board, recorder }.settings());
-    let text = items_file(&inst.state, s.goal, bound, &cut, settings);
+    let settings = batch::settings::encode(&Items { board, recorder, mine: None }.settings());
+    let sizes = previous_sizes(&args.plan)?;
+    let size = |prefix: &str| sizes.get(prefix).copied();
+    let planned = args.shards.map(|n| (n as usize, &size as &dyn Fn(&str) -> Option<u64>));
+    let text = items_file(&inst.state, s.goal, bound, &cut, settings, planned);
     write_whole(&args.output, &text)?;
     let header = read_header(&text).map_err(|e| anyhow!("internal error: {e}"))?;
     let status = if header.solved.is_some() { "solved" } else { "items" };
@@ -143,6 +154,20 @@ pub fn split(args: &SplitArgs) -> anyhow::Result<ExitCode> {
     }
     .print(Format::Text);
     Ok(ExitCode::SUCCESS)
+}
+
+/// Each item's generated nodes in earlier `work` records, by prefix (the record's instance is `bound B prefix
+/// P`).
+fn previous_sizes(files: &[PathBuf]) -> anyhow::Result<std::collections::HashMap<String, u64>> {
+    let mut sizes = std::collections::HashMap::new();
+    for file in files {
+        for r in read_records(file).map_err(usage)?.records {
+            if let Some((_, prefix)) = r.instance.split_once(" prefix ") {
+                sizes.insert(prefix.to_string(), r.nodes);
+            }
+        }
+    }
+    Ok(sizes)
 }
 
 /// Writes `text` to `path` whole: to a temporary name beside it, synced, then renamed over it.
@@ -171,7 +196,17 @@ pub fn work(args: &WorkArgs) -> anyhow::Result<ExitCode> {
     search.board = Some(header.board.parse().map_err(|e| usage(anyhow!("the items' board: {e}")))?);
     search.goal = header.goal.parse::<Goal>().map_err(|e| usage(anyhow!("the items' goal: {e}")))?;
     let solver = search.solver()?;
-    let items = Items { board: search.board(), recorder: Recorder::new(&solver, search.goal, MoveStyle::Tiles) };
+    // Items planned for shards are taken by their shard, not dealt by their place in the file.
+    let mut batch_args = args.batch.clone();
+    let mine = match (header.shards, args.batch.shard) {
+        (None, _) => None,
+        (Some(n), Some(shard)) if shard.count == n => {
+            batch_args.shard = None;
+            Some(shard.index)
+        }
+        (Some(n), _) => bail!(usage(anyhow!("the items are planned for {n} shards: give --shard I/{n}"))),
+    };
+    let items = Items { board: search.board(), recorder: Recorder::new(&solver, search.goal, MoveStyle::Tiles), mine };
     let mine = batch::settings::encode(&items.settings());
     if mine != header.settings {
         bail!(usage(anyhow!(
@@ -180,7 +215,7 @@ pub fn work(args: &WorkArgs) -> anyhow::Result<ExitCode> {
             header.settings
         )));
     }
-    batch::run(&args.batch, &items)
+    batch::run(&batch_args, &items)
 }
 
 /// `solver merge`: the iteration's outcome from the items' records. Exit 0 with a solution (any item's) or,

@@ -103,3 +103,41 @@ fn merge_refuses_missing_doubled_and_foreign_records() {
     assert!(String::from_utf8_lossy(&o.stderr).contains("the items were cut with"), "{o:?}");
     assert!(!c.exists());
 }
+
+/// Shards planned by the previous iteration's item sizes: every item taken by exactly one worker (its
+/// planned shard), the iteration's nodes as dealt round-robin, and a worker given another shard count refused.
+#[test]
+fn shards_planned_by_the_previous_iteration_take_every_item_once() {
+    let dir = TempDir::new("split-planned");
+    let position = "15 2 12 11 14 13 9 5 1 3 8 7 0 10 6 4";
+    let h = ["--heuristic", "linear-conflict", "--pdbs", "/nonexistent"];
+    let path = |name: &str| dir.path(name).to_str().unwrap().to_string();
+    let (first, before) = (path("55.items"), path("55.jsonl"));
+    ok(&solver(&[&["split", "--bound", "55", "--items", "200", "-o", &first, position][..], &h[..]].concat()));
+    ok(&solver(&[&["work", &first, "-o", &before, "-q"][..], &h[..]].concat()));
+    let merged = |items: &str, records: &[String]| {
+        let args = [&["merge", "--format", "json", items][..], &records.iter().map(String::as_str).collect::<Vec<_>>()]
+            .concat();
+        serde_json::from_str::<serde_json::Value>(&ok(&solver(&args))).unwrap()
+    };
+    // The same bound dealt round-robin, for the node count.
+    let (plain_items, plain) = (path("57.items"), path("57.jsonl"));
+    ok(&solver(&[&["split", "--bound", "57", "--items", "200", "-o", &plain_items, position][..], &h[..]].concat()));
+    ok(&solver(&[&["work", &plain_items, "-o", &plain, "-q"][..], &h[..]].concat()));
+    let want = merged(&plain_items, &[plain]);
+    let planned = path("57p.items");
+    let args =
+        ["split", "--bound", "57", "--items", "200", "--shards", "3", "--plan", &before, "-o", &planned, position];
+    ok(&solver(&[&args[..], &h[..]].concat()));
+    let mut outs = Vec::new();
+    for w in 0..3 {
+        let out = path(&format!("57p-{w}.jsonl"));
+        ok(&solver(&[&["work", &planned, "--shard", &format!("{w}/3"), "-o", &out, "-q"][..], &h[..]].concat()));
+        outs.push(out);
+    }
+    let got = merged(&planned, &outs);
+    assert_eq!((got["nodes"].clone(), got["next"].clone()), (want["nodes"].clone(), want["next"].clone()), "{got}");
+    let o = solver(&[&["work", &planned, "--shard", "0/2", "-o", &path("x.jsonl")][..], &h[..]].concat());
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("planned for 3 shards: give --shard I/3"), "{o:?}");
+}

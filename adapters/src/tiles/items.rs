@@ -43,6 +43,10 @@ pub struct Header {
     pub solved: Option<String>,
     /// The settings every record of the iteration must have (see [`batch::Task::settings`]).
     pub settings: String,
+    /// The shards the items were planned for (each item names its own), if planned; else `--shard I/N`
+    /// deals item k to shard k mod N.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shards: Option<usize>,
 }
 
 /// One work item, as a line of the file.
@@ -56,10 +60,40 @@ pub struct Item {
     pub bound: u32,
     /// The tiles moved from the position to the item's node, in the position's labels.
     pub prefix: String,
+    /// The shard planned for it (see [`plan`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<usize>,
 }
 
-/// The items file of a cut of the iteration at `bound` from `state`: its header line and item lines.
-pub fn items_file(state: &State, goal: Goal, bound: u32, cut: &Split, settings: String) -> String {
+/// Shards for items of predicted sizes: largest first, each to the shard with the least predicted load (a
+/// subtree's size at the next bound is close to a constant times its size at this one, so the previous
+/// iteration's sizes deal the next one's items far more evenly than k mod N; measured in BENCHMARKS).
+pub fn plan(predicted: &[u64], shards: usize) -> Vec<usize> {
+    let mut load = vec![0u64; shards];
+    let mut shard = vec![0; predicted.len()];
+    let mut order: Vec<usize> = (0..predicted.len()).collect();
+    order.sort_by_key(|&k| std::cmp::Reverse(predicted[k]));
+    for k in order {
+        let least = (0..shards).min_by_key(|&w| (load[w], w)).expect("at least one shard");
+        load[least] += predicted[k];
+        shard[k] = least;
+    }
+    shard
+}
+
+/// Shards to plan for, and each item's size in the previous iteration by its prefix (`None`: not known).
+pub type Planned<'a> = (usize, &'a dyn Fn(&str) -> Option<u64>);
+
+/// The items file of a cut of the iteration at `bound` from `state`: its header line and item lines, each item
+/// with its shard when `planned` (see [`plan`]).
+pub fn items_file(
+    state: &State,
+    goal: Goal,
+    bound: u32,
+    cut: &Split,
+    settings: String,
+    planned: Option<Planned>,
+) -> String {
     let instance = super::user_tiles(state, goal);
     let (prefixes, solved) = match &cut.outcome {
         Divided::Items(items) => (items.as_slice(), None),
@@ -76,11 +110,19 @@ pub fn items_file(state: &State, goal: Goal, bound: u32, cut: &Split, settings: 
         next: (cut.next != u32::MAX).then_some(cut.next),
         solved,
         settings,
+        shards: planned.map(|(n, _)| n),
     };
     let mut text = format!("{HEADER}{}\n", serde_json::to_string(&header).expect("a header encodes"));
-    for (k, prefix) in prefixes.iter().enumerate() {
-        let prefix = user_moves(state, prefix, goal, MoveStyle::Tiles);
-        let item = Item { item: k + 1, instance: instance.clone(), bound, prefix };
+    let prefixes: Vec<String> = prefixes.iter().map(|p| user_moves(state, p, goal, MoveStyle::Tiles)).collect();
+    let shards = planned.map(|(n, size)| {
+        // An item the earlier records do not know is predicted at their mean.
+        let known: Vec<u64> = prefixes.iter().filter_map(|p| size(p)).collect();
+        let mean = known.iter().sum::<u64>() / known.len().max(1) as u64;
+        plan(&prefixes.iter().map(|p| size(p).unwrap_or(mean)).collect::<Vec<_>>(), n)
+    });
+    for (k, prefix) in prefixes.into_iter().enumerate() {
+        let shard = shards.as_ref().map(|s| s[k]);
+        let item = Item { item: k + 1, instance: instance.clone(), bound, prefix, shard };
         text.push_str(&serde_json::to_string(&item).expect("an item encodes"));
         text.push('\n');
     }
@@ -109,6 +151,8 @@ pub struct Items<'a> {
     pub board: Board,
     /// Records the searches (the solver, the goal's labels).
     pub recorder: Recorder<'a>,
+    /// Of items planned for shards, this worker's shard: the others are not read.
+    pub mine: Option<usize>,
 }
 
 impl Items<'_> {
@@ -149,6 +193,7 @@ impl Task for Items<'_> {
             return None;
         }
         Some(match self.item(text) {
+            Ok((item, _)) if self.mine.is_some_and(|m| item.shard != Some(m)) => return None,
             Ok((item, parsed)) => Line {
                 id: Some(item.item.to_string()),
                 text: format!("bound {} prefix {}", item.bound, item.prefix),
