@@ -74,6 +74,8 @@ impl Task for Levels {
         use search::Algorithm::*;
         &[Astar, Bfs, Ida, Greedy, Dfs]
     };
+    type Heuristic = watersort::Heuristic;
+    const HEURISTICS: &'static [watersort::Heuristic] = <watersort::Heuristic as Named>::ALL;
 
     fn name(&self) -> &str {
         "watersort"

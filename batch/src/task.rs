@@ -15,6 +15,12 @@ pub trait Task: Sync {
     /// names [`search::Named`] gives them, the same in every tool.
     const ALGORITHMS: &'static [search::Algorithm];
 
+    /// The estimates the puzzle can be searched with (its own type, named by [`search::Named`]).
+    type Heuristic: search::Named + Send + Sync;
+
+    /// The heuristics `--heuristic` offers, in the order its help lists them.
+    const HEURISTICS: &'static [Self::Heuristic];
+
     /// The command's name, for messages (`solver`, `watersort`).
     fn name(&self) -> &str;
 

@@ -22,28 +22,36 @@ pub enum HeuristicChoice {
     Manhattan,
 }
 
-impl HeuristicChoice {
-    /// The names `FromStr` takes, in the order a help text lists them.
-    pub const NAMES: [&'static str; 4] = ["auto", "pdb", "linear-conflict", "manhattan"];
+impl search::Named for HeuristicChoice {
+    const KIND: &'static str = "heuristic";
+    const ALL: &'static [HeuristicChoice] =
+        &[HeuristicChoice::Auto, HeuristicChoice::Pdb, HeuristicChoice::LinearConflict, HeuristicChoice::Manhattan];
+    const NAMES: &'static [&'static str] = &["auto", "pdb", "linear-conflict", "manhattan"];
 
+    fn about(self) -> &'static str {
+        match self {
+            HeuristicChoice::Auto => {
+                "pattern databases if a complete set is in the tables folder, else linear conflict (with a \
+                 warning where tables matter)"
+            }
+            HeuristicChoice::Pdb => "additive pattern databases; fails if a table is missing",
+            HeuristicChoice::LinearConflict => "Manhattan distance plus linear conflicts (no tables)",
+            HeuristicChoice::Manhattan => "Manhattan distance alone (no tables)",
+        }
+    }
+}
+
+impl HeuristicChoice {
     /// The name `FromStr` reads back, for messages and records.
     pub fn as_str(self) -> &'static str {
-        match self {
-            HeuristicChoice::Auto => "auto",
-            HeuristicChoice::Pdb => "pdb",
-            HeuristicChoice::LinearConflict => "linear-conflict",
-            HeuristicChoice::Manhattan => "manhattan",
-        }
+        search::Named::name(self)
     }
 }
 
 impl FromStr for HeuristicChoice {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, String> {
-        [HeuristicChoice::Auto, HeuristicChoice::Pdb, HeuristicChoice::LinearConflict, HeuristicChoice::Manhattan]
-            .into_iter()
-            .find(|c| c.as_str() == s)
-            .ok_or_else(|| format!("unknown heuristic '{s}' (known: {})", HeuristicChoice::NAMES.join(", ")))
+        <HeuristicChoice as search::Named>::from_name(s).map_err(|e| e.to_string())
     }
 }
 

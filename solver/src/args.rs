@@ -10,11 +10,6 @@ use puzzle::{Board, Goal};
 use search::Algorithm;
 use std::path::PathBuf;
 
-fn heuristic_parser() -> impl clap::builder::TypedValueParser<Value = HeuristicChoice> {
-    clap::builder::PossibleValuesParser::new(HeuristicChoice::NAMES)
-        .map(|s| s.parse::<HeuristicChoice>().expect("one of the names"))
-}
-
 fn lookups_parser() -> impl clap::builder::TypedValueParser<Value = Lookups> {
     clap::builder::PossibleValuesParser::new(Lookups::NAMES).map(|s| s.parse::<Lookups>().expect("one of the names"))
 }
@@ -36,9 +31,9 @@ pub struct SearchArgs {
     /// (bidirectional): the library's, with no heuristic. The library's run on one thread.
     #[arg(long, value_name = "NAME", default_value = "ida", value_parser = cli_common::named(Tiles::ALGORITHMS), help_heading = TABLES)]
     pub algorithm: Algorithm,
-    /// auto: pattern databases if a complete set is in --pdbs (the named partition, else the strongest
-    /// there), else linear conflict with a warning; pdb: tables or fail; linear-conflict; manhattan.
-    #[arg(long, value_name = "NAME", default_value = "auto", value_parser = heuristic_parser(), help_heading = TABLES)]
+    /// The estimate that guides the search. With auto, the tables are the named partition's, else the
+    /// strongest complete set in --pdbs.
+    #[arg(long, value_name = "NAME", default_value = "auto", value_parser = cli_common::named(Tiles::HEURISTICS), help_heading = TABLES)]
     pub heuristic: HeuristicChoice,
     /// Folder holding the pattern database files (see `pdb-builder build`).
     #[arg(long, value_name = "DIR", env = "STP_PDBS", default_value = "pdbs", help_heading = TABLES)]

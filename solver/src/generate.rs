@@ -1,8 +1,7 @@
 //! `solver generate`: reproducible random instances, uniformly random solvable positions or random walks
-//! from the goal (drawn by `puzzle::random`).
+//! from the goal (drawn as the web app draws them, by `adapters::tiles::draw`).
 
 use clap::Args;
-use puzzle::random::{random_position, random_walk};
 use puzzle::{Board, Goal};
 use search::rng::SplitMix64;
 use std::io::Write;
@@ -38,11 +37,8 @@ pub fn run(args: &GenerateArgs) -> anyhow::Result<()> {
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     for _ in 0..args.count {
-        let s = match args.walk {
-            Some(steps) => random_walk(args.board, steps, &mut rng),
-            None => random_position(args.board, &mut rng),
-        };
-        let words: Vec<String> = args.goal.to_internal(s.tiles()).iter().map(u8::to_string).collect();
+        let tiles = adapters::tiles::draw(args.board, args.walk, args.goal, &mut rng);
+        let words: Vec<String> = tiles.iter().map(u8::to_string).collect();
         writeln!(out, "{}", words.join(" "))?;
     }
     let walk = args.walk.map(|w| format!(" --walk {w}")).unwrap_or_default();

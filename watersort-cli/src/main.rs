@@ -77,7 +77,7 @@ struct SearchArgs {
     algorithm: Algorithm,
     /// Estimate of the pours left. Admissible (fewest pours with astar and ida): bottoms (the strongest,
     /// default), runs, boundaries, zero. For greedy and dfs only: guide (their default).
-    #[arg(long, value_parser = named(Heuristic::ALL))]
+    #[arg(long, value_parser = named(Levels::HEURISTICS))]
     heuristic: Option<Heuristic>,
     /// Do not skip pours out of a finished tube (for measurement).
     #[arg(long)]

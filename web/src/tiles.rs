@@ -4,12 +4,11 @@
 //! heuristic, and run the engine's IDA* on one thread within the server's time limit.
 
 use crate::app::{bad, failed, time_left, ApiError, App};
-use adapters::tiles::{self, goal_tiles, position_error, user_cells, user_tiles, Answer, Follow, MoveStyle, Recorder};
+use adapters::tiles::{self, goal_tiles, position_error, user_tiles, Answer, Follow, MoveStyle, Recorder};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use batch::Source;
 use engine::{HeuristicChoice, Solver};
-use puzzle::random::{random_position, random_walk};
 use puzzle::{Board, Goal};
 use search::rng::SplitMix64;
 use search::Algorithm;
@@ -119,16 +118,9 @@ pub struct Position {
 pub fn random(app: &App, q: RandomQuery) -> Result<Position, ApiError> {
     let board = board(q.board.as_deref())?;
     let goal = goal(q.goal.as_deref())?;
-    let mut rng = SplitMix64::new(app.next_seed());
-    let state = match q.walk {
-        Some(w) if w > MAX_WALK => return Err(bad(format!("walk {w} is longer than {MAX_WALK} moves"))),
-        Some(w) => random_walk(board, w, &mut rng),
-        None => random_position(board, &mut rng),
-    };
-    Ok(Position {
-        puzzle: SLIDING_TILE,
-        board: board.to_string(),
-        goal: goal.name().to_string(),
-        tiles: user_cells(&state, goal),
-    })
+    if let Some(w) = q.walk.filter(|&w| w > MAX_WALK) {
+        return Err(bad(format!("walk {w} is longer than {MAX_WALK} moves")));
+    }
+    let tiles = tiles::draw(board, q.walk, goal, &mut SplitMix64::new(app.next_seed()));
+    Ok(Position { puzzle: SLIDING_TILE, board: board.to_string(), goal: goal.name().to_string(), tiles })
 }

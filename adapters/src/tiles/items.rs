@@ -177,6 +177,8 @@ impl Task for Items<'_> {
     type Instance = Parsed;
     /// Items are IDA* subtrees: the engine's IDA* only.
     const ALGORITHMS: &'static [search::Algorithm] = &[search::Algorithm::Ida];
+    type Heuristic = engine::HeuristicChoice;
+    const HEURISTICS: &'static [engine::HeuristicChoice] = <engine::HeuristicChoice as search::Named>::ALL;
 
     fn name(&self) -> &str {
         "solver"

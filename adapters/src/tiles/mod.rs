@@ -8,7 +8,7 @@ pub mod record;
 
 pub use algorithm::{solve, Follow, Searched};
 pub use record::{
-    closer_goal, goal_tiles, position_error, user_cells, user_moves, user_tiles, Answer, MoveStyle, Recorder,
+    closer_goal, draw, goal_tiles, position_error, user_cells, user_moves, user_tiles, Answer, MoveStyle, Recorder,
 };
 
 use batch::{Attempt, Line, Record, Resume, Source, Task};
@@ -49,6 +49,8 @@ impl Task for Tiles<'_> {
         use Algorithm::*;
         &[Ida, Astar, Bfs, Bibfs, Greedy, Dfs]
     };
+    type Heuristic = engine::HeuristicChoice;
+    const HEURISTICS: &'static [engine::HeuristicChoice] = <engine::HeuristicChoice as search::Named>::ALL;
 
     fn name(&self) -> &str {
         "solver"

@@ -62,6 +62,16 @@ pub fn user_cells(state: &State, goal: Goal) -> Vec<u8> {
     goal.to_internal(state.tiles())
 }
 
+/// A random solvable position in `goal`'s labels, as both the `generate` command and the web app draw one:
+/// a walk of `walk` moves from the goal (an easy instance of bounded length), or uniformly random.
+pub fn draw(board: Board, walk: Option<u32>, goal: Goal, rng: &mut search::rng::SplitMix64) -> Vec<u8> {
+    let state = match walk {
+        Some(steps) => puzzle::random::random_walk(board, steps, rng),
+        None => puzzle::random::random_position(board, rng),
+    };
+    user_cells(&state, goal)
+}
+
 /// A position's tiles as the user writes them (in `goal`'s labels), space-separated.
 pub fn user_tiles(state: &State, goal: Goal) -> String {
     let words: Vec<String> = user_cells(state, goal).iter().map(u8::to_string).collect();
