@@ -75,8 +75,9 @@ enum Command {
         /// Refuse to build if the search needs more memory than this, e.g. 2G [default: available memory].
         #[arg(long, value_name = "SIZE", value_parser = parse_memory_limit, help_heading = TUNING)]
         memory_limit: Option<u64>,
-        /// Folder the tables are written to, one file per pattern.
-        #[arg(short, long, value_name = "DIR", default_value = "pdbs", help_heading = OUTPUT)]
+        /// Folder the tables are written to, one file per pattern (the folder `solver --pdbs` reads: both
+        /// take $STP_PDBS when the option is left out).
+        #[arg(short, long, value_name = "DIR", env = "STP_PDBS", default_value = "pdbs", help_heading = OUTPUT)]
         out: PathBuf,
         /// Print nothing but errors.
         #[arg(short, long, help_heading = OUTPUT)]

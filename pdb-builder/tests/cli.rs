@@ -455,3 +455,17 @@ fn sigterm_stops_a_build_at_any_stage() {
         assert_eq!(status.signal(), Some(15), "after {delay_ms} ms: {status:?}");
     }
 }
+
+/// Left out, the output folder is $STP_PDBS, the folder `solver` reads, so one variable serves both tools.
+#[test]
+fn the_output_folder_defaults_to_stp_pdbs() {
+    let dir = TempDir::new("builder-env");
+    let out = Command::new(env!("CARGO_BIN_EXE_pdb-builder"))
+        .args(["build", "--board", "2x3", "--partition", "2-3"])
+        .env("STP_PDBS", dir.as_os_str())
+        .output()
+        .unwrap();
+    let r = finish(out);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(dir.join("2x3-1-2.pdb").is_file() && dir.join("2x3-3-4-5.pdb").is_file());
+}
