@@ -179,6 +179,9 @@ fn print_one(
                     let multi = slides(&inst.state, moves, goal).len();
                     format!("length {length} (this solution: {multi} in the multi-tile metric)")
                 }
+                (Some(length), _) if !searched.algorithm.optimal() => {
+                    format!("length {length} (not necessarily fewest)")
+                }
                 (Some(length), _) => format!("length {length}"),
                 (None, _) => format!("status {} ({})", rec.status.as_str(), rec.error.as_deref().unwrap_or_default()),
             };

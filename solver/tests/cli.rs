@@ -351,3 +351,13 @@ fn messages_print_control_characters_escaped() {
     assert!(err.contains(r"MISMATCH: a\u{1b}]0;pwned\u{7}"), "{err}");
     assert!(!err.contains('\u{1b}') && !err.contains('\u{7}'), "{err:?}");
 }
+
+/// A search that does not promise the fewest moves says so beside its length, as `watersort` does.
+#[test]
+fn a_greedy_length_is_marked_not_necessarily_fewest() {
+    for (alg, marked) in [("greedy", true), ("dfs", true), ("astar", false)] {
+        let o = solver(&["solve", "--algorithm", alg, "8 7 6 0 4 1 2 5 3"], "");
+        let out = String::from_utf8_lossy(&o.stdout).into_owned();
+        assert_eq!(out.lines().next().unwrap().contains("(not necessarily fewest)"), marked, "{alg}: {out}");
+    }
+}
