@@ -8,6 +8,7 @@
 
 use crate::args::SearchArgs;
 use adapters::tiles::items::{items_file, read_header, Header, Items};
+use adapters::tiles::record::internal_moves;
 use adapters::tiles::{MoveStyle, Recorder};
 use anyhow::{anyhow, bail, Context};
 use batch::record::read_records;
@@ -329,10 +330,7 @@ fn check_solution(header: &Header, moves: &str) -> anyhow::Result<u32> {
     let goal: Goal = header.goal.parse().map_err(|e| anyhow!("the items' goal: {e}"))?;
     let state = puzzle::parse_tiles(board, goal, &header.instance).map_err(|e| anyhow!("the items' position: {e}"))?;
     let cells = state.board().cells();
-    let tiles = puzzle::instance::words(moves)
-        .iter()
-        .map(|w| w.parse::<u8>().map(|t| goal.user_tile(cells, t)).map_err(|_| anyhow!("'{w}' is not a tile")))
-        .collect::<anyhow::Result<Vec<u8>>>()?;
+    let tiles = internal_moves(cells, goal, moves).map_err(|w| anyhow!("'{w}' is not a tile"))?;
     state.replay(&tiles).map_err(|e| anyhow!("the solution does not replay: {e}"))?;
     if tiles.len() != header.bound as usize {
         bail!("a solution of {} moves at bound {}: not an optimal one", tiles.len(), header.bound);

@@ -7,7 +7,7 @@
 //! carrying JSON, so that a batch reads past it; each item line is one JSON object with everything a worker
 //! needs (the position, the bound and the moves to its subtree).
 
-use super::record::{user_moves, MoveStyle, Recorder};
+use super::record::{internal_moves, user_moves, MoveStyle, Recorder};
 use super::settings;
 use batch::{stop_text, Attempt, Line, Record, Resume, Source, Status, Task};
 use engine::split::{Divided, Split};
@@ -161,13 +161,8 @@ impl Items<'_> {
         let goal = self.recorder.goal;
         let state = puzzle::parse_tiles(self.board, goal, &item.instance).map_err(|e| e.to_string())?;
         let cells = self.board.cells();
-        let prefix = puzzle::instance::words(&item.prefix)
-            .iter()
-            .map(|w| match w.parse::<u8>() {
-                Ok(t) if (1..cells).contains(&(t as usize)) => Ok(goal.user_tile(cells, t)),
-                _ => Err(format!("'{w}' in the prefix is not a tile of a {} board", self.board)),
-            })
-            .collect::<Result<Vec<u8>, String>>()?;
+        let prefix = internal_moves(cells, goal, &item.prefix)
+            .map_err(|w| format!("'{w}' in the prefix is not a tile of a {} board", self.board))?;
         let parsed = Parsed { state, bound: item.bound, prefix };
         Ok((item, parsed))
     }

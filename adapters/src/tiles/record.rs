@@ -40,6 +40,18 @@ pub fn user_moves(start: &State, moves: &[u8], goal: Goal, style: MoveStyle) -> 
     }
 }
 
+/// Moves written as [`user_moves`] writes them in the tiles style, read back into internal tiles; `Err` with
+/// the first word that is not a tile of a board of `cells` cells.
+pub fn internal_moves(cells: usize, goal: Goal, text: &str) -> Result<Vec<u8>, String> {
+    puzzle::instance::words(text)
+        .iter()
+        .map(|w| match w.parse::<u8>() {
+            Ok(t) if (1..cells).contains(&(t as usize)) => Ok(goal.user_tile(cells, t)),
+            _ => Err(w.to_string()),
+        })
+        .collect()
+}
+
 /// The solution as slides: (the direction the tiles move, in `goal`'s orientation; how many in a row). Their
 /// count is the solution's length in the multi-tile metric, where sliding a row or column of several tiles
 /// at once is one move.
