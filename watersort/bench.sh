@@ -36,6 +36,28 @@ scale | all)
     summary "$OUT/$name-greedy.jsonl" "greedy $name"
   done
   ;;&
+reverse | all)
+  # Levels made backwards: ten at 30 and at 50 colours; greedy and A*, three runs each, and how much of the
+  # sorted start they keep (adjacent units of one colour) beside solvable uniform draws.
+  for k in 30 50; do
+    $W generate --method reverse --colors $k --empty 2 --count 10 --seed 1 > "$OUT/rev-k$k.txt"
+    for i in 1 2 3; do
+      $W solve "$OUT/rev-k$k.txt" --algorithm greedy --format json > "$OUT/rev-k$k-greedy.jsonl"
+      summary "$OUT/rev-k$k-greedy.jsonl" "greedy reverse k$k run $i"
+      /usr/bin/time -f "A* reverse k$k run $i: %e s wall %M KB" \
+        $W solve "$OUT/rev-k$k.txt" --format json --time-limit 60 --memory-limit 4G > "$OUT/rev-k$k.jsonl"
+      summary "$OUT/rev-k$k.jsonl" "A* reverse k$k run $i"
+    done
+  done
+  $W generate --colors 30 --empty 2 --count 10 --seed 1 --attempts 100000 > "$OUT/uni-k30.txt"
+  python3 - "$OUT/rev-k30.txt" "$OUT/uni-k30.txt" <<'PY'
+import sys
+for f in sys.argv[1:]:
+    tubes = [t for l in open(f) for t in l.split(":")[1].split() if t != "-"]
+    pairs = sum(a == b for t in tubes for a, b in zip(t, t[1:]))
+    print(f"{f}: {pairs / 10:.1f} adjacent same-colour pairs a level")
+PY
+  ;;&
 table | all)
   $W generate --colors 8 --empty 2 --count 30 --seed 1 > "$OUT/k8.txt"
   while read -r label args; do

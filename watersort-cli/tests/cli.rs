@@ -116,6 +116,25 @@ fn generate_is_reproducible_from_the_seed() {
     assert_eq!(text(&first.stdout).lines().next().unwrap(), FIRST_LEVEL_SEED_42);
 }
 
+/// Levels made backwards: at 40 colours (where shuffles are almost never solvable), every one solves, the
+/// run is reproducible, and `--steps` belongs to this method only.
+#[test]
+fn generate_reverse_makes_big_solvable_levels() {
+    let args = ["generate", "--method", "reverse", "--colors", "40", "--count", "3", "--seed", "7"];
+    let first = watersort(&args, "");
+    assert_eq!(first.status.code(), Some(0), "{}", text(&first.stderr));
+    assert_eq!(first.stdout, watersort(&args, "").stdout);
+    let levels = text(&first.stdout);
+    assert_eq!(levels.lines().count(), 3);
+    assert!(levels.lines().all(|l| l.starts_with("r7-") && l.split_whitespace().count() == 43), "{levels}");
+    assert!(text(&first.stderr).contains("3 levels from"), "{}", text(&first.stderr));
+    let solved = watersort(&["solve", "-", "--algorithm", "greedy"], &levels);
+    assert_eq!(solved.status.code(), Some(0), "{}", text(&solved.stdout));
+    let wrong = watersort(&["generate", "--colors", "4", "--steps", "10"], "");
+    assert_eq!(wrong.status.code(), Some(2));
+    assert!(text(&wrong.stderr).contains("--steps is for --method reverse"), "{}", text(&wrong.stderr));
+}
+
 const FIRST_LEVEL_SEED_42: &str = "s42-1: eccb dffe acdd facb dfea bbae - -";
 
 /// The batch machinery is the tile solver's: records as levels finish, invalid and unsolvable lines recorded,

@@ -46,6 +46,14 @@ pub enum GenerateError {
         /// The level's number, from 1.
         index: usize,
     },
+    /// Every walk backwards for one level ended with part-full tubes.
+    #[error("no walk of {attempts} ended with every tube full or empty, for level {index}")]
+    NoShape {
+        /// Walks tried.
+        attempts: usize,
+        /// The level's number, from 1.
+        index: usize,
+    },
     /// The threads checking draws ended before the run did: a bug.
     #[error("internal error: the checking threads stopped before the run was over")]
     WorkersStopped,
@@ -54,7 +62,8 @@ pub enum GenerateError {
     Solve(#[from] crate::solve::SolveError),
 }
 
-const LETTERS: &[u8] = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
+/// The letters colours are written with, in order.
+pub(crate) const LETTERS: &[u8] = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
 
 /// `spec.count` levels: each a uniform shuffle of `capacity` units of each colour into `colours` full
 /// tubes, then `empty` empty tubes; a draw is kept only if the solver finds a solution (the depth-first
@@ -229,7 +238,7 @@ fn verdict(level: Result<Level, GenerateError>, check: &Options) -> Result<(bool
 }
 
 /// One letter a colour.
-fn colour_names(colours: usize) -> Vec<String> {
+pub(crate) fn colour_names(colours: usize) -> Vec<String> {
     LETTERS[..colours].iter().map(|&b| (b as char).to_string()).collect()
 }
 

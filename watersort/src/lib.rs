@@ -14,6 +14,7 @@ pub mod heuristic;
 pub mod level;
 pub mod play;
 pub mod puzzle;
+pub mod reverse;
 pub mod rule;
 pub mod solve;
 pub mod state;
