@@ -2,6 +2,7 @@
 //! the library; errors and exit codes go through `cli_common` like every tool's (0 every level solved, 1
 //! unsolvable or an internal failure, 2 bad input or usage, 3 stopped by a limit).
 
+mod hint;
 mod render;
 
 use adapters::water::{record, Levels};
@@ -55,18 +56,21 @@ enum Command {
     /// draw before it are decided, so a stopped run keeps them; progress goes to stderr, and at the end a
     /// line with the draws checked.
     Generate(GenerateArgs),
+    /// Help from a position: whether it can still be sorted, the fewest pours left and the next pour,
+    /// which pours lead to a dead end, and (given the pours that led there) how far back it went wrong.
+    Hint(hint::HintArgs),
 }
 
 /// Options that change the puzzle or the search.
 #[derive(Args)]
-struct ModelArgs {
+pub(crate) struct ModelArgs {
     /// Tube capacity, in units (at least 1).
     #[arg(long, default_value_t = 4, value_parser = parse_capacity)]
-    capacity: usize,
+    pub(crate) capacity: usize,
     /// Pour rule: standard (as much of the top run as fits), whole-run (only if the whole run fits),
     /// one-unit (ball sort).
     #[arg(long, value_parser = named(Rule::ALL), default_value = "standard")]
-    rule: Rule,
+    pub(crate) rule: Rule,
 }
 
 /// How levels are searched: shared by `solve` and `batch`.
@@ -166,6 +170,7 @@ fn main() -> ExitCode {
         Command::Batch(args) => batch_command(&args),
         Command::Report(args) => batch::report::run("watersort", &args),
         Command::Generate(args) => generate_command(&args),
+        Command::Hint(args) => hint::run(&args),
     })
 }
 
@@ -213,7 +218,7 @@ fn parse_capacity(s: &str) -> Result<usize, String> {
 }
 
 /// The levels named by `input`, one result a level (a bad one does not stop the rest).
-fn read_levels(input: &str, capacity: usize) -> anyhow::Result<Vec<Result<Level, watersort::LevelError>>> {
+pub(crate) fn read_levels(input: &str, capacity: usize) -> anyhow::Result<Vec<Result<Level, watersort::LevelError>>> {
     // Levels are read whole: a cap keeps an endless input (`- < /dev/zero`) from taking all memory.
     const MAX_INPUT: u64 = 64 << 20;
     let read_capped = |from: &mut dyn Read, what: &str| -> anyhow::Result<String> {

@@ -135,6 +135,41 @@ fn generate_reverse_makes_big_solvable_levels() {
     assert!(text(&wrong.stderr).contains("--steps is for --method reverse"), "{}", text(&wrong.stderr));
 }
 
+/// `hint` from a sortable position, from a dead one with the pours that led there, in text and JSON, and
+/// a history that cannot be played.
+#[test]
+fn hint_says_what_is_left_what_is_dead_and_how_far_back() {
+    let level = "w: ab cd ca db -";
+    let ok = watersort(&["hint", level, "--capacity", "2", "--history", "1>5"], "");
+    assert_eq!(ok.status.code(), Some(0), "{}", text(&ok.stderr));
+    assert_eq!(
+        text(&ok.stdout),
+        "w: a cd ca db b\ncan still be sorted: 4 pours left at fewest; next pour 3 -> 1\n\
+         every one of the 2 pours from here keeps it sortable\n"
+    );
+    let dead = watersort(&["hint", level, "--capacity", "2", "--history", "2 -> 5"], "");
+    assert_eq!(dead.status.code(), Some(1));
+    assert_eq!(
+        text(&dead.stdout),
+        "w: ab c ca db d\ndead: no sequence of pours sorts this position\n\
+         the start was the last sortable position: take back 1 pour\n"
+    );
+    let json = watersort(&["hint", level, "--capacity", "2", "--history", "1>5,3>1,4>5", "--format", "json"], "");
+    assert_eq!(json.status.code(), Some(0));
+    let record: serde_json::Value = serde_json::from_str(&text(&json.stdout)).unwrap();
+    assert_eq!((record["history"].as_u64(), record["pours_left"].as_u64()), (Some(3), Some(2)), "{record}");
+    assert_eq!(record["position"], "w: aa cd c d bb");
+    let start = watersort(&["hint", level, "--capacity", "2", "--format", "json"], "");
+    let record: serde_json::Value = serde_json::from_str(&text(&start.stdout)).unwrap();
+    assert_eq!(record["sortable"], "yes");
+    let leads: Vec<&str> =
+        record["pours"].as_array().unwrap().iter().map(|p| p["leads_to"].as_str().unwrap()).collect();
+    assert!(leads.contains(&"dead end") && leads.contains(&"sortable"), "{record}");
+    let bad = watersort(&["hint", level, "--capacity", "2", "--history", "5>1"], "");
+    assert_eq!(bad.status.code(), Some(2));
+    assert_eq!(text(&bad.stderr).trim(), "watersort: error: --history: pour 1 of the history: the source is empty");
+}
+
 const FIRST_LEVEL_SEED_42: &str = "s42-1: eccb dffe acdd facb dfea bbae - -";
 
 /// The batch machinery is the tile solver's: records as levels finish, invalid and unsolvable lines recorded,

@@ -158,6 +158,12 @@ impl Level {
         Level { name: name.into(), ..self }
     }
 
+    /// The same level with other tubes: a position reached from it by pours, which keep every colour's
+    /// count (callers that build tubes otherwise go through [`Level::new`]).
+    pub fn with_tubes(&self, tubes: Vec<Vec<u8>>) -> Level {
+        Level { tubes, ..self.clone() }
+    }
+
     /// The level's name (see [`parse_levels`], [`parse_json`] and [`Level::with_name`]).
     pub fn name(&self) -> &str {
         &self.name

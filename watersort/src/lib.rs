@@ -11,6 +11,7 @@
 
 pub mod generate;
 pub mod heuristic;
+pub mod hint;
 pub mod level;
 pub mod play;
 pub mod puzzle;
@@ -22,7 +23,7 @@ pub mod tube;
 
 pub use heuristic::Heuristic;
 pub use level::{is_json, parse_json, parse_levels, Level, LevelError, Problem};
-pub use play::{check, Pour, Tubes};
+pub use play::{check, parse_pours, Pour, Tubes};
 pub use puzzle::{Model, Pruning};
 pub use rule::Rule;
 pub use search::{Named, UnknownName};

@@ -20,6 +20,29 @@ impl fmt::Display for Pour {
     }
 }
 
+/// Reads pours as people write them: `1>3`, `1->3` or `1 -> 3`, tubes from 1, separated by commas or
+/// spaces (the text `solve` prints reads back). An error names the piece that is not a pour.
+pub fn parse_pours(text: &str) -> Result<Vec<Pour>, String> {
+    let mut joined = text.replace("->", ">");
+    while joined.contains(" >") || joined.contains("> ") {
+        joined = joined.replace(" >", ">").replace("> ", ">");
+    }
+    joined
+        .split(|c: char| c == ',' || c.is_whitespace())
+        .filter(|piece| !piece.is_empty())
+        .map(|piece| {
+            let tube = |s: &str| s.parse::<usize>().ok().filter(|&t| t >= 1).map(|t| t - 1);
+            match piece.split_once('>') {
+                Some((from, to)) => match (tube(from), tube(to)) {
+                    (Some(from), Some(to)) => Ok(Pour { from, to }),
+                    _ => Err(format!("'{piece}' is not a pour (tubes are numbered from 1, as in '1>3')")),
+                },
+                None => Err(format!("'{piece}' is not a pour (write a pour as '1>3': from tube 1 to tube 3)")),
+            }
+        })
+        .collect()
+}
+
 /// Why a pour cannot be made.
 #[derive(Clone, Debug, thiserror::Error, PartialEq, Eq)]
 #[error("pour {pour} is not allowed: {why}")]
@@ -84,5 +107,22 @@ pub fn check(level: &Level, rule: Rule, pours: &[Pour]) -> Result<(), String> {
         Ok(())
     } else {
         Err("the pours do not end in a solved position".into())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pours_read_in_every_written_form() {
+        let p = |from, to| Pour { from, to };
+        assert_eq!(parse_pours("1>3 2->4, 3 -> 1,4>2").unwrap(), vec![p(0, 2), p(1, 3), p(2, 0), p(3, 1)]);
+        assert_eq!(parse_pours("  ").unwrap(), vec![]);
+        let printed: Vec<String> = [p(0, 1), p(9, 2)].iter().map(ToString::to_string).collect();
+        assert_eq!(parse_pours(&printed.join(", ")).unwrap(), vec![p(0, 1), p(9, 2)]);
+        assert_eq!(parse_pours("1>3 0>2").unwrap_err(), "'0>2' is not a pour (tubes are numbered from 1, as in '1>3')");
+        assert!(parse_pours("13").unwrap_err().contains("'13' is not a pour"));
+        assert!(parse_pours("a>b").is_err());
     }
 }
