@@ -45,7 +45,9 @@ pub enum Problem {
         capacity: usize,
     },
     /// A character that is not a colour letter or `-`.
-    #[error("tube {tube}: unknown character {character:?} (colours are letters, `-` an empty tube)")]
+    #[error(
+        "tube {tube}: unknown character {character:?} (colours are letters, `?` a hidden unit, `-` an empty tube)"
+    )]
     UnknownCharacter {
         /// The tube, from 1.
         tube: usize,
@@ -87,6 +89,20 @@ pub enum Problem {
         capacity: usize,
         /// Colours in the level.
         colours: usize,
+    },
+    /// A hidden unit (`?`) on top of a tube: games always show the top.
+    #[error("tube {tube}: its top unit is hidden, but a game always shows it")]
+    HiddenTop {
+        /// The tube, from 1.
+        tube: usize,
+    },
+    /// A level with hidden units whose units do not fill whole tubes.
+    #[error("{units} units cannot fill tubes of {capacity} (every colour fills one tube)")]
+    MysteryUnits {
+        /// Units in the level, hidden ones included.
+        units: usize,
+        /// Units a tube holds.
+        capacity: usize,
     },
     /// A capacity of 0.
     #[error("capacity must be at least 1")]
@@ -220,13 +236,15 @@ impl Level {
 /// and `-` for an empty tube; `#` starts a comment; blank lines are skipped. A line without `:` is named
 /// `line N`. One result a level line, so that a bad line does not stop the others.
 pub fn parse_levels(text: &str, capacity: usize) -> Vec<Result<Level, LevelError>> {
-    text.lines()
-        .enumerate()
-        .filter_map(|(i, raw)| {
-            let line = raw.split('#').next().unwrap_or("").trim();
-            (!line.is_empty()).then(|| parse_line(line, i + 1, capacity))
-        })
-        .collect()
+    level_lines(text).map(|(number, line)| parse_line(line, number, capacity)).collect()
+}
+
+/// The level lines of `text` with their line numbers (from 1): comments cut, blank lines skipped.
+pub(crate) fn level_lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
+    text.lines().enumerate().filter_map(|(i, raw)| {
+        let line = raw.split('#').next().unwrap_or("").trim();
+        (!line.is_empty()).then_some((i + 1, line))
+    })
 }
 
 /// Whether `text` looks like a JSON level rather than level lines.

@@ -13,6 +13,7 @@ pub mod generate;
 pub mod heuristic;
 pub mod hint;
 pub mod level;
+pub mod mystery;
 pub mod play;
 pub mod puzzle;
 pub mod reverse;

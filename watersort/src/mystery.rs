@@ -1,0 +1,630 @@
+//! Levels with hidden colours ("mystery" levels): many games show only the top unit of each tube and
+//! reveal a unit when the units above it are poured away. Written `?` in level text.
+//!
+//! Every colour still fills exactly one tube, so the hidden units' multiset is known: each colour's
+//! capacity minus its visible units, and colours never seen yet fill the rest. An *assignment* puts those
+//! units on the `?` places; every assignment is a plain level.
+//!
+//! Pours before the first reveal move only visible units, so where they are legal and when the first
+//! reveal comes do not depend on the assignment. [`plan`] therefore answers with the pours up to the first
+//! reveal (a pour that uncovers a `?`), chosen thus (the exact criterion):
+//!
+//! 1. The assignments checked: all of them when there are at most [`Sampling::exhaustive_up_to`], else
+//!    [`Sampling::sample`] drawn uniformly (with repetition) from a fixed seed; of these, those whose level
+//!    can be sorted from the position at all (a game's level can be, so the others are not the real one).
+//! 2. The candidates: for each assignment checked, the pours of a fewest-pours solution of its level (A*
+//!    with `bottoms`) up to and including the first reveal.
+//! 3. Each candidate's score: the number of assignments checked whose level can still be sorted after its
+//!    pours (a proof by exhaustive search either way). A candidate with every one is *safe*; when the
+//!    assignments were all checked, that is proved.
+//! 4. Among the safe candidates, the one with the fewest pours to a full solution in the best case:
+//!    `min over checked assignments a` of its pours plus the fewest pours that sort a's level after them.
+//!    Without a safe candidate, the highest score, and among those the same best case. Remaining ties go
+//!    to the candidate found first (assignments in the order of step 1).
+
+use crate::hint::{solvable, Sortable};
+use crate::level::{Level, LevelError, Problem, MAX_COLOURS};
+use crate::play::{IllegalPour, Pour, Tubes};
+use crate::rule::Rule;
+use crate::solve::{solve, Options, Outcome, SolveError};
+use crate::{Heuristic, Model};
+use search::rng::SplitMix64;
+
+/// A hidden unit's code in [`Mystery::tubes`].
+pub const HIDDEN: u8 = u8::MAX;
+
+/// A level with hidden units. Colours are numbered as in [`Level`]; colours not yet seen are named with
+/// letters the level does not use.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Mystery {
+    name: String,
+    capacity: usize,
+    colours: Vec<String>,
+    tubes: Vec<Vec<u8>>,
+    /// A pour that uncovered a hidden unit and goes on if that unit is its colour: (pour, colour, rule).
+    pending: Option<(Pour, u8, Rule)>,
+}
+
+/// How many assignments [`plan`] checks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Sampling {
+    /// Check every assignment when there are at most this many.
+    pub exhaustive_up_to: u64,
+    /// Otherwise, check this many drawn at random.
+    pub sample: usize,
+    /// The seed of the draws.
+    pub seed: u64,
+}
+
+impl Default for Sampling {
+    fn default() -> Self {
+        Sampling { exhaustive_up_to: 1000, sample: 200, seed: 1 }
+    }
+}
+
+/// The pours to make until the first reveal, and how sure they are.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Plan {
+    /// The pours, the last of them uncovering a hidden unit (unless no reveal is needed); none when every
+    /// assignment checked is sorted already.
+    pub pours: Vec<Pour>,
+    /// Whether the last pour reveals a unit.
+    pub reveals: bool,
+    /// Assignments checked whose level can be sorted from the position (the others cannot be the game's).
+    pub checked: usize,
+    /// Assignments drawn but left out: their level cannot be sorted from the position at all.
+    pub unsortable: usize,
+    /// Among them, those whose level can still be sorted after the pours.
+    pub sortable_for: usize,
+    /// Whether every assignment was checked (else a random sample).
+    pub exhaustive: bool,
+    /// Every assignment there is (saturating).
+    pub assignments: u64,
+    /// Fewest pours to a full solution over the assignments checked (the pours included).
+    pub best_case: usize,
+}
+
+impl Plan {
+    /// Safe: the level can still be sorted after the pours for every assignment checked.
+    pub fn safe(&self) -> bool {
+        self.sortable_for == self.checked
+    }
+}
+
+/// Why no plan can be made.
+#[derive(Clone, Debug, thiserror::Error)]
+pub enum PlanError {
+    /// No assignment of the hidden units gives a level that can be sorted.
+    #[error("no assignment of the hidden units can be sorted: the level is unsolvable")]
+    Unsolvable,
+    /// The whole-run rule: whether a pour is allowed depends on the hidden units under the run.
+    #[error("hidden units are played under the standard and one-unit rules only (under whole-run, whether a pour is allowed depends on what is hidden)")]
+    WholeRun,
+    /// A revealed unit's colour has not been told.
+    #[error("a revealed unit's colour is still to be told")]
+    Waiting,
+    /// A limit stopped a search.
+    #[error("a search stopped ({0}) before the plan was known")]
+    Stopped(search::Stop),
+    /// The solver failed.
+    #[error(transparent)]
+    Solve(#[from] SolveError),
+}
+
+/// Why a revealed colour is refused.
+#[derive(Clone, Debug, thiserror::Error, PartialEq, Eq)]
+pub enum RevealError {
+    /// The tube's top is not hidden.
+    #[error("tube {0} shows no hidden unit on top")]
+    NotHidden(usize),
+    /// The colour is not one of the level's, or all its hidden units are placed already.
+    #[error("{0} cannot be hidden there: every unit of that colour is already in sight")]
+    NoneLeft(String),
+}
+
+impl Mystery {
+    /// Reads level text with `?` for hidden units, one result a level line (the form and the comments of
+    /// [`crate::parse_levels`]).
+    pub fn parse_all(text: &str, capacity: usize) -> Vec<Result<Mystery, LevelError>> {
+        crate::level::level_lines(text).map(|(number, line)| Mystery::parse(line, number, capacity)).collect()
+    }
+
+    /// Reads one level line with `?` for hidden units; `number` is its line in the input.
+    pub fn parse(line: &str, number: usize, capacity: usize) -> Result<Mystery, LevelError> {
+        let at = |problem: Problem| LevelError { line: Some(number), problem };
+        let (name, body) = match line.split_once(':') {
+            Some((name, body)) => (name.trim().to_string(), body),
+            None => (format!("line {number}"), line),
+        };
+        if capacity == 0 {
+            return Err(at(Problem::ZeroCapacity));
+        }
+        let mut colours: Vec<String> = Vec::new();
+        let mut tubes = Vec::new();
+        for (t, word) in body.split_whitespace().enumerate() {
+            let mut tube = Vec::new();
+            for character in word.chars().filter(|_| word != "-") {
+                if character == '?' {
+                    tube.push(HIDDEN);
+                } else if character.is_ascii_alphabetic() {
+                    let name = character.to_string();
+                    let i = colours.iter().position(|c| *c == name).unwrap_or_else(|| {
+                        colours.push(name);
+                        colours.len() - 1
+                    });
+                    tube.push(u8::try_from(i).unwrap_or(HIDDEN - 1));
+                } else {
+                    return Err(at(Problem::UnknownCharacter { tube: t + 1, character }));
+                }
+            }
+            if tube.last() == Some(&HIDDEN) {
+                return Err(at(Problem::HiddenTop { tube: t + 1 }));
+            }
+            tubes.push(tube);
+        }
+        let units: usize = tubes.iter().map(Vec::len).sum();
+        let total = units / capacity;
+        if !units.is_multiple_of(capacity) {
+            return Err(at(Problem::MysteryUnits { units, capacity }));
+        }
+        // Colours not seen yet: letters the level does not use.
+        let unused: Vec<String> =
+            ('a'..='z').chain('A'..='Z').map(String::from).filter(|c| !colours.contains(c)).collect();
+        let missing = total.saturating_sub(colours.len());
+        if missing > unused.len() {
+            return Err(at(Problem::TooManyColours { colours: total }));
+        }
+        colours.extend(unused.into_iter().take(missing));
+        if colours.len() > MAX_COLOURS.min(HIDDEN as usize) {
+            return Err(at(Problem::TooManyColours { colours: colours.len() }));
+        }
+        let mystery = Mystery { name, capacity, colours, tubes, pending: None };
+        for (c, colour) in mystery.colours.iter().enumerate() {
+            let seen = mystery.tubes.iter().flatten().filter(|&&u| u == c as u8).count();
+            if seen > capacity {
+                return Err(at(Problem::ColourCount { colour: colour.clone(), count: seen, capacity }));
+            }
+        }
+        // Every check of a plain level (tube count, capacity, width) on one assignment.
+        Level::new(mystery.name.clone(), capacity, mystery.colours.clone(), mystery.assign(&mystery.hidden_units()))
+            .map_err(at)?;
+        Ok(mystery)
+    }
+
+    /// A level seen with every unit below the tops hidden, as such games show it.
+    pub fn hiding(level: &Level) -> Mystery {
+        let tubes = level
+            .tubes()
+            .iter()
+            .map(|t| t.iter().enumerate().map(|(i, &u)| if i + 1 == t.len() { u } else { HIDDEN }).collect())
+            .collect();
+        Mystery {
+            name: level.name().to_string(),
+            capacity: level.capacity(),
+            colours: level.colours().to_vec(),
+            tubes,
+            pending: None,
+        }
+    }
+
+    /// The tubes bottom to top, [`HIDDEN`] for a hidden unit.
+    pub fn tubes(&self) -> &[Vec<u8>] {
+        &self.tubes
+    }
+
+    /// Colour names, indexed by the numbers in [`Mystery::tubes`].
+    pub fn colours(&self) -> &[String] {
+        &self.colours
+    }
+
+    /// Units a tube holds.
+    pub fn capacity(&self) -> usize {
+        self.capacity
+    }
+
+    /// The level's name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// Hidden units left.
+    pub fn hidden(&self) -> usize {
+        self.tubes.iter().flatten().filter(|&&u| u == HIDDEN).count()
+    }
+
+    /// The hidden units' colours, sorted: what the `?` places hold in some order.
+    pub fn hidden_units(&self) -> Vec<u8> {
+        let mut units = Vec::new();
+        for c in 0..self.colours.len() {
+            let seen = self.tubes.iter().flatten().filter(|&&u| u == c as u8).count();
+            units.extend(std::iter::repeat_n(c as u8, self.capacity - seen));
+        }
+        units
+    }
+
+    /// The tubes with `assignment` on the `?` places, in tube order, bottom to top.
+    fn assign(&self, assignment: &[u8]) -> Vec<Vec<u8>> {
+        let mut next = assignment.iter();
+        self.tubes
+            .iter()
+            .map(|t| t.iter().map(|&u| if u == HIDDEN { *next.next().unwrap_or(&0) } else { u }).collect())
+            .collect()
+    }
+
+    /// The plain level of one assignment (from [`Mystery::hidden_units`] in some order).
+    pub fn level(&self, assignment: &[u8]) -> Level {
+        let tubes = self.assign(assignment);
+        Level::new(self.name.clone(), self.capacity, self.colours.clone(), tubes)
+            .expect("an assignment of the hidden units keeps every count of a checked mystery level")
+    }
+
+    /// Makes a pour of the units in sight; returns the tube whose top it uncovered, if hidden. The pour
+    /// is then not over: a hidden unit of its colour would have gone with it, so [`Mystery::reveal`] goes
+    /// on with the pour when the colour told matches. Only the standard and one-unit rules are played with
+    /// hidden units: under whole-run, whether a pour is allowed depends on the units under the run.
+    pub fn pour(&mut self, pour: Pour, rule: Rule) -> Result<Option<usize>, IllegalPour> {
+        if rule == Rule::WholeRun {
+            return Err(IllegalPour { pour, why: "hidden units are played under the standard and one-unit rules" });
+        }
+        if self.waiting().is_some() {
+            return Err(IllegalPour { pour, why: "a revealed unit's colour is still to be told" });
+        }
+        let mut tubes = Tubes { capacity: self.capacity, tubes: std::mem::take(&mut self.tubes) };
+        let colour = tubes.tubes.get(pour.from).and_then(|t| t.last().copied());
+        let result = tubes.pour(pour, rule);
+        self.tubes = tubes.tubes;
+        let moved = result?;
+        let uncovered = self.tubes[pour.from].last() == Some(&HIDDEN);
+        // One-unit pours stop after one unit, so nothing goes on.
+        let goes_on = rule == Rule::Standard && moved > 0 && self.tubes[pour.to].len() < self.capacity;
+        self.pending = (uncovered && goes_on).then(|| (pour, colour.unwrap_or(HIDDEN), rule));
+        Ok(uncovered.then_some(pour.from))
+    }
+
+    /// Tells the colour a reveal showed on top of `tube` (from 0). When the pour that uncovered it goes
+    /// on (same colour, room left), the unit moves and the tube it leaves may show another hidden unit:
+    /// that tube is returned, waiting for its colour.
+    pub fn reveal(&mut self, tube: usize, colour: u8) -> Result<Option<usize>, RevealError> {
+        if self.tubes.get(tube).and_then(|t| t.last()) != Some(&HIDDEN) {
+            return Err(RevealError::NotHidden(tube + 1));
+        }
+        if !self.hidden_units().contains(&colour) {
+            let name = self.colours.get(colour as usize).cloned().unwrap_or_else(|| format!("colour {colour}"));
+            return Err(RevealError::NoneLeft(name));
+        }
+        *self.tubes[tube].last_mut().expect("checked above") = colour;
+        match self.pending.take() {
+            Some((pour, poured, rule)) if pour.from == tube && poured == colour => {
+                self.tubes[tube].pop();
+                self.tubes[pour.to].push(colour);
+                let uncovered = self.tubes[tube].last() == Some(&HIDDEN);
+                if uncovered && self.tubes[pour.to].len() < self.capacity {
+                    self.pending = Some((pour, poured, rule));
+                }
+                Ok(uncovered.then_some(tube))
+            }
+            _ => Ok(None),
+        }
+    }
+
+    /// The tube that shows a hidden unit on top, if any (a reveal waiting for its colour).
+    pub fn waiting(&self) -> Option<usize> {
+        self.tubes.iter().position(|t| t.last() == Some(&HIDDEN))
+    }
+
+    /// Every tube empty or full of one colour, nothing hidden.
+    pub fn is_sorted(&self) -> bool {
+        self.hidden() == 0 && Tubes { capacity: self.capacity, tubes: self.tubes.clone() }.is_solved()
+    }
+
+    /// The level line, `?` for each hidden unit.
+    pub fn to_line(&self) -> String {
+        let tubes: Vec<String> = self
+            .tubes
+            .iter()
+            .map(|t| {
+                if t.is_empty() {
+                    "-".to_string()
+                } else {
+                    t.iter().map(|&u| if u == HIDDEN { "?" } else { self.colours[u as usize].as_str() }).collect()
+                }
+            })
+            .collect();
+        format!("{}: {}", self.name, tubes.join(" "))
+    }
+}
+
+/// Distinct orders of a sorted multiset (saturating at `u64::MAX`).
+fn arrangements(units: &[u8]) -> u64 {
+    let mut total: u128 = 1;
+    let mut placed: u128 = 0;
+    let mut run: u128 = 0;
+    for (i, &u) in units.iter().enumerate() {
+        run = if i > 0 && units[i - 1] == u { run + 1 } else { 1 };
+        placed += 1;
+        // total *= placed / run, kept whole: C(placed, run) grows one factor at a time.
+        total = total * placed / run;
+        if total > u64::MAX as u128 {
+            return u64::MAX;
+        }
+    }
+    total as u64
+}
+
+/// The next distinct order of `units` in lexicographic order, or `false` after the last.
+fn next_order(units: &mut [u8]) -> bool {
+    let Some(i) = (1..units.len()).rev().find(|&i| units[i - 1] < units[i]) else { return false };
+    let j = (i..units.len()).rev().find(|&j| units[j] > units[i - 1]).expect("units[i] is one");
+    units.swap(i - 1, j);
+    units[i..].reverse();
+    true
+}
+
+/// The assignments [`plan`] checks, and whether they are all there are.
+pub fn assignments(mystery: &Mystery, sampling: &Sampling) -> (Vec<Vec<u8>>, bool, u64) {
+    let mut units = mystery.hidden_units();
+    let total = arrangements(&units);
+    if total <= sampling.exhaustive_up_to {
+        let mut all = vec![units.clone()];
+        while next_order(&mut units) {
+            all.push(units.clone());
+        }
+        return (all, true, total);
+    }
+    let mut rng = SplitMix64::new(sampling.seed);
+    let sample = (0..sampling.sample)
+        .map(|_| {
+            let mut order = units.clone();
+            for i in (1..order.len()).rev() {
+                order.swap(i, rng.below(i as u64 + 1) as usize);
+            }
+            order
+        })
+        .collect();
+    (sample, false, total)
+}
+
+/// The pours up to the first reveal (see the module's doc for how they are chosen).
+pub fn plan(mystery: &Mystery, options: &Options, sampling: &Sampling) -> Result<Plan, PlanError> {
+    if options.model.rule == Rule::WholeRun {
+        return Err(PlanError::WholeRun);
+    }
+    if mystery.waiting().is_some() {
+        return Err(PlanError::Waiting);
+    }
+    let optimal = Options { model: Model { heuristic: Heuristic::Bottoms, ..options.model }, ..options.clone() };
+    let (orders, exhaustive, total) = assignments(mystery, sampling);
+    // Step 2: candidates from each assignment's fewest-pours solution; assignments that cannot be sorted
+    // from here at all are left out (the game's level can be sorted, so they are not the real one).
+    let mut candidates: Vec<(Vec<Pour>, bool)> = Vec::new();
+    let mut levels = Vec::new();
+    let mut sorted = 0;
+    for order in &orders {
+        let level = mystery.level(order);
+        match solve(&level, &optimal)?.outcome {
+            // Sorted already under this assignment: no pours to learn from (a game would show the end).
+            Outcome::Solved(pours) if pours.is_empty() => sorted += 1,
+            Outcome::Solved(pours) => {
+                let cut = up_to_reveal(mystery, options, &pours);
+                if !candidates.contains(&cut) {
+                    candidates.push(cut);
+                }
+            }
+            Outcome::Unsolvable => continue,
+            Outcome::Stopped(why) => return Err(PlanError::Stopped(why)),
+        }
+        levels.push(level);
+    }
+    let unsortable = orders.len() - levels.len();
+    if candidates.is_empty() {
+        // Every assignment left is sorted already, or none can be sorted.
+        if sorted == 0 {
+            return Err(PlanError::Unsolvable);
+        }
+        let none = Plan {
+            pours: vec![],
+            reveals: false,
+            checked: levels.len(),
+            unsortable,
+            sortable_for: sorted,
+            exhaustive,
+            assignments: total,
+            best_case: 0,
+        };
+        return Ok(none);
+    }
+    // Step 3 and 4: scores, then the best case of the best-scored.
+    let mut scored = Vec::new();
+    for (pours, reveals) in candidates {
+        let mut sortable_for = 0;
+        for level in &levels {
+            let after = after_pours(level, options, &pours);
+            match solvable(&after, options)? {
+                Sortable::Yes => sortable_for += 1,
+                Sortable::No => {}
+                Sortable::Unknown(why) => return Err(PlanError::Stopped(why)),
+            }
+        }
+        scored.push((pours, reveals, sortable_for));
+    }
+    let top = scored.iter().map(|s| s.2).max().unwrap_or(0);
+    let mut best: Option<Plan> = None;
+    for (pours, reveals, sortable_for) in scored.into_iter().filter(|s| s.2 == top) {
+        let mut best_case = usize::MAX;
+        for level in &levels {
+            let after = after_pours(level, options, &pours);
+            match solve(&after, &optimal)?.outcome {
+                Outcome::Solved(rest) => best_case = best_case.min(pours.len() + rest.len()),
+                Outcome::Unsolvable => {}
+                Outcome::Stopped(why) => return Err(PlanError::Stopped(why)),
+            }
+        }
+        if best.as_ref().is_none_or(|b| best_case < b.best_case) {
+            best = Some(Plan {
+                pours,
+                reveals,
+                checked: levels.len(),
+                unsortable,
+                sortable_for,
+                exhaustive,
+                assignments: total,
+                best_case,
+            });
+        }
+    }
+    best.ok_or(PlanError::Unsolvable)
+}
+
+/// `pours` cut after the first that uncovers a hidden unit of `mystery`, and whether one did.
+fn up_to_reveal(mystery: &Mystery, options: &Options, pours: &[Pour]) -> (Vec<Pour>, bool) {
+    let mut seen = mystery.clone();
+    for (i, &pour) in pours.iter().enumerate() {
+        match seen.pour(pour, options.model.rule) {
+            Ok(Some(_)) => return (pours[..=i].to_vec(), true),
+            Ok(None) => {}
+            // Cannot happen: before a reveal every pour moves units in sight, legal in every assignment
+            // (under the rules hidden units are played with).
+            Err(_) => return (pours[..i].to_vec(), false),
+        }
+    }
+    (pours.to_vec(), false)
+}
+
+/// The position of `level` after `pours` (legal: they move only units in sight).
+fn after_pours(level: &Level, options: &Options, pours: &[Pour]) -> Level {
+    let mut tubes = Tubes::new(level);
+    for &pour in pours {
+        let _ = tubes.pour(pour, options.model.rule);
+    }
+    level.with_tubes(tubes.tubes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::generate::{generate, Spec};
+
+    fn mystery(line: &str, capacity: usize) -> Mystery {
+        Mystery::parse(line, 1, capacity).unwrap()
+    }
+
+    #[test]
+    fn reads_hidden_units_and_refuses_what_cannot_be() {
+        let m = mystery("m: ??a ?bb ?ab -", 3);
+        assert_eq!(m.colours(), &["a".to_string(), "b".into(), "c".into()]);
+        assert_eq!(m.hidden_units(), vec![0, 2, 2, 2]);
+        assert_eq!(m.hidden(), 4);
+        assert_eq!(m.to_line(), "m: ??a ?bb ?ab -");
+        assert_eq!(arrangements(&m.hidden_units()), 4);
+        let err = |line: &str| Mystery::parse(line, 1, 3).unwrap_err().to_string();
+        assert_eq!(err("m: ??a ?bb ?a? -"), "line 1: tube 3: its top unit is hidden, but a game always shows it");
+        assert_eq!(err("m: aa? aab -"), "line 1: tube 1: its top unit is hidden, but a game always shows it");
+        assert_eq!(err("m: ?aa aab -"), "line 1: colour a has 4 units, not a multiple of the capacity 3");
+        assert_eq!(err("m: ?a ?ab -"), "line 1: 5 units cannot fill tubes of 3 (every colour fills one tube)");
+    }
+
+    #[test]
+    fn every_distinct_assignment_once() {
+        let mut units = vec![0, 0, 1, 2];
+        let mut seen = vec![units.clone()];
+        while next_order(&mut units) {
+            seen.push(units.clone());
+        }
+        assert_eq!(seen.len(), 12);
+        assert_eq!(arrangements(&[0, 0, 1, 2]), 12);
+        seen.sort();
+        seen.dedup();
+        assert_eq!(seen.len(), 12);
+    }
+
+    /// The "safe" claim, on small levels whose assignments are all checked: the pours leave a sortable
+    /// level for every assignment, checked again by plain uniform-cost search; and the best case is the
+    /// fewest pours over the assignments.
+    #[test]
+    fn safe_plans_are_safe_for_every_assignment() {
+        let spec = Spec { colours: 3, empty: 1, capacity: 3, count: 25, seed: 4, attempts: 10_000 };
+        let options = Options::default();
+        let plain = Options { model: Model { heuristic: Heuristic::Zero, ..Model::default() }, ..Options::default() };
+        let mut safe = 0;
+        for level in generate(&spec, &options).unwrap() {
+            let m = Mystery::hiding(&level);
+            let p = plan(&m, &options, &Sampling::default()).unwrap();
+            assert!(p.exhaustive);
+            let (orders, _, _) = assignments(&m, &Sampling::default());
+            let mut sortable = 0;
+            let mut feasible = 0;
+            let mut fewest = usize::MAX;
+            for order in &orders {
+                let l = m.level(order);
+                let Outcome::Solved(all) = solve(&l, &plain).unwrap().outcome else { continue };
+                feasible += 1;
+                fewest = fewest.min(all.len());
+                let after = after_pours(&l, &options, &p.pours);
+                if let Outcome::Solved(rest) = solve(&after, &plain).unwrap().outcome {
+                    sortable += 1;
+                    assert!(p.pours.len() + rest.len() >= p.best_case);
+                }
+            }
+            assert_eq!((sortable, feasible), (p.sortable_for, p.checked), "{}", m.to_line());
+            assert_eq!(p.checked + p.unsortable, orders.len());
+            assert!(p.best_case >= fewest);
+            safe += usize::from(p.safe());
+        }
+        assert!(safe > 0, "no safe plan among 25 levels: the check checked nothing");
+    }
+
+    /// A session played to the end with the true colours told at each reveal: on 100 generated levels
+    /// seen as a game shows them, every one gets sorted.
+    #[test]
+    fn sessions_with_scripted_reveals_reach_the_goal() {
+        let spec = Spec { colours: 5, empty: 2, capacity: 4, count: 100, seed: 8, attempts: 10_000 };
+        let options = Options::default();
+        let sampling = Sampling { exhaustive_up_to: 200, sample: 40, seed: 1 };
+        for truth in generate(&spec, &options).unwrap() {
+            let mut seen = Mystery::hiding(&truth);
+            let mut real = Tubes::new(&truth);
+            let mut rounds = 0;
+            // Until the game shows the level sorted (hidden units may stay buried under sorted runs).
+            while !real.is_solved() {
+                rounds += 1;
+                assert!(rounds <= 100, "{} does not end", truth.to_line());
+                let p = plan(&seen, &options, &sampling).unwrap_or_else(|e| panic!("{}: {e}", seen.to_line()));
+                for &pour in &p.pours {
+                    let before = real.clone();
+                    real.pour(pour, options.model.rule).unwrap();
+                    let mut uncovered = seen.pour(pour, options.model.rule).unwrap();
+                    while let Some(tube) = uncovered {
+                        // The unit uncovered was there before the pour, at the same height.
+                        uncovered = seen.reveal(tube, before.tubes[tube][seen.tubes()[tube].len() - 1]).unwrap();
+                    }
+                    for (s, r) in seen.tubes().iter().zip(&real.tubes) {
+                        assert_eq!(s.len(), r.len());
+                        assert!(s.iter().zip(r).all(|(&a, &b)| a == HIDDEN || a == b), "{}", seen.to_line());
+                    }
+                }
+            }
+            assert!(real.is_solved());
+        }
+    }
+
+    #[test]
+    fn reveals_are_checked() {
+        let mut m = mystery("m: ??a ?bb ?ab -", 3);
+        assert_eq!(m.reveal(0, 0), Err(RevealError::NotHidden(1)));
+        let options = Options::default();
+        assert_eq!(m.pour(Pour { from: 0, to: 3 }, options.model.rule).unwrap(), Some(0));
+        assert_eq!(m.waiting(), Some(0));
+        assert!(m.pour(Pour { from: 1, to: 3 }, options.model.rule).is_err(), "a reveal is waiting");
+        assert_eq!(m.reveal(0, 1), Err(RevealError::NoneLeft("b".into())));
+        assert_eq!(m.reveal(0, 2), Ok(None));
+        assert_eq!(m.to_line(), "m: ?c ?bb ?ab a");
+        // The uncovered unit is the poured colour: it goes on, and uncovers the next.
+        let mut m = mystery("m: ??a ?bb ?cb -", 3);
+        assert_eq!(m.pour(Pour { from: 0, to: 3 }, Rule::Standard).unwrap(), Some(0));
+        assert_eq!(m.reveal(0, 0), Ok(Some(0)));
+        assert_eq!(m.to_line(), "m: ? ?bb ?cb aa");
+        assert_eq!(m.reveal(0, 2), Ok(None));
+        assert_eq!(m.to_line(), "m: c ?bb ?cb aa");
+        assert!(m.pour(Pour { from: 1, to: 3 }, Rule::WholeRun).is_err());
+    }
+}
