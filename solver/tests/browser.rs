@@ -1,7 +1,12 @@
 //! The web app in a real browser: headless Chromium, driven over the Chrome DevTools Protocol, loads the
-//! page, enters a position (or switches to water sort and enters a level), solves it, steps through the
-//! solution to the end and checks that the board shown is the goal (the tubes are sorted). Screenshots are
-//! left in `target/tmp/browser-page.png` and `target/tmp/browser-watersort.png`.
+//! page, enters a position (or switches to water sort and enters or builds a level), solves it, steps
+//! through the solution to the end and checks that the board shown is the goal (the tubes are sorted); the
+//! keyboard, the goal hint beside the board and a solve in progress (its time shown, Cancel stopping it)
+//! too. Any console error or uncaught exception in the page fails the test.
+//!
+//! Screenshots of the tile and water-sort views at 1280 and 390 px wide go to `$STP_SCREENSHOTS` (relative
+//! to the workspace: `STP_SCREENSHOTS=docs/screenshots cargo test -p solver --test browser` refreshes the
+//! README's), else to `target/tmp`, so that a test run leaves the tree as it was.
 //!
 //! Needs Chromium (`apt-get install -y chromium`; `.ci/run` installs it), found at $CHROMIUM or
 //! /usr/bin/chromium.
@@ -18,6 +23,8 @@ use tungstenite::{Message, WebSocket};
 const BIN: &str = env!("CARGO_BIN_EXE_solver");
 /// Korf's instance 9: 46 moves, milliseconds with linear conflict.
 const KORF_9: &str = "3 14 9 11 5 4 8 2 13 12 6 7 10 1 15 0";
+/// Korf's instance 60, the hardest of his 100 (66 moves): hours with Manhattan distance.
+const KORF_60: &str = "11 14 13 1 2 3 12 4 15 7 9 5 10 6 8 0";
 
 /// A headless Chromium with its DevTools socket, closed and killed when dropped.
 struct Browser {
@@ -26,7 +33,22 @@ struct Browser {
     next_id: u64,
     /// The page's session on the browser socket.
     session: Option<String>,
+    /// Console errors and uncaught exceptions the page has reported so far.
+    errors: Vec<String>,
     _profile: TempDir,
+}
+
+/// The console error or uncaught exception a DevTools event reports, if it is one.
+fn page_error(event: &Value) -> Option<String> {
+    let params = &event["params"];
+    match event["method"].as_str()? {
+        "Runtime.exceptionThrown" => Some(format!("exception: {}", params["exceptionDetails"])),
+        "Runtime.consoleAPICalled" if matches!(params["type"].as_str(), Some("error" | "assert")) => {
+            Some(format!("console.{}: {}", params["type"], params["args"]))
+        }
+        "Log.entryAdded" if params["entry"]["level"] == "error" => Some(format!("log: {}", params["entry"])),
+        _ => None,
+    }
 }
 
 impl Browser {
@@ -61,7 +83,7 @@ impl Browser {
         let stream = TcpStream::connect(addr).unwrap();
         stream.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
         let (ws, _) = tungstenite::client(url.as_str(), stream).unwrap();
-        Browser { child, ws, next_id: 0, session: None, _profile: profile }
+        Browser { child, ws, next_id: 0, session: None, errors: Vec::new(), _profile: profile }
     }
 
     /// Sends a command (to the page's session once there is one) and returns its result.
@@ -79,6 +101,7 @@ impl Browser {
                 _ => continue,
             };
             let v: Value = serde_json::from_str(&text).unwrap();
+            self.errors.extend(page_error(&v));
             if v["id"] == id {
                 assert!(v.get("error").is_none(), "{method}: {v}");
                 return v["result"].clone();
@@ -86,11 +109,49 @@ impl Browser {
         }
     }
 
-    /// Opens `url` in a new tab and talks to it from then on.
+    /// Opens `url` in a new tab and talks to it from then on, its console errors and exceptions collected
+    /// from the start.
     fn open(&mut self, url: &str) {
-        let target = self.call("Target.createTarget", json!({ "url": url }))["targetId"].clone();
+        let target = self.call("Target.createTarget", json!({ "url": "about:blank" }))["targetId"].clone();
         let session = self.call("Target.attachToTarget", json!({ "targetId": target, "flatten": true }));
         self.session = Some(session["sessionId"].as_str().unwrap().to_string());
+        for domain in ["Runtime.enable", "Log.enable", "Page.enable"] {
+            self.call(domain, json!({}));
+        }
+        self.call("Page.navigate", json!({ "url": url }));
+    }
+
+    /// Fails on any console error or exception the page has reported.
+    fn assert_no_errors(&mut self) {
+        // A round trip, so that every event sent before it has been read.
+        self.eval("1");
+        assert!(self.errors.is_empty(), "the page reported errors: {:#?}", self.errors);
+    }
+
+    /// Presses `key` (a DOM key name such as `ArrowLeft` or ` `) on the page, outside any field.
+    fn press(&mut self, key: &str) {
+        self.eval("document.activeElement && document.activeElement.blur()");
+        let (code, vk) = match key {
+            "ArrowLeft" => ("ArrowLeft", 37),
+            "ArrowUp" => ("ArrowUp", 38),
+            "ArrowRight" => ("ArrowRight", 39),
+            "ArrowDown" => ("ArrowDown", 40),
+            " " => ("Space", 32),
+            "Escape" => ("Escape", 27),
+            "End" => ("End", 35),
+            "Home" => ("Home", 36),
+            other => panic!("no key {other}"),
+        };
+        for kind in ["keyDown", "keyUp"] {
+            let params = json!({ "type": kind, "key": key, "code": code, "windowsVirtualKeyCode": vk });
+            self.call("Input.dispatchKeyEvent", params);
+        }
+    }
+
+    /// Shows the page `width` px wide (a phone's screen below 600 px).
+    fn resize(&mut self, width: u32) {
+        let metrics = json!({ "width": width, "height": 900, "deviceScaleFactor": 1, "mobile": width < 600 });
+        self.call("Emulation.setDeviceMetricsOverride", metrics);
     }
 
     /// The value of a JavaScript expression in the page.
@@ -101,19 +162,38 @@ impl Browser {
         r["result"]["value"].clone()
     }
 
-    /// Saves a picture of the page as `target/tmp/NAME`.
-    fn screenshot(&mut self, name: &str) {
-        let shot = self.call("Page.captureScreenshot", json!({ "format": "png" }));
+    /// Saves a picture of the whole page, `width` px wide, as `NAME-WIDTH.png` in the screenshots folder
+    /// (see the module's doc), after checking that nothing is wider than the screen.
+    fn screenshot(&mut self, name: &str, width: u32) {
+        self.resize(width);
+        // Let the layout settle, and the last slide or pour finish.
+        std::thread::sleep(Duration::from_millis(400));
+        let overflow = self.eval("document.documentElement.scrollWidth - window.innerWidth");
+        assert_eq!(overflow, json!(0), "{name} at {width} px is wider than the screen");
+        let height = self.eval("document.documentElement.scrollHeight").as_u64().unwrap();
+        let clip = json!({ "x": 0, "y": 0, "width": width, "height": height, "scale": 1 });
+        let params = json!({ "format": "png", "clip": clip, "captureBeyondViewport": true });
+        let shot = self.call("Page.captureScreenshot", params);
         let png = base64::engine::general_purpose::STANDARD.decode(shot["data"].as_str().unwrap()).unwrap();
         assert!(png.starts_with(b"\x89PNG"));
-        std::fs::write(std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(name), png).unwrap();
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let dir = std::env::var_os("STP_SCREENSHOTS")
+            .map_or_else(|| std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")), |d| root.join(d));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join(format!("{name}-{width}.png")), png).unwrap();
+        self.resize(420);
     }
 
     /// Waits until `expr` is true in the page.
     fn wait_for(&mut self, expr: &str) {
+        self.wait_up_to(Duration::from_secs(20), expr);
+    }
+
+    /// Waits until `expr` is true in the page, failing after `limit`.
+    fn wait_up_to(&mut self, limit: Duration, expr: &str) {
         let start = Instant::now();
         while self.eval(expr) != json!(true) {
-            assert!(start.elapsed() < Duration::from_secs(20), "timed out waiting for {expr}");
+            assert!(start.elapsed() < limit, "timed out waiting for {expr}");
             std::thread::sleep(Duration::from_millis(50));
         }
     }
@@ -134,85 +214,277 @@ impl Drop for Browser {
 }
 
 /// A server and a browser showing its page, once the page's script has drawn the tiles (it opens on the
-/// sliding-tile puzzle).
+/// sliding-tile puzzle) and filled the board menu from the server.
 fn page() -> (Server, Browser) {
-    let server = Server::start(BIN, &["--pdbs", "/nonexistent"]);
+    page_of(&[])
+}
+
+/// [`page`] of a server with these options besides.
+fn page_of(args: &[&str]) -> (Server, Browser) {
+    let server = Server::start(BIN, &[&["--pdbs", "/nonexistent"], args].concat());
     let mut b = Browser::launch();
     b.open(&format!("{}/", server.url()));
-    b.wait_for("document.readyState === 'complete' && document.querySelectorAll('#view .tile').length === 15");
+    b.wait_for(
+        "document.readyState === 'complete' && document.querySelectorAll('#view .tile').length === 15
+         && document.getElementById('board-note').textContent !== ''",
+    );
     (server, b)
 }
+
+/// Chooses `value` in the menu `id`, as a user would (its change event fired).
+fn choose(b: &mut Browser, id: &str, value: &str) {
+    b.eval(&format!(
+        "{{ const m = document.getElementById('{id}'); m.value = '{value}'; m.dispatchEvent(new Event('change')); }}"
+    ));
+}
+
+/// The cells the board shows.
+fn cells(b: &mut Browser) -> Value {
+    b.eval("document.getElementById('view').dataset.cells")
+}
+
+/// The text of the element `id`.
+fn text(b: &mut Browser, id: &str) -> Value {
+    b.eval(&format!("document.getElementById('{id}').textContent"))
+}
+
+/// The move list's marked item: its index and text, or null when none is.
+const NOW: &str = "(() => { const items = [...document.querySelectorAll('#moves li')];
+    const now = items.filter((li) => li.classList.contains('now'));
+    return now.length === 1 ? [items.indexOf(now[0]), now[0].textContent] : null; })()";
 
 #[test]
 fn the_page_solves_a_position_and_plays_it_to_the_goal() {
     let (_server, mut b) = page();
+    // The page's goal is blank last; Korf's positions are written for blank first.
+    assert_eq!(b.eval("document.getElementById('goal').value"), json!("blank-last"));
+    choose(&mut b, "goal", "blank-first");
+    choose(&mut b, "heuristic", "linear-conflict");
     // Type the position and solve it, as a user would.
     b.eval(&format!(
-        "document.getElementById('heuristic').value = 'linear-conflict';
-         document.getElementById('tiles').value = '{KORF_9}';
-         document.getElementById('typed').requestSubmit();
-         document.getElementById('solve').click();"
+        "document.getElementById('tiles').value = '{KORF_9}';
+         document.getElementById('typed').requestSubmit();"
     ));
-    assert_eq!(b.eval("document.getElementById('view').dataset.cells"), json!(KORF_9));
+    b.wait_for(&format!("document.getElementById('view').dataset.cells === '{KORF_9}'"));
+    b.eval("document.getElementById('solve').click()");
     b.wait_for("!document.getElementById('player').hidden");
-    assert_eq!(b.eval("document.getElementById('length').textContent"), json!("46 moves"));
-    assert_eq!(b.eval("document.getElementById('counter').textContent"), json!("0 / 46"));
-    // Step through the whole solution, one move a click.
+    let length = text(&mut b, "length");
+    assert!(length.as_str().unwrap().starts_with("46 moves ("), "{length}");
+    assert_eq!(text(&mut b, "counter"), json!("0 / 46"));
+    assert_eq!(b.eval(NOW), Value::Null);
+    // Step through the whole solution, one move a click, the move just made marked in the list.
+    let moves: Vec<Value> =
+        serde_json::from_value(b.eval("[...document.querySelectorAll('#moves li')].map((li) => li.textContent)"))
+            .unwrap();
+    assert_eq!(moves.len(), 46);
     for k in 1..=46 {
         b.eval("document.getElementById('step').click()");
-        assert_eq!(b.eval("document.getElementById('counter').textContent"), json!(format!("{k} / 46")));
+        assert_eq!(text(&mut b, "counter"), json!(format!("{k} / 46")));
+        assert_eq!(b.eval(NOW), json!([k - 1, moves[k - 1]]));
     }
     let goal: Vec<String> = (0..16).map(|t| t.to_string()).collect();
-    assert_eq!(b.eval("document.getElementById('view').dataset.cells"), json!(goal.join(" ")));
-    assert_eq!(b.eval("document.getElementById('step').disabled"), json!(true));
+    assert_eq!(cells(&mut b), json!(goal.join(" ")));
+    // At the end neither Step nor Play can go on.
+    assert_eq!(
+        b.eval("document.getElementById('step').disabled && document.getElementById('play').disabled"),
+        json!(true)
+    );
+    // The speedsolving notation: fewer items (a row slide is one), the last one marked.
+    choose(&mut b, "notation", "udlr");
+    let udlr = b.eval("[...document.querySelectorAll('#moves li')].map((li) => li.textContent)");
+    let udlr: Vec<String> = serde_json::from_value(udlr).unwrap();
+    assert!(udlr.iter().all(|w| w.starts_with(['U', 'D', 'L', 'R'])), "{udlr:?}");
+    assert_eq!(b.eval(NOW), json!([udlr.len() - 1, udlr.last().unwrap()]));
+    assert!(length.as_str().unwrap().contains(&format!("({} in the multi-tile metric)", udlr.len())), "{length}");
     // One back and play: the player ends at the goal again.
     b.eval("document.getElementById('back').click(); document.getElementById('play').click()");
     b.wait_for("document.getElementById('counter').textContent === '46 / 46'");
-    // Let the last slide finish before the picture.
-    std::thread::sleep(Duration::from_millis(300));
-    b.screenshot("browser-page.png");
+    for width in [1280, 390] {
+        b.screenshot("tiles", width);
+    }
     // Scrambling by clicking: a tile next to the blank slides, one elsewhere does not.
     b.eval("document.querySelector('#view .tile[data-tile=\"15\"]').click()");
     b.eval("document.querySelector('#view .tile[data-tile=\"1\"]').click()");
     let moved = format!("1 0 {}", goal[2..].join(" "));
-    assert_eq!(b.eval("document.getElementById('view').dataset.cells"), json!(moved));
+    assert_eq!(cells(&mut b), json!(moved));
     assert_eq!(b.eval("document.getElementById('player').hidden"), json!(true));
+    b.assert_no_errors();
+}
+
+#[test]
+fn arrow_keys_slide_tiles_and_step_through_a_solution() {
+    let (_server, mut b) = page();
+    choose(&mut b, "board", "3x3");
+    assert_eq!(cells(&mut b), json!("1 2 3 4 5 6 7 8 0"));
+    // An arrow moves the tile beside the blank that way: none moves left into a blank at the right edge.
+    b.press("ArrowLeft");
+    assert_eq!(cells(&mut b), json!("1 2 3 4 5 6 7 8 0"));
+    b.press("ArrowRight");
+    assert_eq!(cells(&mut b), json!("1 2 3 4 5 6 7 0 8"));
+    b.press("ArrowDown");
+    assert_eq!(cells(&mut b), json!("1 2 3 4 0 6 7 5 8"));
+    b.press("ArrowUp");
+    b.press("ArrowDown");
+    assert_eq!(cells(&mut b), json!("1 2 3 4 0 6 7 5 8"));
+    // Solved: the arrows now step through the solution, Space plays it, Escape leaves it.
+    b.eval("document.getElementById('solve').click()");
+    b.wait_for("!document.getElementById('player').hidden");
+    assert_eq!(text(&mut b, "counter"), json!("0 / 2"));
+    b.press("ArrowRight");
+    assert_eq!((text(&mut b, "counter"), cells(&mut b)), (json!("1 / 2"), json!("1 2 3 4 5 6 7 0 8")));
+    b.press("ArrowRight");
+    assert_eq!((text(&mut b, "counter"), cells(&mut b)), (json!("2 / 2"), json!("1 2 3 4 5 6 7 8 0")));
+    assert_eq!(b.eval("document.getElementById('play').disabled"), json!(true));
+    b.press(" ");
+    assert_eq!(text(&mut b, "counter"), json!("2 / 2"), "Space at the end plays nothing");
+    b.press("Home");
+    assert_eq!(text(&mut b, "counter"), json!("0 / 2"));
+    b.press(" ");
+    b.wait_for("document.getElementById('counter').textContent === '2 / 2'");
+    b.press("ArrowLeft");
+    assert_eq!(text(&mut b, "counter"), json!("1 / 2"));
+    b.press("Escape");
+    assert_eq!(b.eval("document.getElementById('player').hidden"), json!(true));
+    b.press("ArrowLeft");
+    assert_eq!(cells(&mut b), json!("1 2 3 4 5 6 7 8 0"), "free play again");
+    // Keys typed into a field are the field's.
+    b.eval("document.getElementById('tiles').focus()");
+    b.call(
+        "Input.dispatchKeyEvent",
+        json!({ "type": "keyDown", "key": "ArrowRight", "code": "ArrowRight", "windowsVirtualKeyCode": 39 }),
+    );
+    assert_eq!(cells(&mut b), json!("1 2 3 4 5 6 7 8 0"));
+    b.assert_no_errors();
+}
+
+#[test]
+fn the_goal_hint_beside_the_board_names_the_goal_menu() {
+    let (_server, mut b) = page();
+    b.resize(1280);
+    choose(&mut b, "board", "3x3");
+    assert_eq!(b.eval("document.getElementById('goal-hint').hidden"), json!(true));
+    // Solved toward blank first, shown with the page's goal, blank last: the hint names the Goal menu.
+    b.eval(
+        "document.getElementById('tiles').value = '0 1 2 3 4 5 6 7 8';
+         document.getElementById('typed').requestSubmit();",
+    );
+    b.wait_for("!document.getElementById('goal-hint').hidden");
+    let hint = text(&mut b, "goal-hint");
+    let hint = hint.as_str().unwrap();
+    assert!(hint.contains("closer to the goal 0 1 2 3 4 5 6 7 8") && hint.contains("Goal menu"), "{hint}");
+    assert!(!hint.contains("--goal"), "{hint}");
+    // Beside the board: to its right, level with it.
+    let beside = b.eval(
+        "(() => { const h = document.getElementById('goal-hint').getBoundingClientRect();
+                  const v = document.getElementById('view').getBoundingClientRect();
+                  return h.left >= v.right && h.top < v.bottom && h.bottom > v.top; })()",
+    );
+    assert_eq!(beside, json!(true));
+    // Taking that goal keeps the tiles, and the hint goes.
+    b.eval("document.getElementById('use-goal').click()");
+    b.wait_for("document.getElementById('goal-hint').hidden");
+    assert_eq!(b.eval("document.getElementById('goal').value"), json!("blank-first"));
+    assert_eq!(cells(&mut b), json!("0 1 2 3 4 5 6 7 8"));
+    // 5x5 is offered, saying its heuristic and what to expect.
+    choose(&mut b, "board", "5x5");
+    assert_eq!(b.eval("document.querySelectorAll('#view .tile').length"), json!(24));
+    let note = text(&mut b, "board-note");
+    assert!(note.as_str().unwrap().contains("linear conflict") && note.as_str().unwrap().contains("limit"), "{note}");
+    b.assert_no_errors();
+}
+
+#[test]
+fn a_solve_in_progress_shows_its_time_and_bound_and_cancel_stops_it() {
+    // One search at a time and no queue; a limit far away: only Cancel can free the search thread.
+    let (server, mut b) = page_of(&["--threads", "1", "--queue", "0", "--time-limit", "300"]);
+    choose(&mut b, "goal", "blank-first");
+    choose(&mut b, "heuristic", "manhattan");
+    b.eval(&format!(
+        "document.getElementById('tiles').value = '{KORF_60}';
+         document.getElementById('typed').requestSubmit();"
+    ));
+    b.wait_for(&format!("document.getElementById('view').dataset.cells === '{KORF_60}'"));
+    b.eval("document.getElementById('solve').click()");
+    // Making the 4x4 solver comes first: on a loaded machine that takes a while.
+    b.wait_up_to(
+        Duration::from_secs(90),
+        r"/^Solving… \d+\.\d s · bound \d+ · [\d,]+ nodes expanded$/.test(document.getElementById('progress').textContent)",
+    );
+    assert_eq!(
+        b.eval("document.getElementById('solve').disabled && !document.getElementById('cancel').hidden"),
+        json!(true)
+    );
+    // The time goes on.
+    let seconds = |b: &mut Browser| -> f64 {
+        let t = text(b, "progress");
+        t.as_str().unwrap().trim_start_matches("Solving… ").split(' ').next().unwrap().parse().unwrap()
+    };
+    let first = seconds(&mut b);
+    b.wait_for(&format!("parseFloat(document.getElementById('progress').textContent.slice(9)) > {first}"));
+    b.eval("document.getElementById('cancel').click()");
+    let status = text(&mut b, "status");
+    assert!(status.as_str().unwrap().starts_with("Cancelled after "), "{status}");
+    assert_eq!(
+        b.eval("document.getElementById('progress').hidden && !document.getElementById('solve').disabled"),
+        json!(true)
+    );
+    // The server's one search thread is free again within moments (else a solve is refused as busy).
+    let easy = br#"{"board": "3x3", "tiles": [1, 0, 2, 3, 4, 5, 6, 7, 8]}"#;
+    let stopped = Instant::now();
+    while server.request("POST", "/api/solve", easy).0 != 200 {
+        assert!(stopped.elapsed() < Duration::from_secs(10), "the search was not stopped");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    b.assert_no_errors();
 }
 
 /// The tubes the page draws, read from the DOM: each tube's unit letters, bottom to top.
 const TUBES: &str = "[...document.querySelectorAll('#tubes .tube')]
     .map((t) => [...t.querySelectorAll('.unit')].map((u) => u.textContent).join(''))";
 
-#[test]
-fn the_page_solves_a_water_sort_level_and_pours_it_sorted() {
-    let (_server, mut b) = page();
-    b.eval(
-        "{ const p = document.getElementById('puzzle');
-           p.value = 'water-sort';
-           p.dispatchEvent(new Event('change')); }",
-    );
-    assert_eq!(b.eval("document.getElementById('tile-ui').hidden"), json!(true));
-    assert_eq!(b.eval("document.title"), json!("Water sort solver"));
-    // Type a level and solve it, as a user would.
-    let level = "demo: abcab cabca bcabc - -";
-    b.eval(&format!(
-        "document.getElementById('capacity').value = '5';
-         document.getElementById('level').value = '{level}';
-         document.getElementById('typed-level').requestSubmit();
-         document.getElementById('solve').click();"
-    ));
-    assert_eq!(b.eval(TUBES), json!(["abcab", "cabca", "bcabc", "", ""]));
-    b.wait_for("!document.getElementById('player').hidden");
-    let parsed = watersort::parse_levels(level, 5).remove(0).unwrap();
-    let fewest = match watersort::solve(&parsed, &watersort::Options::default()).unwrap().outcome {
+/// The fewest pours of `level`, by the watersort crate.
+fn fewest(level: &str, capacity: usize) -> usize {
+    let parsed = watersort::parse_levels(level, capacity).remove(0).unwrap();
+    match watersort::solve(&parsed, &watersort::Options::default()).unwrap().outcome {
         watersort::Outcome::Solved(p) => p.len(),
         other => panic!("{other:?}"),
-    };
-    assert_eq!(b.eval("document.getElementById('pours').textContent"), json!(fewest.to_string()));
-    assert_eq!(b.eval("document.getElementById('counter').textContent"), json!(format!("0 / {fewest}")));
+    }
+}
+
+/// Switches the page to water sort.
+fn water_page() -> (Server, Browser) {
+    let (server, mut b) = page();
+    choose(&mut b, "puzzle", "water-sort");
+    assert_eq!(b.eval("document.getElementById('tile-ui').hidden"), json!(true));
+    assert_eq!(b.eval("document.title"), json!("Water sort solver"));
+    (server, b)
+}
+
+#[test]
+fn the_page_solves_a_water_sort_level_and_pours_it_sorted() {
+    let (_server, mut b) = water_page();
+    // Type a level and solve it, as a user would: its capacity (5) follows the longest tube, the colours
+    // and empty tubes the level.
+    let level = "demo: abcab cabca bcabc - -";
+    b.eval(&format!(
+        "document.getElementById('level').value = '{level}';
+         document.getElementById('typed-level').requestSubmit();"
+    ));
+    b.wait_for("document.getElementById('capacity').value === '5'");
+    assert_eq!(b.eval(TUBES), json!(["abcab", "cabca", "bcabc", "", ""]));
+    assert_eq!(
+        b.eval("[document.getElementById('colors').value, document.getElementById('empty').value]"),
+        json!(["3", "2"])
+    );
+    b.eval("document.getElementById('solve').click()");
+    b.wait_for("!document.getElementById('player').hidden");
+    let fewest = fewest(level, 5);
+    assert_eq!(text(&mut b, "pours"), json!(fewest.to_string()));
+    assert_eq!(text(&mut b, "counter"), json!(format!("0 / {fewest}")));
     for k in 1..=fewest {
         b.eval("document.getElementById('step').click()");
-        assert_eq!(b.eval("document.getElementById('counter').textContent"), json!(format!("{k} / {fewest}")));
+        assert_eq!(text(&mut b, "counter"), json!(format!("{k} / {fewest}")));
+        assert_eq!(b.eval(NOW).get(0), Some(&json!(k - 1)));
     }
     // Sorted: every tube empty or full of one colour, each colour in one tube.
     let tubes: Vec<String> = serde_json::from_value(b.eval(TUBES)).unwrap();
@@ -220,8 +492,9 @@ fn the_page_solves_a_water_sort_level_and_pours_it_sorted() {
     full.sort_unstable();
     assert_eq!(full, ["aaaaa", "bbbbb", "ccccc"], "{tubes:?}");
     assert_eq!(b.eval("document.getElementById('step').disabled"), json!(true));
-    std::thread::sleep(Duration::from_millis(400));
-    b.screenshot("browser-watersort.png");
+    for width in [1280, 390] {
+        b.screenshot("water-sort", width);
+    }
     // Back to the start and play: the player ends sorted again.
     b.eval("document.getElementById('first').click(); document.getElementById('play').click()");
     b.wait_for(&format!("document.getElementById('counter').textContent === '{fewest} / {fewest}'"));
@@ -229,10 +502,62 @@ fn the_page_solves_a_water_sort_level_and_pours_it_sorted() {
     // A random level from the server is drawn and solved.
     b.eval(
         "document.getElementById('colors').value = '4';
+         document.getElementById('capacity').value = '4';
          document.getElementById('random-level').click();",
     );
     b.wait_for(&format!("document.getElementById('level').value !== '{level}'"));
     b.eval("document.getElementById('solve').click()");
     b.wait_for("!document.getElementById('player').hidden");
     assert_eq!(b.eval(&format!("{TUBES}.length")), json!(6));
+    b.assert_no_errors();
+}
+
+#[test]
+fn the_level_editor_builds_a_level_and_solves_it_and_set_refuses_an_invalid_one() {
+    let (_server, mut b) = water_page();
+    // The demo's five tubes emptied, two taken away, two units a tube.
+    b.eval("document.getElementById('clear-tubes').click()");
+    b.eval("{ const c = document.getElementById('capacity'); c.value = '2'; c.dispatchEvent(new Event('change')); }");
+    b.eval("document.getElementById('remove-tube').click(); document.getElementById('remove-tube').click()");
+    assert_eq!(b.eval(TUBES), json!(["", "", ""]));
+    // Colour by colour, units clicked into tubes; the eraser takes a wrong one back.
+    let click = |b: &mut Browser, pick: &str, tube: usize| {
+        b.eval(&format!(
+            "document.querySelector('#palette [data-pick=\"{pick}\"]').click();
+             document.querySelector('#tubes .tube[data-tube=\"{tube}\"]').click();"
+        ));
+    };
+    click(&mut b, "a", 1);
+    click(&mut b, "b", 1);
+    click(&mut b, "b", 2);
+    click(&mut b, "c", 2);
+    click(&mut b, "", 2);
+    click(&mut b, "a", 2);
+    assert_eq!(b.eval(TUBES), json!(["ab", "ba", ""]));
+    // A full tube takes no more.
+    click(&mut b, "a", 1);
+    assert_eq!(b.eval(TUBES), json!(["ab", "ba", ""]));
+    assert!(text(&mut b, "status").as_str().unwrap().contains("full"));
+    // The level line and the fields follow.
+    assert_eq!(b.eval("document.getElementById('level').value"), json!("custom: ab ba -"));
+    assert_eq!(
+        b.eval("[document.getElementById('colors').value, document.getElementById('empty').value]"),
+        json!(["2", "1"])
+    );
+    b.eval("document.getElementById('add-tube').click()");
+    assert_eq!(b.eval("document.getElementById('level').value"), json!("custom: ab ba - -"));
+    b.eval("document.getElementById('solve').click()");
+    b.wait_for("!document.getElementById('player').hidden");
+    assert_eq!(text(&mut b, "pours"), json!(fewest("custom: ab ba - -", 2).to_string()));
+    // An invalid level is refused on Set, with the server's reason, and the tubes stay.
+    b.eval("{ const c = document.getElementById('capacity'); c.value = '4'; }");
+    b.eval(
+        "document.getElementById('level').value = 'x: aab abb - -';
+         document.getElementById('typed-level').requestSubmit();",
+    );
+    b.wait_for("document.getElementById('status').classList.contains('error')");
+    let status = text(&mut b, "status");
+    assert!(status.as_str().unwrap().contains("colour a has 3 units, not a multiple of the capacity 4"), "{status}");
+    assert_eq!(b.eval(&format!("{TUBES}.length")), json!(4));
+    b.assert_no_errors();
 }

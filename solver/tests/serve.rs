@@ -1,5 +1,6 @@
 //! `solver serve`'s JSON API over plain HTTP: answers are the records `solve --format json` prints, and
-//! every bad request is a 4xx with `{"error": reason}`.
+//! every bad request is a 4xx with `{"error": reason}`, worded alike whether the field came in a body or a
+//! query. Solves run as jobs too, followed and stopped.
 
 use harness::Server;
 use serde_json::Value;
@@ -35,12 +36,39 @@ fn a_solve_answers_with_the_fields_of_solve_json() {
         b"",
     );
     let want: Value = serde_json::from_slice(&cli.stdout).unwrap();
+    // The command's record, and the moves in every notation of `--moves` besides.
     let keys = |v: &Value| v.as_object().unwrap().keys().cloned().collect::<Vec<_>>();
-    assert_eq!(keys(&got), keys(&want));
+    let mut with_notation = keys(&want);
+    with_notation.push("notation".into());
+    with_notation.sort();
+    assert_eq!(keys(&got), with_notation);
     for field in ["status", "length", "moves", "tiles", "goal", "heuristic"] {
         assert_eq!(got[field], want[field], "{field}");
     }
     assert_eq!(got["length"], 31);
+    assert_eq!(got["notation"]["tiles"], got["moves"]);
+    for (style, field) in [("dirs", "dirs"), ("udlr", "udlr")] {
+        let cli = harness::run(
+            BIN,
+            &[
+                "solve",
+                "--board",
+                "3x3",
+                "--heuristic",
+                "linear-conflict",
+                "--format",
+                "json",
+                "--moves",
+                style,
+                HARD_3X3,
+            ],
+            b"",
+        );
+        let want: Value = serde_json::from_slice(&cli.stdout).unwrap();
+        assert_eq!(got["notation"][field], want["moves"], "{style}");
+    }
+    let slides = got["notation"]["udlr"].as_str().unwrap().split(' ').count();
+    assert_eq!(got["notation"]["slides"], slides);
     assert_eq!(got["goal"], "0 1 2 3 4 5 6 7 8");
     // Blank-last labels both ways, as on the command line.
     let (status, last) = post(&s, r#"{"board": "2x3", "tiles": [1, 2, 3, 4, 0, 5], "goal": "blank-last"}"#);
@@ -51,12 +79,23 @@ fn a_solve_answers_with_the_fields_of_solve_json() {
 fn bad_requests_are_400_with_the_reason_as_json() {
     let s = server();
     let cases = [
-        (r#"{"board": "3x3", "tiles": [1, 2"#, "bad JSON"),
+        (r#"{"board": "3x3", "tiles": [1, 2"#, "the body is not complete JSON (it ends at line 1 column 31)"),
+        (r#"{"board": "3x3", "tiles": [1, 2] x"#, "the body is not JSON (a mistake at line 1 column 34)"),
+        (r#"[1, 2]"#, "the body must be a JSON object of fields, not [1,2]"),
+        (r#"{"board": "3x3"}"#, "missing field 'tiles'"),
+        (
+            r#"{"board": "3x3", "tiles": "1 2 3"}"#,
+            "field 'tiles': expected an array of whole numbers, 0 or more, found \"1 2 3\"",
+        ),
+        (r#"{"board": 3, "tiles": []}"#, "field 'board': expected text, found 3"),
         (r#"{"board": "3x3", "tiles": [1, 2, 3, 4, 5, 6, 7, 0]}"#, "expected 9 tiles, found 8"),
         (r#"{"board": "3x3", "tiles": [1, 2, 3, 4, 5, 6, 7, 8, 9]}"#, "tile 9 is out of range"),
         (r#"{"board": "9x9", "tiles": []}"#, "board '9x9'"),
         (r#"{"board": "3x3", "tiles": [0, 1, 2, 3, 4, 5, 6, 8, 7]}"#, "unsolvable"),
-        (r#"{"tiles": [0, 1, 2], "colour": "red"}"#, "unknown field `colour`"),
+        (
+            r#"{"tiles": [0, 1, 2], "colour": "red"}"#,
+            "unknown field 'colour' (this request takes: puzzle, board, tiles, goal, heuristic)",
+        ),
         (r#"{"puzzle": "rubik", "tiles": []}"#, "unknown puzzle 'rubik'"),
         (
             r#"{"board": "3x3", "tiles": [0, 1, 2, 3, 4, 5, 6, 7, 8], "heuristic": "magic"}"#,
@@ -131,7 +170,8 @@ fn random(s: &Server, query: &str) -> String {
 fn random_refused(s: &Server, query: &str, reason: &str) {
     let (status, text) = s.request("GET", &format!("/api/random?{query}"), b"");
     assert_eq!(status, 400, "{query}: {text}");
-    assert!(text.contains(reason), "{query}: {text}");
+    let error = serde_json::from_str::<Value>(&text).unwrap()["error"].as_str().unwrap().to_string();
+    assert!(error.contains(reason), "{query}: {error}");
 }
 
 #[test]
@@ -147,9 +187,13 @@ fn random_positions_are_solvable_and_bad_queries_are_400() {
             assert!(v["length"].as_u64().unwrap() <= 12);
         }
     }
-    for (query, reason) in
-        [("board=1x1", "board '1x1'"), ("walk=-3", "walk"), ("walk=99999", "longer than"), ("size=3", "unknown field")]
-    {
+    for (query, reason) in [
+        ("board=1x1", "board '1x1'"),
+        ("walk=-3", r#"field 'walk': expected a whole number, 0 or more, found "-3""#),
+        ("walk=99999", "longer than"),
+        ("size=3", "unknown field 'size' (this request takes: puzzle, board, goal, walk)"),
+        ("walk=3&walk=4", "field 'walk' is given twice"),
+    ] {
         random_refused(&s, query, reason);
     }
 }
@@ -158,7 +202,7 @@ fn random_positions_are_solvable_and_bad_queries_are_400() {
 fn the_page_and_its_assets_are_served() {
     let s = server();
     for (path, needle) in
-        [("/", "<title>Sliding-tile solver</title>"), ("/app.js", "/api/solve"), ("/style.css", ".tile")]
+        [("/", "<title>Sliding-tile solver</title>"), ("/app.js", "/api/jobs"), ("/style.css", ".tile")]
     {
         let (status, text) = s.request("GET", path, b"");
         assert_eq!(status, 200, "{path}");
@@ -239,9 +283,13 @@ fn a_bad_water_sort_level_is_400_naming_the_problem() {
         (water(7.into(), serde_json::json!({})), "a level line"),
         (water("aa -".into(), serde_json::json!({"capacity": 0})), "capacity must be at least 1"),
         (water("aa -".into(), serde_json::json!({"rule": "gravity"})), "unknown rule 'gravity'"),
-        (water("aa -".into(), serde_json::json!({"tiles": [1]})), "unknown field `tiles`"),
-        (r#"{"puzzle": "water-sort"}"#.to_string(), "missing field `level`"),
-        (r#"{"puzzle": 3, "level": "aa -"}"#.to_string(), "bad JSON"),
+        (
+            water("aa -".into(), serde_json::json!({"tiles": [1]})),
+            "unknown field 'tiles' (this request takes: puzzle, level, capacity, rule)",
+        ),
+        (water("aa -".into(), serde_json::json!({"capacity": "4"})), "field 'capacity': expected a whole number"),
+        (r#"{"puzzle": "water-sort"}"#.to_string(), "missing field 'level'"),
+        (r#"{"puzzle": 3, "level": "aa -"}"#.to_string(), "field 'puzzle': expected text, found 3"),
     ];
     for (body, reason) in cases {
         let (status, v) = post(&s, &body);
@@ -285,14 +333,206 @@ fn random_water_sort_levels_are_solved_and_bad_queries_are_400() {
     assert_eq!((&level["capacity"], &level["rule"]), (&Value::from(3), &Value::from("standard")));
     let tubes: Vec<&str> = level["level"].as_str().unwrap().split(": ").nth(1).unwrap().split(' ').collect();
     assert_eq!(tubes.len(), 6, "{level}");
+    // Named after its seed, which is short, so the name reads at a glance.
+    let name = level["level"].as_str().unwrap().split(": ").next().unwrap();
+    assert!(name.len() <= 8 && name.starts_with('s') && name.ends_with("-1"), "{level}");
     for (query, reason) in [
         ("colors=99", "colors 99 is not in 1..=16"),
         ("capacity=9", "capacity 9"),
         ("empty=7", "empty 7"),
-        ("colors=4&walk=3", "unknown field"),
+        ("colors=4&walk=3", "unknown field 'walk' (this request takes: puzzle, colors, empty, capacity, rule)"),
+        ("colors=four", r#"field 'colors': expected a whole number, 0 or more, found "four""#),
         ("rule=sideways", "unknown rule 'sideways'"),
         ("colors=4&empty=0", "no solvable level"),
     ] {
         random_refused(&s, &format!("puzzle=water-sort&{query}"), reason);
+    }
+}
+
+/// `POST /api/check` with `body`, which must answer 200: its verdict.
+fn check(s: &Server, body: &str) -> Value {
+    let (status, text) = s.request("POST", "/api/check", body.as_bytes());
+    assert_eq!(status, 200, "{body}: {text}");
+    serde_json::from_str(&text).unwrap()
+}
+
+#[test]
+fn a_check_says_when_a_position_is_closer_to_the_other_goal_and_why_a_level_is_invalid() {
+    let s = server();
+    // Solved toward blank-first, asked toward blank-last: the other goal, by name, with both distances.
+    let v = check(&s, r#"{"board": "3x3", "tiles": [0, 1, 2, 3, 4, 5, 6, 7, 8], "goal": "blank-last"}"#);
+    assert_eq!(v["valid"], true, "{v}");
+    let closer = &v["closer"];
+    assert_eq!((&closer["goal"], &closer["tiles"]), (&Value::from("blank-first"), &Value::from("0 1 2 3 4 5 6 7 8")));
+    assert_eq!(closer["distance"], 0);
+    assert!(closer["distance_here"].as_u64().unwrap() > 0, "{v}");
+    let v = check(&s, r#"{"board": "3x3", "tiles": [1, 2, 3, 4, 5, 6, 7, 8, 0], "goal": "blank-last"}"#);
+    assert_eq!((&v["valid"], &v["closer"]), (&Value::from(true), &Value::Null), "{v}");
+    // An invalid position is a verdict with the reason /api/solve gives.
+    let v = check(&s, r#"{"board": "3x3", "tiles": [0, 1, 2, 3, 4, 5, 6, 8, 7]}"#);
+    assert_eq!(v["valid"], false);
+    assert!(v["error"].as_str().unwrap().contains("unsolvable"), "{v}");
+    // Water sort: the parser's reason, or what the level holds.
+    let v = check(&s, &water("x: aab abb - -".into(), serde_json::json!({"capacity": 4})));
+    assert_eq!(v["valid"], false);
+    assert_eq!(v["error"], "bad level: colour a has 3 units, not a multiple of the capacity 4", "{v}");
+    let v = check(&s, &water("demo: abcab cabca bcabc - -".into(), serde_json::json!({"capacity": 5})));
+    assert_eq!(
+        v,
+        serde_json::json!({"valid": true, "level": "demo: abcab cabca bcabc - -", "colors": 3, "empty": 2, "capacity": 5})
+    );
+    // A malformed request is refused as /api/solve refuses it.
+    let (status, text) = s.request("POST", "/api/check", br#"{"board": "3x3"}"#);
+    assert_eq!(status, 400, "{text}");
+    assert!(text.contains("missing field 'tiles'"), "{text}");
+}
+
+/// `POST /api/jobs` with `body`, which must be accepted: the job's id.
+fn start_job(s: &Server, body: &str) -> String {
+    let (status, text) = s.request("POST", "/api/jobs", body.as_bytes());
+    assert_eq!(status, 202, "{body}: {text}");
+    serde_json::from_str::<Value>(&text).unwrap()["id"].as_str().unwrap().to_string()
+}
+
+fn job(s: &Server, id: &str) -> (u16, Value) {
+    let (status, text) = s.request("GET", &format!("/api/jobs/{id}"), b"");
+    (status, serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}: {text}")))
+}
+
+/// Polls job `id` until it is no longer running: its last report.
+fn finished(s: &Server, id: &str) -> Value {
+    let started = std::time::Instant::now();
+    loop {
+        let (status, v) = job(s, id);
+        assert_eq!(status, 200, "{v}");
+        if v["state"] != "running" {
+            return v;
+        }
+        assert!(started.elapsed().as_secs() < 60, "{v}");
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+}
+
+#[test]
+fn a_job_answers_as_a_solve_does_and_reports_how_far_it_is() {
+    let s = server();
+    let body = format!(r#"{{"board": "3x3", "tiles": {}, "heuristic": "linear-conflict"}}"#, tiles(HARD_3X3));
+    let (_, direct) = post(&s, &body);
+    let id = start_job(&s, &body);
+    let v = finished(&s, &id);
+    assert_eq!(v["state"], "done", "{v}");
+    for field in ["status", "length", "moves", "notation", "goal"] {
+        assert_eq!(v["result"][field], direct[field], "{field}");
+    }
+    // IDA*'s last bound is the length; the time and nodes are the job's.
+    assert_eq!(v["depth"], 31);
+    assert!(v["seconds"].as_f64().unwrap() > 0.0 && v["expanded"].as_u64().unwrap() > 0, "{v}");
+    // Water sort too, its depth A*'s f.
+    let id = start_job(&s, &water("demo: abcab cabca bcabc - -".into(), serde_json::json!({"capacity": 5})));
+    let v = finished(&s, &id);
+    assert_eq!((&v["state"], &v["result"]["status"]), (&Value::from("done"), &Value::from("solved")), "{v}");
+    // A bad request is refused when the job is asked for, as /api/solve refuses it.
+    let (status, text) = s.request("POST", "/api/jobs", br#"{"board": "3x3", "tiles": [1]}"#);
+    assert_eq!(status, 400, "{text}");
+    assert!(text.contains("expected 9 tiles"), "{text}");
+    for (method, path) in [("GET", "/api/jobs/999999"), ("DELETE", "/api/jobs/999999"), ("GET", "/api/jobs/x")] {
+        let (status, text) = s.request(method, path, b"");
+        assert_eq!(status, 404, "{method} {path}: {text}");
+        assert!(text.contains("no job"), "{text}");
+    }
+}
+
+#[test]
+fn a_job_that_fails_says_so_in_its_report() {
+    let s = server();
+    // No tables in the folder: asking for them fails once the job looks for the solver.
+    let id = start_job(&s, r#"{"board": "3x3", "tiles": [1, 0, 2, 3, 4, 5, 6, 7, 8], "heuristic": "pdb"}"#);
+    let v = finished(&s, &id);
+    assert_eq!((&v["state"], &v["status"]), (&Value::from("failed"), &Value::from(400)), "{v}");
+    assert!(v["error"].as_str().unwrap().contains("/nonexistent"), "{v}");
+}
+
+#[test]
+fn stopping_a_job_ends_its_search_and_frees_its_thread() {
+    // One search at a time and no queue: while a job searches, a solve is refused as busy.
+    let s = Server::start(BIN, &["--pdbs", "/nonexistent", "--threads", "1", "--queue", "0", "--time-limit", "120"]);
+    let easy = r#"{"board": "3x3", "tiles": [1, 0, 2, 3, 4, 5, 6, 7, 8]}"#;
+    let id = start_job(&s, &format!(r#"{{"tiles": {}, "heuristic": "manhattan"}}"#, tiles(KORF_1)));
+    // Searching (its bound reported), not only waiting for its solver.
+    let started = std::time::Instant::now();
+    while job(&s, &id).1["depth"].as_u64().unwrap() == 0 {
+        assert!(started.elapsed().as_secs() < 60, "the search never started");
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let (status, v) = post(&s, easy);
+    assert_eq!(status, 503, "{v}");
+    let (status, text) = s.request("DELETE", &format!("/api/jobs/{id}"), b"");
+    assert_eq!(status, 200, "{text}");
+    assert_eq!(job(&s, &id).0, 404);
+    // The search stops within milliseconds (its time limit is two minutes away).
+    let stopped = std::time::Instant::now();
+    loop {
+        let (status, v) = post(&s, easy);
+        if status == 200 {
+            break;
+        }
+        assert!(stopped.elapsed().as_secs() < 10, "still busy: {v}");
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+}
+
+#[test]
+fn boards_say_which_heuristic_auto_uses_and_what_to_expect() {
+    let boards = |s: &Server| -> Value {
+        let (status, text) = s.request("GET", "/api/boards", b"");
+        assert_eq!(status, 200, "{text}");
+        let v: Value = serde_json::from_str(&text).unwrap();
+        let five = v["boards"].as_array().unwrap().iter().find(|b| b["board"] == "5x5").cloned();
+        five.unwrap_or_else(|| panic!("no 5x5: {v}"))
+    };
+    let five = boards(&server());
+    assert_eq!(five["heuristic"], "linear conflict", "{five}");
+    assert!(five["about"].as_str().unwrap().contains("no tables"), "{five}");
+    // A folder with the 6-6-6-6 set (empty files stand for the tables: only their presence is looked at).
+    let dir = harness::TempDir::new("boards-pdbs");
+    let board: puzzle::Board = "5x5".parse().unwrap();
+    for pattern in puzzle::partition::Partition::parse(board, "6-6-6-6").unwrap().patterns {
+        std::fs::write(dir.join(puzzle::partition::file_name(board, &pattern)), b"").unwrap();
+    }
+    let s = Server::start(BIN, &["--pdbs", dir.to_str().unwrap()]);
+    let five = boards(&s);
+    assert_eq!(five["heuristic"], "pattern databases 6-6-6-6", "{five}");
+    assert!(five["about"].as_str().unwrap().contains("10 s limit"), "{five}");
+}
+
+#[test]
+fn refusals_use_no_serde_wording_in_bodies_or_queries() {
+    let s = server();
+    let bodies = [
+        r#"{"board": "3x3", "tiles": [1, 2"#,
+        r#"{"tiles": [-1]}"#,
+        r#"{"tiles": [1.5]}"#,
+        r#"{"tiles": {}}"#,
+        r#"{"goal": 7, "tiles": []}"#,
+        r#"{"goal": "sideways", "tiles": []}"#,
+        r#"{"colour": 1, "tiles": []}"#,
+        r#"{"puzzle": "water-sort", "level": "ab -", "capacity": -2}"#,
+        r#"{"puzzle": "water-sort", "level": "ab -", "rule": ["x"]}"#,
+        r#"{"puzzle": "water-sort", "levels": "ab -"}"#,
+        "",
+    ];
+    let queries = ["walk=x", "board=4x4&goal=up", "puzzle=water-sort&capacity=-1", "puzzle=water-sort&colors=", "x=1"];
+    let serde_words = ["`", "expected one of", "invalid type", "invalid value", "missing field `", "u64", "usize"];
+    let answers = bodies
+        .iter()
+        .flat_map(|b| {
+            ["/api/solve", "/api/check", "/api/jobs"]
+                .map(|path| (path.to_string(), s.request("POST", path, b.as_bytes())))
+        })
+        .chain(queries.iter().map(|q| (q.to_string(), s.request("GET", &format!("/api/random?{q}"), b""))));
+    for (what, (status, text)) in answers {
+        assert_eq!(status, 400, "{what}: {text}");
+        let error = serde_json::from_str::<Value>(&text).unwrap()["error"].as_str().unwrap().to_string();
+        assert!(!serde_words.iter().any(|w| error.contains(w)), "{what}: {error}");
     }
 }

@@ -1,6 +1,6 @@
 //! What every request shares: the app's state (the search permits, the time limit, the solvers made so
-//! far), refusing a request (a 4xx or 5xx with `{"error": "the reason"}`), reading its body or query, and
-//! running a search on a blocking thread once a permit is free. Each puzzle's API is in its own module
+//! far, the jobs), refusing a request (a 4xx or 5xx with `{"error": "the reason"}`), and running a search
+//! on a blocking thread once a permit is free. Each puzzle's API is in its own module
 //! ([`crate::tiles`], [`crate::water`]) and uses only this.
 //!
 //! A request's time limit starts when it asks for its [`Turn`]: the wait for a search permit counts in it,
@@ -9,14 +9,12 @@
 //! long is answered 503, and the solver is ready for a later one). Only so many requests wait for a permit;
 //! past them a request is refused at once (503 with `Retry-After`) rather than queued for minutes.
 
-use axum::extract::rejection::QueryRejection;
-use axum::extract::Query;
-use axum::http::{header, StatusCode, Uri};
+use crate::jobs::Jobs;
+use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use engine::{HeuristicChoice, Lookups, Settings, Solver, TableSpec};
 use puzzle::{Board, State};
-use serde::de::DeserializeOwned;
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -37,6 +35,8 @@ pub struct App {
     solvers: Mutex<HashMap<SolverKey, Making>>,
     /// Seeds of `/api/random`: each request a different position.
     seed: AtomicU64,
+    /// Solves followed and stopped by the page (`/api/jobs`).
+    pub jobs: Arc<Jobs>,
 }
 
 /// What a solver is made for: a board, and a heuristic by name.
@@ -57,6 +57,16 @@ impl ApiError {
     /// A refusal with this status.
     pub fn new(status: StatusCode, reason: impl Into<String>) -> ApiError {
         ApiError { status, reason: reason.into(), retry_after: None }
+    }
+
+    /// Why the request was refused.
+    pub fn reason(&self) -> &str {
+        &self.reason
+    }
+
+    /// The HTTP status it is answered with.
+    pub fn status(&self) -> StatusCode {
+        self.status
     }
 }
 
@@ -97,17 +107,11 @@ pub async fn not_found() -> ApiError {
 
 /// A 405 for a known path asked with the wrong method.
 pub async fn wrong_method() -> ApiError {
-    ApiError::new(StatusCode::METHOD_NOT_ALLOWED, "wrong method: POST /api/solve, GET /api/random and the page")
-}
-
-/// A JSON body as `T`; any problem is a 400 saying where.
-pub fn json_body<T: DeserializeOwned>(body: &[u8]) -> Result<T, ApiError> {
-    serde_json::from_slice(body).map_err(|e| bad(format!("bad JSON: {e}")))
-}
-
-/// The query string as `T`; any problem is a 400.
-pub fn query<T: DeserializeOwned>(uri: &Uri) -> Result<T, ApiError> {
-    Query::try_from_uri(uri).map(|Query(q)| q).map_err(|e: QueryRejection| bad(e.body_text()))
+    ApiError::new(
+        StatusCode::METHOD_NOT_ALLOWED,
+        "wrong method: POST /api/solve, /api/check and /api/jobs, GET and DELETE /api/jobs/ID, GET /api/random and \
+         /api/boards, and GET the page",
+    )
 }
 
 /// A request's turn at a search: its place among the searches running or waiting (`--threads` and
@@ -148,6 +152,11 @@ pub fn time_left(deadline: Instant) -> Duration {
 }
 
 impl App {
+    /// The folder the tables are read from (`--pdbs`).
+    pub fn pdbs(&self) -> &std::path::Path {
+        &self.pdbs
+    }
+
     /// A fresh seed for a random position or level: each request a different one.
     pub fn next_seed(&self) -> u64 {
         self.seed.fetch_add(1, Ordering::Relaxed)
@@ -175,8 +184,10 @@ impl App {
     /// The state of a server with tables in `pdbs`, each request's search stopped `time_limit` after it
     /// came, at most `threads` searches at once and `queue` more requests waiting for one.
     pub fn new(pdbs: PathBuf, time_limit: Duration, threads: usize, queue: usize) -> App {
-        let seed =
-            std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64);
+        // Random levels are named after their seed: a short one reads better (`s4821-1`), and any start does.
+        let seed = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| u64::from(d.subsec_micros()) % 10_000);
         App {
             pdbs,
             time_limit,
@@ -184,6 +195,7 @@ impl App {
             places: Arc::new(Semaphore::new(threads + queue)),
             solvers: Mutex::new(HashMap::new()),
             seed: AtomicU64::new(seed),
+            jobs: Arc::default(),
         }
     }
 

@@ -4,10 +4,10 @@
 //!
 //! Two puzzles are served: requests name theirs (`"puzzle"`: `sliding-tile`, the default, or
 //! `water-sort`), so each keeps its own fields and the first's API did not change when the second came.
-
 //!
-//! Modules: [`app`] (the state and the request plumbing every puzzle shares), [`tiles`] and [`water`] (each
-//! puzzle's side of the API, using only `app`), `page` (the page's files), [`gate`] (the checks every
+//! Modules: [`app`] (the state and the request plumbing every puzzle shares), [`fields`] (reading a
+//! request's fields, with one style of refusal), [`jobs`] (solves the page follows and stops), [`tiles`]
+//! and [`water`] (each puzzle's side of the API), `page` (the page's files), [`gate`] (the checks every
 //! request passes first: its `Host`, its declared length, a POST's `Content-Type`), [`listen`] (connections,
 //! with their timeouts, their cap and shutdown); this file routes requests and picks the puzzle a request
 //! names.
@@ -15,24 +15,28 @@
 #![warn(missing_docs)]
 
 pub mod app;
+pub mod fields;
 pub mod gate;
+pub mod jobs;
 pub mod listen;
 mod page;
 pub mod tiles;
 pub mod water;
 
 use anyhow::Context;
-use app::{bad, json_body, query, ApiError, App};
+use app::{bad, ApiError, App};
 use axum::body::Bytes;
-use axum::extract::{DefaultBodyLimit, FromRequest, Request, State};
+use axum::extract::{DefaultBodyLimit, FromRequest, Path, Request, State};
 use axum::http::{StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use batch::limits::parse_seconds;
 use cli_common::heading::{LIMITS, TABLES, TUNING};
+use fields::Fields;
 use gate::Gate;
-use serde::Deserialize;
+use jobs::{Solving, Watch};
+use serde_json::{json, Value};
 use std::net::{IpAddr, SocketAddr};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -115,7 +119,11 @@ pub fn router(app: Arc<App>, gate: Gate) -> Router {
         .route("/style.css", get(page::style))
         .route("/app.js", get(page::script))
         .route("/api/solve", post(solve))
+        .route("/api/jobs", post(start_job))
+        .route("/api/jobs/{id}", get(job).delete(stop_job))
+        .route("/api/check", post(check))
         .route("/api/random", get(random))
+        .route("/api/boards", get(boards))
         .fallback(app::not_found)
         .method_not_allowed_fallback(app::wrong_method)
         .layer(DefaultBodyLimit::max(MAX_BODY))
@@ -130,42 +138,96 @@ enum Puzzle {
     WaterSort,
 }
 
-/// Only the `puzzle` field of a request (its other fields are read once the puzzle is known, by the
-/// puzzle's own request type, which refuses fields it does not know).
-#[derive(Deserialize)]
-struct Which {
-    puzzle: Option<String>,
-}
-
-fn puzzle(which: Which) -> Result<Puzzle, ApiError> {
-    match which.puzzle.as_deref().unwrap_or(SLIDING_TILE) {
+/// The puzzle a request names in its `puzzle` field (sliding tiles when it names none).
+fn puzzle(f: &mut Fields) -> Result<Puzzle, ApiError> {
+    match f.text("puzzle")?.as_deref().unwrap_or(SLIDING_TILE) {
         SLIDING_TILE => Ok(Puzzle::SlidingTile),
         WATER_SORT => Ok(Puzzle::WaterSort),
         other => Err(bad(format!("unknown puzzle '{other}' (this server knows {SLIDING_TILE} and {WATER_SORT})"))),
     }
 }
 
-/// `POST /api/solve`: the record the puzzle's `solve --format json` prints (status `limit` when the time
-/// ran out).
-async fn solve(State(app): State<Arc<App>>, request: Request) -> Result<Response, ApiError> {
+/// A POST's body as fields, once it has arrived within [`BODY_TIMEOUT`].
+async fn body(request: Request) -> Result<Fields, ApiError> {
     let body = tokio::time::timeout(BODY_TIMEOUT, Bytes::from_request(request, &()))
         .await
         .map_err(|_| {
             ApiError::new(StatusCode::REQUEST_TIMEOUT, format!("the body did not arrive within {BODY_TIMEOUT:?}"))
         })?
         .map_err(|e| ApiError::new(e.status(), e.body_text()))?;
-    match puzzle(json_body(&body)?)? {
-        Puzzle::SlidingTile => tiles::solve(app, json_body(&body)?).await,
-        Puzzle::WaterSort => water::solve(app, json_body(&body)?).await,
+    Fields::body(&body)
+}
+
+/// A solve of the puzzle `f` names, checked and queued: what `/api/solve` awaits and a job runs.
+fn start(app: &Arc<App>, mut f: Fields, watch: Watch) -> Result<Solving, ApiError> {
+    match puzzle(&mut f)? {
+        Puzzle::SlidingTile => tiles::solve(app, f, watch),
+        Puzzle::WaterSort => water::solve(app, f, watch),
     }
 }
 
-/// `GET /api/random?board=4x4&walk=40`, or `?puzzle=water-sort&...` (see [`water::random`]).
-async fn random(State(app): State<Arc<App>>, uri: Uri) -> Result<Response, ApiError> {
-    match puzzle(query(&uri)?)? {
-        Puzzle::SlidingTile => Ok(Json(tiles::random(&app, query(&uri)?)?).into_response()),
-        Puzzle::WaterSort => water::random(app, query(&uri)?).await,
+/// `POST /api/solve`: the record the puzzle's `solve --format json` prints (status `limit` when the time
+/// ran out).
+async fn solve(State(app): State<Arc<App>>, request: Request) -> Result<Response, ApiError> {
+    let solving = start(&app, body(request).await?, Watch::default())?;
+    Ok(Json(solving.await?).into_response())
+}
+
+/// `POST /api/jobs`: the body of `/api/solve`, started as a job (202 with its `id`); refused at once as
+/// `/api/solve` would be.
+async fn start_job(State(app): State<Arc<App>>, request: Request) -> Result<Response, ApiError> {
+    let watch = Watch::default();
+    let solving = start(&app, body(request).await?, watch.clone())?;
+    let id = app.jobs.start(solving, watch);
+    Ok((StatusCode::ACCEPTED, Json(json!({ "id": id.to_string() }))).into_response())
+}
+
+/// A job's id from its path, or the 404 of a job that does not exist.
+fn job_id(id: &str) -> Result<u64, ApiError> {
+    id.parse().map_err(|_| no_job(id))
+}
+
+fn no_job(id: &str) -> ApiError {
+    ApiError::new(StatusCode::NOT_FOUND, format!("no job '{id}' (a finished job is kept {} s)", jobs::KEEP.as_secs()))
+}
+
+/// `GET /api/jobs/ID`: how far the job is, and its answer once it has one (see [`jobs::Jobs::report`]).
+async fn job(State(app): State<Arc<App>>, Path(id): Path<String>) -> Result<Json<Value>, ApiError> {
+    app.jobs.report(job_id(&id)?).map(Json).ok_or_else(|| no_job(&id))
+}
+
+/// `DELETE /api/jobs/ID`: stops the job (its search ends within milliseconds) and forgets it.
+async fn stop_job(State(app): State<Arc<App>>, Path(id): Path<String>) -> Result<Json<Value>, ApiError> {
+    if app.jobs.stop(job_id(&id)?) {
+        Ok(Json(json!({ "id": id, "state": "stopped" })))
+    } else {
+        Err(no_job(&id))
     }
+}
+
+/// `POST /api/check`: the puzzle's verdict on a position or level, without solving it.
+async fn check(request: Request) -> Result<Json<Value>, ApiError> {
+    let mut f = body(request).await?;
+    match puzzle(&mut f)? {
+        Puzzle::SlidingTile => tiles::check(f),
+        Puzzle::WaterSort => water::check(f),
+    }
+    .map(Json)
+}
+
+/// `GET /api/random?board=4x4&walk=40`, or `?puzzle=water-sort&...` (see [`water::random`]).
+async fn random(State(app): State<Arc<App>>, uri: Uri) -> Result<Json<Value>, ApiError> {
+    let mut f = Fields::query(&uri)?;
+    match puzzle(&mut f)? {
+        Puzzle::SlidingTile => tiles::random(&app, f),
+        Puzzle::WaterSort => water::random(app, f).await,
+    }
+    .map(Json)
+}
+
+/// `GET /api/boards`: the boards the page offers, with the heuristic each gets here (see [`tiles::boards`]).
+async fn boards(State(app): State<Arc<App>>) -> Json<Value> {
+    Json(tiles::boards(&app))
 }
 
 /// `solver serve`: serves until Ctrl-C or SIGTERM (then exit code 130, as every command that is interrupted).

@@ -1,4 +1,5 @@
-//! Water sort in the web app: `POST /api/solve` and `GET /api/random` with `"puzzle": "water-sort"`.
+//! Water sort in the web app: `POST /api/solve` (and its job), `POST /api/check` and `GET /api/random` with
+//! `"puzzle": "water-sort"`.
 //!
 //! A level comes in either of the forms the `watersort` command reads: a level line (`"name: ab ba - -"`,
 //! each tube its colours bottom to top as letters, `-` an empty tube) or the JSON form (an array of tubes,
@@ -8,12 +9,11 @@
 //! answer, not a refused request), and one the server's limits stop has status `limit`.
 
 use crate::app::{bad, failed, time_left, ApiError, App};
+use crate::fields::Fields;
+use crate::jobs::{Solving, Watch};
 use adapters::water::record;
-use axum::response::{IntoResponse, Response};
-use axum::Json;
 use batch::Source;
-use serde::de::IgnoredAny;
-use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
 use std::sync::Arc;
 use std::time::Instant;
 use watersort::generate::{generate, GenerateError, Spec};
@@ -36,91 +36,82 @@ const MAX_CAPACITY: usize = 8;
 const ATTEMPTS: usize = 200;
 const DRAW_NODES: u64 = 20_000;
 
-/// `POST /api/solve` for water sort.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct SolveRequest {
-    /// Already read, to choose this type.
-    #[serde(default, rename = "puzzle")]
-    _puzzle: IgnoredAny,
-    /// A level line (a string) or the JSON form (an array of tubes).
-    level: serde_json::Value,
-    /// Units a tube holds (default 4).
-    capacity: Option<usize>,
-    /// `standard` (default), `whole-run` or `one-unit`.
-    rule: Option<String>,
-}
-
 /// The pour rule named `text` (default standard), or a 400 listing the rules.
-fn rule(text: Option<&str>) -> Result<Rule, ApiError> {
-    Rule::from_name(text.unwrap_or("standard")).map_err(|e| bad(e.to_string()))
+fn rule(text: Option<String>) -> Result<Rule, ApiError> {
+    Rule::from_name(text.as_deref().unwrap_or("standard")).map_err(|e| bad(e.to_string()))
 }
 
-/// The level of a request, checked (a 400 naming the problem otherwise).
-fn level(value: &serde_json::Value, capacity: usize) -> Result<Level, ApiError> {
-    let bad_level = |e: watersort::LevelError| bad(format!("bad level: {}", e.problem));
-    match value {
-        serde_json::Value::String(text) => {
-            let mut levels = parse_levels(text, capacity);
+/// The level of a request (`level`, a level line or an array of tubes, and `capacity`, default 4), or why
+/// it is not one: the problem the watersort parser names.
+fn level(f: &mut Fields) -> Result<Result<Level, String>, ApiError> {
+    let value = f.value("level").ok_or_else(|| Fields::missing("level"))?;
+    let capacity = f.count("capacity")?.unwrap_or(CAPACITY);
+    let bad_level = |e: watersort::LevelError| format!("bad level: {}", e.problem);
+    Ok(match value {
+        Value::String(text) => {
+            let mut levels = parse_levels(&text, capacity);
             match levels.len() {
                 1 => levels.remove(0).map_err(bad_level),
-                0 => Err(bad("bad level: no tubes (a level line is `name: ab ba - -`)")),
-                n => Err(bad(format!("bad level: {n} levels; a request solves one"))),
+                0 => Err("bad level: no tubes (a level line is `name: ab ba - -`)".to_string()),
+                n => Err(format!("bad level: {n} levels; a request solves one")),
             }
         }
-        serde_json::Value::Array(_) => parse_json(&value.to_string(), "level", capacity).map_err(bad_level),
-        _ => Err(bad("bad level: give a level line (a string) or an array of tubes")),
-    }
+        Value::Array(_) => parse_json(&value.to_string(), "level", capacity).map_err(bad_level),
+        _ => Err("bad level: give a level line (a string) or an array of tubes".to_string()),
+    })
 }
 
 /// The search options of the web app: A* (fewest pours) with the default model under `rule`, stopping at
-/// the request's `deadline` or at [`MEMORY`].
-fn options(rule: Rule, deadline: Instant) -> Options {
-    let limits = search::Limits { time: Some(time_left(deadline)), memory: Some(MEMORY), ..search::Limits::default() };
+/// the request's `deadline`, at [`MEMORY`], or when `watch` is cancelled.
+fn options(rule: Rule, deadline: Instant, watch: &Watch) -> Options {
+    let limits = search::Limits {
+        time: Some(time_left(deadline)),
+        memory: Some(MEMORY),
+        cancel: Some(Arc::clone(&watch.cancel)),
+        ..search::Limits::default()
+    };
     Options { algorithm: Algorithm::Astar, model: Model { rule, ..Model::default() }, limits }
 }
 
-/// `POST /api/solve` with `"puzzle": "water-sort"`.
-pub async fn solve(app: Arc<App>, req: SolveRequest) -> Result<Response, ApiError> {
-    let rule = rule(req.rule.as_deref())?;
-    let level = level(&req.level, req.capacity.unwrap_or(CAPACITY))?;
-    let record = app
-        .turn()?
-        .search(move |deadline| {
-            let options = options(rule, deadline);
-            let solution = watersort::solve(&level, &options).map_err(|e| failed(e.to_string()))?;
-            let text = level.to_line();
-            let src = Source { id: level.name(), line: 1, text: &text, expected: None };
-            Ok(record(&src, &options, &solution))
-        })
-        .await?;
-    Ok(Json(record).into_response())
+/// `POST /api/solve` with `"puzzle": "water-sort"` (`level`, `capacity`, `rule`): the level checked and its
+/// place in the queue taken now, the search once a permit is free.
+pub fn solve(app: &Arc<App>, mut f: Fields, watch: Watch) -> Result<Solving, ApiError> {
+    let level = level(&mut f)?;
+    let rule = rule(f.text("rule")?)?;
+    f.done()?;
+    let level = level.map_err(bad)?;
+    let turn = app.turn()?;
+    Ok(Box::pin(async move {
+        let record = turn
+            .search(move |deadline| {
+                let options = options(rule, deadline, &watch);
+                let solution = watersort::solve_with_progress(&level, &options, &mut |p| watch.live.note(p))
+                    .map_err(|e| failed(e.to_string()))?;
+                let text = level.to_line();
+                let src = Source { id: level.name(), line: 1, text: &text, expected: None };
+                Ok(record(&src, &options, &solution))
+            })
+            .await?;
+        serde_json::to_value(record).map_err(|e| failed(e.to_string()))
+    }))
 }
 
-/// `GET /api/random?puzzle=water-sort&colors=K&empty=E&capacity=C&rule=R`.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct RandomQuery {
-    #[serde(default, rename = "puzzle")]
-    _puzzle: IgnoredAny,
-    /// Colours, one full tube each (default 6).
-    colors: Option<usize>,
-    /// Empty tubes (default 2).
-    empty: Option<usize>,
-    capacity: Option<usize>,
-    rule: Option<String>,
-}
-
-/// A level, as `/api/solve` takes it.
-#[derive(Serialize)]
-pub struct RandomLevel {
-    puzzle: &'static str,
-    /// The level line; its name says the seed (`s<seed>-1`). `watersort generate --count 1` with the same
-    /// seed, colours, empty tubes, capacity and rule writes the same level, unless a draw before it was
-    /// solvable but not shown so within the server's [`DRAW_NODES`] (the command has no such limit).
-    level: String,
-    capacity: usize,
-    rule: String,
+/// `POST /api/check` with `"puzzle": "water-sort"`: whether the level is one (`valid`, else `error` with
+/// the parser's reason), and what the page's fields show of it: its line as the solver reads it, its
+/// colours, empty tubes and capacity. A verdict, not a refusal: only a malformed request is a 400.
+pub fn check(mut f: Fields) -> Result<Value, ApiError> {
+    let level = level(&mut f)?;
+    f.done()?;
+    Ok(match level {
+        Ok(level) => json!({
+            "valid": true,
+            "level": level.to_line(),
+            "colors": level.colours().len(),
+            "empty": level.tubes().iter().filter(|t| t.is_empty()).count(),
+            "capacity": level.capacity(),
+        }),
+        Err(error) => json!({ "valid": false, "error": error }),
+    })
 }
 
 /// A number of a random query within `range`, or a 400 naming the parameter.
@@ -135,12 +126,21 @@ fn within(name: &str, value: usize, range: std::ops::RangeInclusive<usize>) -> R
 /// `GET /api/random?puzzle=water-sort`: a random level the watersort crate's generator proved solvable
 /// (its depth-first check, at most [`DRAW_NODES`] expansions a draw), drawn under a search permit as it
 /// searches.
-pub async fn random(app: Arc<App>, q: RandomQuery) -> Result<Response, ApiError> {
-    let rule = rule(q.rule.as_deref())?;
+///
+/// The answer is a request as it stands: `level` (the level line, named after its seed, `s<seed>-1`:
+/// `watersort generate --count 1` with the same seed, colours, empty tubes, capacity and rule writes the same
+/// level, unless a draw before it was solvable but not shown so within the server's [`DRAW_NODES`], a limit
+/// the command does not have), `capacity` and `rule`.
+pub async fn random(app: Arc<App>, mut f: Fields) -> Result<Value, ApiError> {
+    let colours = f.count("colors")?;
+    let empty = f.count("empty")?;
+    let capacity = f.count("capacity")?;
+    let rule = rule(f.text("rule")?)?;
+    f.done()?;
     let spec = Spec {
-        colours: within("colors", q.colors.unwrap_or(6), 1..=MAX_COLOURS)?,
-        empty: within("empty", q.empty.unwrap_or(2), 0..=MAX_EMPTY)?,
-        capacity: within("capacity", q.capacity.unwrap_or(CAPACITY), 1..=MAX_CAPACITY)?,
+        colours: within("colors", colours.unwrap_or(6), 1..=MAX_COLOURS)?,
+        empty: within("empty", empty.unwrap_or(2), 0..=MAX_EMPTY)?,
+        capacity: within("capacity", capacity.unwrap_or(CAPACITY), 1..=MAX_CAPACITY)?,
         count: 1,
         seed: app.next_seed(),
         attempts: ATTEMPTS,
@@ -149,7 +149,7 @@ pub async fn random(app: Arc<App>, q: RandomQuery) -> Result<Response, ApiError>
     let levels = app
         .turn()?
         .search(move |deadline| {
-            let mut options = options(rule, deadline);
+            let mut options = options(rule, deadline, &Watch::default());
             options.limits.nodes = Some(DRAW_NODES);
             generate(&spec, &options).map_err(|e| match e {
                 GenerateError::Solve(_) | GenerateError::WorkersStopped => failed(e.to_string()),
@@ -158,6 +158,5 @@ pub async fn random(app: Arc<App>, q: RandomQuery) -> Result<Response, ApiError>
         })
         .await?;
     let level = levels.into_iter().next().ok_or_else(|| failed("no level generated"))?;
-    Ok(Json(RandomLevel { puzzle: WATER_SORT, level: level.to_line(), capacity, rule: rule.name().to_string() })
-        .into_response())
+    Ok(json!({ "puzzle": WATER_SORT, "level": level.to_line(), "capacity": capacity, "rule": rule.name() }))
 }

@@ -1,7 +1,10 @@
-// The page: a sliding-tile position or a water-sort level to set up, solved through /api/solve, and the
-// solution played back by one player (start, back, play, step, end, speed) over either puzzle. Tiles are
-// always in the labels of the chosen goal, as the API takes and returns them; tubes are drawn bottom to top,
-// each unit its colour and its letter.
+// The page: a sliding-tile position or a water-sort level to set up, solved as a job of the server
+// (/api/jobs: its progress shown while it runs, Cancel stopping it), and the solution played back by one
+// player (start, back, play, step, end, speed, the keyboard) over either puzzle, its moves listed in the
+// notation picked with the current one marked. Tiles are always in the labels of the chosen goal, as the
+// API takes and returns them; tubes are drawn bottom to top, each unit its colour and its letter. What the
+// server knows (whether a position suits the other goal better, whether a level is valid, the notations)
+// is asked of it, never worked out again here.
 "use strict";
 
 const $ = (id) => document.getElementById(id);
@@ -10,18 +13,22 @@ const view = $("view");
 const state = {
   rows: 4, cols: 4,
   cells: [],          // the tiles by cell, 0 the blank
-  solution: null,     // tiles: { start: cells, moves: [tile, ...] }; water: { moves: [pour, ...], frames, added }
+  solution: null,     // tiles: { start, moves: [tile, ...], notation }; water: { moves: [pour, ...], frames, added, text }
   at: 0,              // moves played
   timer: null,
   lit: null,          // the tile that moved last
+  job: null,          // the solve running: { id, poll } (the poll's timer)
+  checked: 0,         // the number of the latest position check, so that only its answer is shown
 };
 
 // The water-sort level shown.
 const water = {
+  name: "demo",
   capacity: 4,
   tubes: [],          // each tube its colour letters, bottom to top
   lit: null,          // the pour made last: { from, to } (0-based)
   added: 0,           // units the last pour added to its destination
+  pick: "a",          // the editor's colour, or "" for the eraser
 };
 
 const isWater = () => $("puzzle").value === "water-sort";
@@ -37,6 +44,17 @@ function setStatus(text, isError) {
   $("status").classList.toggle("error", !!isError);
 }
 
+async function api(url, options) {
+  const res = await fetch(url, options);
+  const body = await res.json().catch(() => ({ error: `HTTP ${res.status}` }));
+  if (!res.ok) throw new Error(body.error || `HTTP ${res.status}`);
+  return body;
+}
+
+const post = (url, body) => api(url, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+
+// ---- The board ----
+
 function renderBoard() {
   const { rows, cols, cells } = state;
   view.style.aspectRatio = `${cols} / ${rows}`;
@@ -51,7 +69,7 @@ function renderBoard() {
       el.className = "tile";
       el.dataset.tile = t;
       el.textContent = t;
-      el.addEventListener("click", () => clickTile(t));
+      el.addEventListener("click", () => userSlide(t));
       view.appendChild(el);
     }
     const r = Math.floor(i / cols), c = i % cols;
@@ -59,20 +77,29 @@ function renderBoard() {
     el.style.height = `calc(${100 / rows}% - 6px)`;
     el.style.left = `calc(${(100 * c) / cols}% + 3px)`;
     el.style.top = `calc(${(100 * r) / rows}% + 3px)`;
+    el.style.fontSize = `min(${(6 * 4) / Math.max(rows, cols)}vw, ${(1.8 * 4) / Math.max(rows, cols)}rem)`;
     el.classList.toggle("lit", t === state.lit);
   });
 }
 
-// The board or the tubes, and the player's counter and buttons.
+// The board or the tubes, the player's counter and buttons, and the move list's marks.
 function render() {
   if (isWater()) renderTubes(); else renderBoard();
   const sol = state.solution;
-  if (sol) {
-    $("counter").textContent = `${state.at} / ${sol.moves.length}`;
-    $("back").disabled = $("first").disabled = state.at === 0;
-    $("step").disabled = $("last").disabled = state.at === sol.moves.length;
-    $("play").textContent = state.timer ? "Pause" : "Play";
+  if (!sol) return;
+  const end = state.at === sol.moves.length;
+  $("counter").textContent = `${state.at} / ${sol.moves.length}`;
+  $("back").disabled = $("first").disabled = state.at === 0;
+  $("step").disabled = $("last").disabled = end;
+  $("play").textContent = state.timer ? "Pause" : "Play";
+  $("play").disabled = end && !state.timer;
+  for (const li of $("moves").children) {
+    const from = Number(li.dataset.from), to = Number(li.dataset.to);
+    li.classList.toggle("done", to <= state.at);
+    li.classList.toggle("now", from < state.at && state.at <= to);
   }
+  const now = $("moves").querySelector(".now");
+  if (now) now.scrollIntoView({ block: "nearest" });
 }
 
 // Slides `tile` into the blank if it is next to it; false otherwise.
@@ -88,8 +115,34 @@ function slide(tile) {
   return true;
 }
 
+// The tile that would move `dir` (U D L R: the direction the tile moves, as speedsolvers write it) into
+// the blank, or null at the edge.
+function tileMoving(dir) {
+  const { rows, cols, cells } = state;
+  const blank = cells.indexOf(0);
+  const r = Math.floor(blank / cols), c = blank % cols;
+  // The tile moving left is the one right of the blank, and so on.
+  const [dr, dc] = { U: [1, 0], D: [-1, 0], L: [0, 1], R: [0, -1] }[dir];
+  const tr = r + dr, tc = c + dc;
+  if (tr < 0 || tr >= rows || tc < 0 || tc >= cols) return null;
+  return cells[tr * cols + tc];
+}
+
+function stopJob() {
+  const job = state.job;
+  if (!job) return;
+  state.job = null;
+  clearTimeout(job.poll);
+  $("cancel").hidden = true;
+  $("progress").hidden = true;
+  $("solve").disabled = false;
+  // The search stops on the server; what it answers no longer matters.
+  api(`/api/jobs/${job.id}`, { method: "DELETE" }).catch(() => {});
+}
+
 function forgetSolution() {
   pause();
+  stopJob();
   state.solution = null;
   $("player").hidden = true;
   $("stats").hidden = true;
@@ -103,14 +156,48 @@ function setPosition(cells, rows, cols) {
   state.lit = null;
   $("tiles").value = cells.join(" ");
   render();
+  checkGoal();
 }
 
-function clickTile(t) {
+// A slide the user makes (a click or a key): the solution shown no longer applies.
+function userSlide(t) {
   if (state.solution) forgetSolution();
   if (slide(t)) {
     $("tiles").value = state.cells.join(" ");
     setStatus("");
     render();
+    checkGoal();
+  }
+}
+
+function tileRequest(cells) {
+  return { puzzle: "sliding-tile", board: `${state.rows}x${state.cols}`, tiles: cells, goal: $("goal").value };
+}
+
+// Asks the server whether the position shown is clearly closer to the other goal, and says so beside the
+// board (the same rule as `solver solve`'s note).
+async function checkGoal() {
+  const ticket = ++state.checked;
+  const hint = $("goal-hint");
+  try {
+    const v = await post("/api/check", tileRequest(state.cells));
+    if (ticket !== state.checked) return;
+    const c = v.valid && !isWater() ? v.closer : null;
+    hint.hidden = !c;
+    if (!c) return;
+    const other = $("goal").querySelector(`option[value="${c.goal}"]`).textContent;
+    hint.replaceChildren(
+      `This position is closer to the goal ${c.tiles} (Manhattan distance ${c.distance}, against ${c.distance_here} `
+        + `to the goal chosen). If that is the goal you mean, choose “${other}” in the Goal menu. `,
+    );
+    const use = document.createElement("button");
+    use.type = "button";
+    use.id = "use-goal";
+    use.textContent = "Use that goal";
+    use.addEventListener("click", () => { $("goal").value = c.goal; changeGoal(); });
+    hint.append(use);
+  } catch (e) {
+    if (ticket === state.checked) hint.hidden = true;
   }
 }
 
@@ -119,11 +206,29 @@ function boardSize() {
   return { rows, cols };
 }
 
-async function api(url, options) {
-  const res = await fetch(url, options);
-  const body = await res.json().catch(() => ({ error: `HTTP ${res.status}` }));
-  if (!res.ok) throw new Error(body.error || `HTTP ${res.status}`);
-  return body;
+// The boards this server offers (5x5 among them), each with its heuristic and what to expect.
+const boards = new Map();
+
+async function loadBoards() {
+  try {
+    const b = await api("/api/boards");
+    const chosen = $("board").value;
+    $("board").replaceChildren(...b.boards.map((x) => {
+      boards.set(x.board, x);
+      const o = document.createElement("option");
+      o.textContent = x.board;
+      o.selected = x.board === chosen;
+      return o;
+    }));
+    showBoardNote();
+  } catch (e) {
+    setStatus(e.message, true);
+  }
+}
+
+function showBoardNote() {
+  const b = boards.get($("board").value);
+  $("board-note").textContent = b ? `${b.board} with auto: ${b.heuristic}; ${b.about}.` : "";
 }
 
 async function randomPosition(walk) {
@@ -139,56 +244,124 @@ async function randomPosition(walk) {
   }
 }
 
-// Posts `body` to /api/solve and shows the record: `show` fills the puzzle's stats (`statsId`) and, for a
-// solved record, returns { solution, moves, message } to play; the button, status and errors are one
-// flow for both puzzles.
-async function requestSolve(body, statsId, show) {
+// A new goal keeps the tiles shown, unless they are the old goal: then the new goal is shown.
+function changeGoal() {
+  const n = state.rows * state.cols;
+  const oldGoal = $("goal").value === "blank-last" ? [...Array(n).keys()] : [...Array(n).keys()].slice(1).concat([0]);
+  const wasGoal = state.cells.every((t, i) => t === oldGoal[i]);
+  setPosition(wasGoal ? goalCells() : state.cells.slice(), state.rows, state.cols);
+}
+
+// ---- Solving, as a job ----
+
+// Starts a job for `body` and follows it: elapsed time, depth and nodes while it runs, then `done` with the
+// record. The search's `depthName` is what its depth means (IDA*'s bound, A*'s f).
+async function runJob(body, depthName, done) {
+  forgetSolution();
+  setStatus("");
   $("solve").disabled = true;
-  setStatus("Solving…");
+  let id;
   try {
-    const r = await api("/api/solve", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
-    $(statsId).hidden = false;
-    const solved = show(r);
-    if (r.status !== "solved") {
-      setStatus(r.error || r.status, true);
+    id = (await post("/api/jobs", body)).id;
+  } catch (e) {
+    $("solve").disabled = false;
+    setStatus(e.message, true);
+    return;
+  }
+  const job = { id, poll: null };
+  state.job = job;
+  $("cancel").hidden = false;
+  $("progress").hidden = false;
+  $("progress").textContent = "Solving…";
+  const poll = async () => {
+    let r;
+    try {
+      r = await api(`/api/jobs/${id}`);
+    } catch (e) {
+      if (state.job !== job) return;
+      stopJob();
+      setStatus(e.message, true);
       return;
     }
-    state.solution = solved.solution;
-    state.at = 0;
-    $("moves").textContent = solved.moves;
-    $("player").hidden = false;
-    setStatus(solved.message);
-    render();
-  } catch (e) {
-    setStatus(e.message, true);
-  } finally {
+    if (state.job !== job) return;
+    if (r.state === "running") {
+      const depth = r.depth ? ` · ${depthName} ${r.depth}` : " · getting ready";
+      $("progress").textContent = `Solving… ${r.seconds.toFixed(1)} s${depth} · ${r.expanded.toLocaleString("en")} nodes expanded`;
+      job.poll = setTimeout(poll, 250);
+      return;
+    }
+    state.job = null;
+    $("cancel").hidden = true;
+    $("progress").hidden = true;
     $("solve").disabled = false;
+    if (r.state === "failed") setStatus(r.error, true);
+    else done(r.result);
+  };
+  job.poll = setTimeout(poll, 100);
+}
+
+function cancel() {
+  const job = state.job;
+  if (!job) return;
+  const shown = $("progress").textContent.replace("Solving… ", "");
+  stopJob();
+  setStatus(`Cancelled after ${shown}.`);
+}
+
+// Shows a solved record's solution in the player.
+function showSolution(solution, message) {
+  state.solution = solution;
+  state.at = 0;
+  $("player").hidden = false;
+  showMoves();
+  setStatus(message);
+  render();
+}
+
+// The move list in the notation picked: each item the moves it stands for (`L3`: three), so that the
+// item of the move just played is marked; a click on an item plays up to it.
+function showMoves() {
+  const sol = state.solution;
+  let words;
+  if (isWater()) words = sol.moves.map((m) => [`${m.from + 1}→${m.to + 1}`, 1]);
+  else {
+    const kind = $("notation").value;
+    const text = sol.notation[kind];
+    words = kind === "dirs" ? [...text].map((d) => [d, 1])
+      : text.split(" ").filter((w) => w).map((w) => [w, kind === "udlr" ? Number(w.slice(1) || 1) : 1]);
   }
+  let at = 0;
+  $("moves").replaceChildren(...words.map(([word, n]) => {
+    const li = document.createElement("li");
+    li.textContent = word;
+    li.dataset.from = at;
+    at += n;
+    li.dataset.to = at;
+    li.addEventListener("click", () => jump(Number(li.dataset.to)));
+    return li;
+  }));
+  if (!words.length) $("moves").replaceChildren(Object.assign(document.createElement("li"), { textContent: "(already solved)" }));
 }
 
 async function solve() {
   if (isWater()) return solveWater();
-  forgetSolution();
   const start = state.cells.slice();
-  const body = {
-    puzzle: "sliding-tile",
-    board: `${state.rows}x${state.cols}`,
-    tiles: start,
-    goal: $("goal").value,
-    heuristic: $("heuristic").value,
-  };
-  await requestSolve(body, "stats", (r) => {
+  const body = { ...tileRequest(start), heuristic: $("heuristic").value };
+  await runJob(body, "bound", (r) => {
+    $("stats").hidden = false;
     $("nodes").textContent = r.nodes.toLocaleString("en");
     $("time").textContent = `${r.seconds.toFixed(3)} s`;
     $("heur").textContent = r.heuristic;
     $("goal-tiles").textContent = r.goal;
-    $("length").textContent = r.status === "solved" ? `${r.length} moves` : "–";
-    if (r.status !== "solved") return null;
-    return {
-      solution: { start, moves: r.moves.split(" ").filter((w) => w).map(Number) },
-      moves: r.moves || "(already solved)",
-      message: `Optimal: ${r.length} moves.`,
-    };
+    if (r.status !== "solved") {
+      $("length").textContent = "–";
+      setStatus(r.error || r.status, true);
+      return;
+    }
+    const n = r.notation;
+    $("length").textContent = `${r.length} moves (${n.slides} in the multi-tile metric)`;
+    const moves = n.tiles.split(" ").filter((w) => w).map(Number);
+    showSolution({ start, moves, notation: n }, `Optimal: ${r.length} moves.`);
   });
 }
 
@@ -216,6 +389,7 @@ function playMove(sol, i) {
 
 function jump(to) {
   const sol = state.solution;
+  if (!sol) return;
   pause();
   state.at = 0;
   if (isWater()) {
@@ -231,62 +405,98 @@ function jump(to) {
 function pause() {
   clearInterval(state.timer);
   state.timer = null;
-  if (state.solution) $("play").textContent = "Play";
 }
 
 function play() {
   const sol = state.solution;
-  if (!sol) return;
+  if (!sol || state.at === sol.moves.length) return;
   if (state.timer) { pause(); render(); return; }
-  if (state.at === sol.moves.length) jump(0);
   state.timer = setInterval(() => step(true), 1000 / Number($("speed").value));
   render();
 }
 
-$("typed").addEventListener("submit", (ev) => {
+// Keys: with a solution shown, ← → step, Space plays or pauses, Home and End jump, Esc leaves it; without
+// one, the arrows slide the tile beside the blank in their direction. Keys typed into a field are theirs.
+function onKey(ev) {
+  if (ev.altKey || ev.ctrlKey || ev.metaKey || ev.target.closest("input, select, textarea")) return;
+  const sol = state.solution;
+  const act = sol
+    ? { ArrowLeft: () => { pause(); step(false); }, ArrowRight: () => { pause(); step(true); }, " ": play,
+        Home: () => jump(0), End: () => jump(sol.moves.length), Escape: () => { forgetSolution(); setStatus(""); } }[ev.key]
+    : !isWater() && { ArrowUp: "U", ArrowDown: "D", ArrowLeft: "L", ArrowRight: "R" }[ev.key];
+  if (!act) return;
+  ev.preventDefault();
+  if (typeof act === "function") { act(); return; }
+  const t = tileMoving(act);
+  if (t !== null) userSlide(t);
+}
+
+$("typed").addEventListener("submit", async (ev) => {
   ev.preventDefault();
   const { rows, cols } = boardSize();
   const tiles = $("tiles").value.split(/[\s,]+/).filter((w) => w).map(Number);
-  if (tiles.length !== rows * cols || tiles.some((t) => !Number.isInteger(t))) {
+  if (tiles.length !== rows * cols || tiles.some((t) => !Number.isInteger(t) || t < 0)) {
     setStatus(`Type ${rows * cols} whole numbers, 0 the blank.`, true);
+    return;
+  }
+  try {
+    const v = await post("/api/check", { ...tileRequest(tiles), board: `${rows}x${cols}` });
+    if (!v.valid) { setStatus(v.error, true); return; }
+  } catch (e) {
+    setStatus(e.message, true);
     return;
   }
   setPosition(tiles, rows, cols);
   setStatus("");
 });
-$("board").addEventListener("change", () => { const { rows, cols } = boardSize(); state.rows = rows; state.cols = cols; setPosition(goalCells(), rows, cols); });
-$("goal").addEventListener("change", () => setPosition(goalCells(), state.rows, state.cols));
+$("board").addEventListener("change", () => {
+  const { rows, cols } = boardSize();
+  state.rows = rows; state.cols = cols;
+  showBoardNote();
+  setPosition(goalCells(), rows, cols);
+});
+$("goal").addEventListener("change", changeGoal);
 $("shuffle").addEventListener("click", () => randomPosition(Number($("walk").value) || 40));
 $("random").addEventListener("click", () => randomPosition(null));
 $("to-goal").addEventListener("click", () => setPosition(goalCells(), state.rows, state.cols));
 $("solve").addEventListener("click", solve);
+$("cancel").addEventListener("click", cancel);
 $("puzzle").addEventListener("change", choosePuzzle);
 $("typed-level").addEventListener("submit", (ev) => {
   ev.preventDefault();
-  setLevel($("level").value, Number($("capacity").value) || 4);
-  setStatus("");
+  setTypedLevel();
 });
 $("random-level").addEventListener("click", randomLevel);
+// A new capacity applies to the tubes shown when they fit in it (the editor fills up to it).
+$("capacity").addEventListener("change", () => {
+  const c = Number($("capacity").value);
+  if (c >= Math.max(1, ...water.tubes.map((t) => t.length))) { water.capacity = c; render(); }
+});
+$("add-tube").addEventListener("click", () => editTubes((t) => t.push([])));
+$("remove-tube").addEventListener("click", () => editTubes((t) => t.pop()));
+$("clear-tubes").addEventListener("click", () => editTubes((t) => t.forEach((tube) => tube.splice(0))));
 $("step").addEventListener("click", () => { pause(); step(true); });
 $("back").addEventListener("click", () => { pause(); step(false); });
 $("first").addEventListener("click", () => jump(0));
 $("last").addEventListener("click", () => jump(state.solution.moves.length));
 $("play").addEventListener("click", play);
 $("speed").addEventListener("input", () => { if (state.timer) { pause(); play(); } });
-
-setPosition(goalCells(), 4, 4);
-setLevel("demo: abca bcab cabc - -", 4);
+$("notation").addEventListener("change", () => { if (state.solution && !isWater()) { showMoves(); render(); } });
+document.addEventListener("keydown", onKey);
 
 // ---- Water sort ----
 
-// Background colours keyed by colour letter, mnemonic where a letter suggests one (b blue, g green, o
-// orange, r red, y yellow, ...); capitals are the same colour striped. The letter is always drawn too.
+// Background colours keyed by colour letter, in the order levels use them (a, b, c, ...): the first eight
+// the Okabe-Ito set, told apart with any colour vision, then light and dark ones unlike them; capitals are
+// the same colour striped. The letter is always drawn too, for whoever cannot tell two of them apart.
 const PALETTE = {
-  a: "#8fd3ff", b: "#1f4fd1", c: "#17becf", d: "#6b3e1f", e: "#2e8b57", f: "#ff77b4", g: "#2ca02c",
-  h: "#bcbd22", i: "#4b0082", j: "#d4a017", k: "#222222", l: "#c5e85a", m: "#990033", n: "#000080",
-  o: "#ff8c00", p: "#9467bd", q: "#40e0d0", r: "#d62728", s: "#c0c0c0", t: "#008080", u: "#8c564b",
-  v: "#ee82ee", w: "#f4f4f4", x: "#7f7f7f", y: "#ffd700", z: "#e9967a",
+  a: "#e69f00", b: "#56b4e9", c: "#009e73", d: "#f0e442", e: "#0072b2", f: "#d55e00", g: "#cc79a7", h: "#222222",
+  i: "#f4f4f4", j: "#8c510a", k: "#999999", l: "#332288", m: "#882255", n: "#117733", o: "#aa4499", p: "#ddcc77",
+  q: "#44aa99", r: "#cc6677", s: "#c0c0c0", t: "#008080", u: "#8c564b", v: "#ee82ee", w: "#fafafa", x: "#7f7f7f",
+  y: "#ffd700", z: "#e9967a",
 };
+// Colours the editor offers: sixteen, as many as a random level has at most.
+const PICKS = "abcdefghijklmnop";
 
 // Black or white, whichever reads better on `hex`.
 function inkOn(hex) {
@@ -294,10 +504,29 @@ function inkOn(hex) {
   return 0.299 * r + 0.587 * g + 0.114 * b > 150 ? "#000" : "#fff";
 }
 
-// A level line (`name: abca bcab -`) as tubes of letters, bottom to top.
+// A unit of colour `letter`, as drawn in a tube or on the palette.
+function unitOf(letter) {
+  const unit = document.createElement("div");
+  const bg = PALETTE[letter.toLowerCase()] || "#999999";
+  unit.className = "unit";
+  unit.textContent = letter;
+  unit.style.backgroundColor = bg;
+  unit.style.color = inkOn(bg);
+  if (letter !== letter.toLowerCase()) unit.classList.add("striped");
+  return unit;
+}
+
+// A level line (`name: abca bcab -`) as its name and tubes of letters, bottom to top.
 function parseLevel(text) {
-  const body = text.includes(":") ? text.slice(text.indexOf(":") + 1) : text;
-  return body.split(/\s+/).filter((w) => w).map((w) => (w === "-" ? [] : [...w]));
+  const colon = text.indexOf(":");
+  const name = colon >= 0 ? text.slice(0, colon).trim() : "";
+  const body = colon >= 0 ? text.slice(colon + 1) : text;
+  return { name, tubes: body.split(/\s+/).filter((w) => w).map((w) => (w === "-" ? [] : [...w])) };
+}
+
+function levelLine() {
+  const tubes = water.tubes.map((t) => (t.length ? t.join("") : "-")).join(" ");
+  return water.name ? `${water.name}: ${tubes}` : tubes;
 }
 
 // The tubes after a legal pour under `rule` (as the watersort crate's rules), and the units it moved.
@@ -321,25 +550,20 @@ function showFrame(sol, k, lit) {
 }
 
 function renderTubes() {
-  const view = $("tubes");
+  const tubes = $("tubes");
   const height = Math.max(water.capacity, ...water.tubes.map((t) => t.length));
-  view.dataset.tubes = water.tubes.map((t) => (t.length ? t.join("") : "-")).join(" ");
-  view.replaceChildren(...water.tubes.map((units, i) => {
+  tubes.dataset.tubes = water.tubes.map((t) => (t.length ? t.join("") : "-")).join(" ");
+  tubes.replaceChildren(...water.tubes.map((units, i) => {
     const tube = document.createElement("div");
     tube.className = "tube";
     tube.dataset.tube = i + 1;
-    tube.style.height = `${height * 1.9 + 0.5}rem`;
+    tube.style.height = `calc(${height} * (var(--unit) + 2px) + 10px)`;
     tube.classList.toggle("from", !!water.lit && water.lit.from === i);
     tube.classList.toggle("to", !!water.lit && water.lit.to === i);
     tube.setAttribute("aria-label", `tube ${i + 1}: ${units.length ? units.join("") : "empty"}`);
+    tube.addEventListener("click", () => editTube(i));
     units.forEach((letter, u) => {
-      const unit = document.createElement("div");
-      const bg = PALETTE[letter.toLowerCase()] || "#999999";
-      unit.className = "unit";
-      unit.textContent = letter;
-      unit.style.backgroundColor = bg;
-      unit.style.color = inkOn(bg);
-      if (letter !== letter.toLowerCase()) unit.classList.add("striped");
+      const unit = unitOf(letter);
       if (water.lit && water.lit.to === i && u >= units.length - water.added) unit.classList.add("poured");
       tube.appendChild(unit);
     });
@@ -353,14 +577,93 @@ function renderTubes() {
   }));
 }
 
+// The editor's palette: a unit of each colour, and the eraser.
+function renderPalette() {
+  const choices = [...PICKS].map((letter) => {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.className = "pick";
+    b.dataset.pick = letter;
+    b.title = `colour ${letter}`;
+    b.append(unitOf(letter));
+    return b;
+  });
+  const eraser = document.createElement("button");
+  eraser.type = "button";
+  eraser.className = "pick eraser";
+  eraser.dataset.pick = "";
+  eraser.title = "eraser: click a tube to take its top unit off";
+  eraser.textContent = "⌫";
+  choices.push(eraser);
+  for (const b of choices) {
+    b.setAttribute("role", "radio");
+    b.addEventListener("click", () => { water.pick = b.dataset.pick; markPick(); });
+  }
+  $("palette").replaceChildren(...choices);
+  markPick();
+}
+
+function markPick() {
+  for (const b of $("palette").children) b.setAttribute("aria-checked", String(b.dataset.pick === water.pick));
+}
+
+// The Colours and Empty fields as the tubes shown have them.
+function followLevel() {
+  $("colors").value = new Set(water.tubes.flat().map((l) => l.toLowerCase())).size || $("colors").value;
+  $("empty").value = water.tubes.filter((t) => !t.length).length;
+  $("capacity").value = water.capacity;
+}
+
+// Changes the tubes by hand: the solution shown no longer applies, the level line follows.
+function editTubes(change) {
+  forgetSolution();
+  water.lit = null;
+  water.name = "custom";
+  change(water.tubes);
+  $("level").value = levelLine();
+  followLevel();
+  setStatus("");
+  render();
+}
+
+// A click on tube `i`: the picked colour added on top, or with the eraser the top unit taken off.
+function editTube(i) {
+  const tube = water.tubes[i];
+  if (water.pick && tube.length >= water.capacity) {
+    setStatus(`Tube ${i + 1} is full (capacity ${water.capacity}).`, true);
+    return;
+  }
+  editTubes(() => { if (water.pick) tube.push(water.pick); else tube.pop(); });
+}
+
 function setLevel(text, capacity) {
   forgetSolution();
-  water.tubes = parseLevel(text);
+  const level = parseLevel(text);
+  water.name = level.name;
+  water.tubes = level.tubes;
   water.capacity = capacity;
   water.lit = null;
   $("level").value = text;
-  $("capacity").value = capacity;
+  followLevel();
   render();
+}
+
+// Sets the level typed once the server has checked it (refused with its reason otherwise); its capacity is
+// the field's, or its longest tube's when that is longer. True when the level shown is the one typed.
+async function setTypedLevel() {
+  const text = $("level").value;
+  const longest = Math.max(0, ...parseLevel(text).tubes.map((t) => t.length));
+  const capacity = Math.max(Number($("capacity").value) || 4, longest);
+  try {
+    const v = await post("/api/check", { puzzle: "water-sort", level: text, capacity });
+    if (!v.valid) { setStatus(v.error, true); return false; }
+  } catch (e) {
+    setStatus(e.message, true);
+    return false;
+  }
+  setLevel(text, capacity);
+  setStatus("");
+  return true;
 }
 
 async function randomLevel() {
@@ -378,27 +681,32 @@ async function randomLevel() {
 }
 
 async function solveWater() {
-  setLevel($("level").value, Number($("capacity").value) || 4);
+  if ($("level").value !== levelLine() && !(await setTypedLevel())) return;
   const rule = $("rule").value;
-  const body = { puzzle: "water-sort", level: $("level").value, capacity: water.capacity, rule };
-  await requestSolve(body, "w-stats", (r) => {
+  const capacity = water.capacity;
+  const body = { puzzle: "water-sort", level: levelLine(), capacity, rule };
+  await runJob(body, "f", (r) => {
+    $("w-stats").hidden = false;
     $("examined").textContent = r.expanded.toLocaleString("en");
     $("w-time").textContent = `${r.seconds.toFixed(3)} s`;
     $("pours").textContent = r.status === "solved" ? `${r.length}` : "–";
-    if (r.status !== "solved") return null;
+    if (r.status !== "solved") {
+      setStatus(r.error || r.status, true);
+      return;
+    }
     const moves = r.moves.split(" ").filter((w) => w).map((w) => {
       const [from, to] = w.split("->").map(Number);
       return { from: from - 1, to: to - 1 };
     });
     // The tubes after each pour, and the units each added: stepping back shows a frame, not an undo.
-    const sol = { moves, frames: [parseLevel(r.instance)], added: [0] };
+    const sol = { moves, frames: [parseLevel(r.instance).tubes], added: [0] };
     for (const m of moves) {
-      const next = pour(sol.frames[sol.frames.length - 1], m, water.capacity, rule);
+      const next = pour(sol.frames[sol.frames.length - 1], m, capacity, rule);
       sol.frames.push(next.tubes);
       sol.added.push(next.added);
     }
     showFrame(sol, 0, null);
-    return { solution: sol, moves: r.moves.replaceAll("->", "→") || "(already sorted)", message: `Fewest pours: ${r.length}.` };
+    showSolution(sol, `Fewest pours: ${r.length}.`);
   });
 }
 
@@ -407,11 +715,22 @@ function choosePuzzle() {
   const w = isWater();
   $("tile-ui").hidden = w;
   $("water-ui").hidden = !w;
+  $("view").hidden = w;
+  $("water-view").hidden = !w;
+  $("keys").hidden = w;
+  $("w-keys").hidden = !w;
+  $("notation-label").hidden = w;
   $("title").textContent = w ? "Water sort solver" : "Sliding-tile solver";
   $("subtitle").textContent = w
     ? "The fewest pours, proved by A*."
     : "Optimal solutions by IDA* over pattern databases.";
   document.title = $("title").textContent;
+  if (w) $("goal-hint").hidden = true; else checkGoal();
   setStatus("");
   render();
 }
+
+renderPalette();
+setLevel("demo: abca bcab cabc - -", 4);
+setPosition(goalCells(), 4, 4);
+loadBoards();
