@@ -1,7 +1,7 @@
 //! `watersort hint`: help from the position a player is stuck in (the library's `hint` module does the
 //! work; this file reads the arguments and words the answer).
 
-use crate::{read_levels, ModelArgs};
+use crate::{pours_word, read_levels, ModelArgs};
 use anyhow::anyhow;
 use batch::LimitArgs;
 use cli_common::{usage, Format};
@@ -61,11 +61,6 @@ pub fn run(args: &HintArgs) -> anyhow::Result<ExitCode> {
         Verdict::Dead => 1,
         Verdict::Unknown(_) => 3,
     }))
-}
-
-/// `1 pour`, `3 pours`.
-fn pours_word(n: usize) -> String {
-    format!("{n} pour{}", if n == 1 { "" } else { "s" })
 }
 
 fn sortable_word(s: Sortable) -> &'static str {

@@ -3,6 +3,7 @@
 //! unsolvable or an internal failure, 2 bad input or usage, 3 stopped by a limit).
 
 mod hint;
+mod mystery;
 mod render;
 
 use adapters::water::{record, Levels};
@@ -59,6 +60,9 @@ enum Command {
     /// Help from a position: whether it can still be sorted, the fewest pours left and the next pour,
     /// which pours lead to a dead end, and (given the pours that led there) how far back it went wrong.
     Hint(hint::HintArgs),
+    /// Play a level with hidden units (`?`) as the game shows it: the pours up to each reveal, then the
+    /// colour the game uncovered, asked on stdin, then the next pours, until it is sorted.
+    Play(mystery::PlayArgs),
 }
 
 /// Options that change the puzzle or the search.
@@ -171,6 +175,7 @@ fn main() -> ExitCode {
         Command::Report(args) => batch::report::run("watersort", &args),
         Command::Generate(args) => generate_command(&args),
         Command::Hint(args) => hint::run(&args),
+        Command::Play(args) => mystery::play(&args),
     })
 }
 
@@ -209,6 +214,11 @@ fn options(args: &SearchArgs, limits: search::Limits) -> anyhow::Result<Options>
     })
 }
 
+/// `1 pour`, `3 pours`.
+pub(crate) fn pours_word(n: usize) -> String {
+    format!("{n} pour{}", if n == 1 { "" } else { "s" })
+}
+
 /// `--capacity`: checked once, as options are read, for every subcommand.
 fn parse_capacity(s: &str) -> Result<usize, String> {
     match s.parse::<usize>() {
@@ -219,6 +229,12 @@ fn parse_capacity(s: &str) -> Result<usize, String> {
 
 /// The levels named by `input`, one result a level (a bad one does not stop the rest).
 pub(crate) fn read_levels(input: &str, capacity: usize) -> anyhow::Result<Vec<Result<Level, watersort::LevelError>>> {
+    let (text, name) = read_input(input)?;
+    Ok(if is_json(&text) { vec![parse_json(&text, &name, capacity)] } else { parse_levels(&text, capacity) })
+}
+
+/// The text `input` names (a level itself, a file, or `-` for stdin) and the name a JSON level gets.
+pub(crate) fn read_input(input: &str) -> anyhow::Result<(String, String)> {
     // Levels are read whole: a cap keeps an endless input (`- < /dev/zero`) from taking all memory.
     const MAX_INPUT: u64 = 64 << 20;
     let read_capped = |from: &mut dyn Read, what: &str| -> anyhow::Result<String> {
@@ -246,12 +262,17 @@ pub(crate) fn read_levels(input: &str, capacity: usize) -> anyhow::Result<Vec<Re
     } else {
         (input.to_string(), "level".to_string())
     };
-    Ok(if is_json(&text) { vec![parse_json(&text, &name, capacity)] } else { parse_levels(&text, capacity) })
+    Ok((text, name))
 }
 
 fn solve_command(args: &SolveArgs) -> anyhow::Result<ExitCode> {
     let options = options(&args.search, args.limits.limits(None))?;
-    let levels = read_levels(&args.input, args.search.model.capacity)?;
+    let (text, name) = read_input(&args.input)?;
+    if mystery::has_hidden(&text) {
+        return mystery::solve(&text, args.search.model.capacity, &options, args.format);
+    }
+    let capacity = args.search.model.capacity;
+    let levels = if is_json(&text) { vec![parse_json(&text, &name, capacity)] } else { parse_levels(&text, capacity) };
     if levels.is_empty() {
         return Err(usage(anyhow::anyhow!("no level in the input")));
     }
@@ -261,15 +282,7 @@ fn solve_command(args: &SolveArgs) -> anyhow::Result<ExitCode> {
         let level = match level {
             Ok(level) => level,
             Err(e) => {
-                // JSON output gets the `invalid` record a batch would write, so that no line goes unanswered.
-                if args.format == Format::Json {
-                    let line = e.line.unwrap_or(n + 1) as u64;
-                    let id = format!("line {line}");
-                    let src = Source { id: &id, line, text: "", expected: None };
-                    let rec = Levels::invalid_record(&src, e.problem.to_string());
-                    println!("{}", serde_json::to_string(&rec)?);
-                }
-                log(&format!("watersort: error: {e}"));
+                invalid(&e, n, args.format)?;
                 worst = Verdict::Invalid;
                 continue;
             }
@@ -279,6 +292,20 @@ fn solve_command(args: &SolveArgs) -> anyhow::Result<ExitCode> {
         worst = worst.max(verdict);
     }
     Ok(ExitCode::from(worst.exit_code()))
+}
+
+/// Answers a bad level: an error line on stderr and, in JSON, the `invalid` record a batch would write,
+/// so that no line goes unanswered. `n` counts levels from 0.
+pub(crate) fn invalid(e: &watersort::LevelError, n: usize, format: Format) -> anyhow::Result<()> {
+    if format == Format::Json {
+        let line = e.line.unwrap_or(n + 1) as u64;
+        let id = format!("line {line}");
+        let src = Source { id: &id, line, text: "", expected: None };
+        let rec = Levels::invalid_record(&src, e.problem.to_string());
+        println!("{}", serde_json::to_string(&rec)?);
+    }
+    log(&format!("watersort: error: {e}"));
+    Ok(())
 }
 
 fn batch_command(args: &LevelsBatchArgs) -> anyhow::Result<ExitCode> {

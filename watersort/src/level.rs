@@ -96,6 +96,16 @@ pub enum Problem {
         /// The tube, from 1.
         tube: usize,
     },
+    /// A level with hidden units showing more units of a colour than one tube holds.
+    #[error("colour {colour} shows {count} units, but with hidden units every colour fills one tube of {capacity}")]
+    OverOneTube {
+        /// The colour's name.
+        colour: String,
+        /// Its units in sight.
+        count: usize,
+        /// Units a tube holds.
+        capacity: usize,
+    },
     /// A level with hidden units whose units do not fill whole tubes.
     #[error("{units} units cannot fill tubes of {capacity} (every colour fills one tube)")]
     MysteryUnits {

@@ -9,11 +9,12 @@
 //! reveal comes do not depend on the assignment. [`plan`] therefore answers with the pours up to the first
 //! reveal (a pour that uncovers a `?`), chosen thus (the exact criterion):
 //!
-//! 1. The assignments checked: all of them when there are at most [`Sampling::exhaustive_up_to`], else
-//!    [`Sampling::sample`] drawn uniformly (with repetition) from a fixed seed; of these, those whose level
-//!    can be sorted from the position at all (a game's level can be, so the others are not the real one).
+//! 1. The assignments checked: of all of them when there are at most [`Sampling::exhaustive_up_to`], else
+//!    of uniform draws (with repetition, from a fixed seed) until [`Sampling::sample`] are kept or ten
+//!    times as many drawn, those whose level can be sorted from the position at all (a game's level can
+//!    be, so the others are not the real one).
 //! 2. The candidates: for each assignment checked, the pours of a fewest-pours solution of its level (A*
-//!    with `bottoms`) up to and including the first reveal.
+//!    with `bottoms`) up to and including the first reveal; then every single pour that reveals at once.
 //! 3. Each candidate's score: the number of assignments checked whose level can still be sorted after its
 //!    pours (a proof by exhaustive search either way). A candidate with every one is *safe*; when the
 //!    assignments were all checked, that is proved.
@@ -182,7 +183,7 @@ impl Mystery {
         for (c, colour) in mystery.colours.iter().enumerate() {
             let seen = mystery.tubes.iter().flatten().filter(|&&u| u == c as u8).count();
             if seen > capacity {
-                return Err(at(Problem::ColourCount { colour: colour.clone(), count: seen, capacity }));
+                return Err(at(Problem::OverOneTube { colour: colour.clone(), count: seen, capacity }));
             }
         }
         // Every check of a plain level (tube count, capacity, width) on one assignment.
@@ -360,28 +361,31 @@ fn next_order(units: &mut [u8]) -> bool {
     true
 }
 
-/// The assignments [`plan`] checks, and whether they are all there are.
-pub fn assignments(mystery: &Mystery, sampling: &Sampling) -> (Vec<Vec<u8>>, bool, u64) {
-    let mut units = mystery.hidden_units();
+/// The assignments [`plan`] draws from: every one (lexicographic order) when there are at most
+/// [`Sampling::exhaustive_up_to`], else an endless stream of uniform draws from the seed; whether they are
+/// all of them; and how many there are (saturating).
+pub fn assignments(mystery: &Mystery, sampling: &Sampling) -> (Box<dyn Iterator<Item = Vec<u8>>>, bool, u64) {
+    let units = mystery.hidden_units();
     let total = arrangements(&units);
     if total <= sampling.exhaustive_up_to {
-        let mut all = vec![units.clone()];
-        while next_order(&mut units) {
-            all.push(units.clone());
-        }
-        return (all, true, total);
+        let mut next = Some(units);
+        let all = std::iter::from_fn(move || {
+            let current = next.take()?;
+            let mut following = current.clone();
+            next = next_order(&mut following).then_some(following);
+            Some(current)
+        });
+        return (Box::new(all), true, total);
     }
     let mut rng = SplitMix64::new(sampling.seed);
-    let sample = (0..sampling.sample)
-        .map(|_| {
-            let mut order = units.clone();
-            for i in (1..order.len()).rev() {
-                order.swap(i, rng.below(i as u64 + 1) as usize);
-            }
-            order
-        })
-        .collect();
-    (sample, false, total)
+    let draws = std::iter::repeat_with(move || {
+        let mut order = units.clone();
+        for i in (1..order.len()).rev() {
+            order.swap(i, rng.below(i as u64 + 1) as usize);
+        }
+        order
+    });
+    (Box::new(draws), false, total)
 }
 
 /// The pours up to the first reveal (see the module's doc for how they are chosen).
@@ -395,12 +399,18 @@ pub fn plan(mystery: &Mystery, options: &Options, sampling: &Sampling) -> Result
     let optimal = Options { model: Model { heuristic: Heuristic::Bottoms, ..options.model }, ..options.clone() };
     let (orders, exhaustive, total) = assignments(mystery, sampling);
     // Step 2: candidates from each assignment's fewest-pours solution; assignments that cannot be sorted
-    // from here at all are left out (the game's level can be sorted, so they are not the real one).
+    // from here at all are left out (the game's level can be sorted, so they are not the real one). When
+    // sampling, draws go on until `sample` sortable ones are found (or ten times as many draws).
     let mut candidates: Vec<(Vec<Pour>, bool)> = Vec::new();
     let mut levels = Vec::new();
     let mut sorted = 0;
-    for order in &orders {
-        let level = mystery.level(order);
+    let mut drawn = 0;
+    for order in orders {
+        if !exhaustive && (levels.len() == sampling.sample || drawn == 10 * sampling.sample) {
+            break;
+        }
+        drawn += 1;
+        let level = mystery.level(&order);
         match solve(&level, &optimal)?.outcome {
             // Sorted already under this assignment: no pours to learn from (a game would show the end).
             Outcome::Solved(pours) if pours.is_empty() => sorted += 1,
@@ -415,7 +425,20 @@ pub fn plan(mystery: &Mystery, options: &Options, sampling: &Sampling) -> Result
         }
         levels.push(level);
     }
-    let unsortable = orders.len() - levels.len();
+    let unsortable = drawn - levels.len();
+    // Also every single pour that reveals at once: the alternatives nearest at hand, cheap to score.
+    if !candidates.is_empty() {
+        let n = mystery.tubes.len();
+        for pour in (0..n).flat_map(|from| (0..n).map(move |to| Pour { from, to })).filter(|p| p.from != p.to) {
+            let mut seen = mystery.clone();
+            if let Ok(Some(_)) = seen.pour(pour, options.model.rule) {
+                let single = (vec![pour], true);
+                if !candidates.contains(&single) {
+                    candidates.push(single);
+                }
+            }
+        }
+    }
     if candidates.is_empty() {
         // Every assignment left is sorted already, or none can be sorted.
         if sorted == 0 {
@@ -519,7 +542,10 @@ mod tests {
         let err = |line: &str| Mystery::parse(line, 1, 3).unwrap_err().to_string();
         assert_eq!(err("m: ??a ?bb ?a? -"), "line 1: tube 3: its top unit is hidden, but a game always shows it");
         assert_eq!(err("m: aa? aab -"), "line 1: tube 1: its top unit is hidden, but a game always shows it");
-        assert_eq!(err("m: ?aa aab -"), "line 1: colour a has 4 units, not a multiple of the capacity 3");
+        assert_eq!(
+            err("m: ?aa aab -"),
+            "line 1: colour a shows 4 units, but with hidden units every colour fills one tube of 3"
+        );
         assert_eq!(err("m: ?a ?ab -"), "line 1: 5 units cannot fill tubes of 3 (every colour fills one tube)");
     }
 
@@ -550,7 +576,7 @@ mod tests {
             let m = Mystery::hiding(&level);
             let p = plan(&m, &options, &Sampling::default()).unwrap();
             assert!(p.exhaustive);
-            let (orders, _, _) = assignments(&m, &Sampling::default());
+            let orders: Vec<Vec<u8>> = assignments(&m, &Sampling::default()).0.collect();
             let mut sortable = 0;
             let mut feasible = 0;
             let mut fewest = usize::MAX;

@@ -1,0 +1,205 @@
+//! Levels with hidden units (`?`): `solve` gives the pours up to the first reveal, `play` plays the level
+//! to the end, asking for the colour of each unit a pour uncovers. The library's `mystery` module chooses
+//! the pours; this file reads and words.
+
+use crate::{invalid, pours_word, read_input, render, ModelArgs};
+use anyhow::anyhow;
+use cli_common::{log, usage, Format};
+use serde_json::json;
+use std::io::{BufRead, IsTerminal, Write};
+use std::process::ExitCode;
+use watersort::mystery::{plan, Mystery, Plan, PlanError, Sampling};
+use watersort::{Model, Options, Tubes};
+
+/// Whether level text holds a hidden unit (`?` outside comments).
+pub fn has_hidden(text: &str) -> bool {
+    text.lines().any(|l| l.split('#').next().unwrap_or("").contains('?'))
+}
+
+#[derive(clap::Args)]
+pub struct PlayArgs {
+    /// The level as the game shows it: a level line with `?` for each hidden unit (`m: ??a ?bb ?ab -`) or
+    /// a file holding one (stdin is for the answers).
+    input: String,
+    #[command(flatten)]
+    model: ModelArgs,
+    #[command(flatten)]
+    sampling: SamplingArgs,
+}
+
+/// How many assignments of the hidden units a plan checks.
+#[derive(clap::Args)]
+struct SamplingArgs {
+    /// Check every assignment of the hidden units when there are at most N (the plan's claims are then
+    /// proved).
+    #[arg(long, value_name = "N", default_value_t = Sampling::default().exhaustive_up_to)]
+    exhaustive_up_to: u64,
+    /// Otherwise check N assignments drawn at random (reproducibly).
+    #[arg(long, value_name = "N", default_value_t = Sampling::default().sample)]
+    sample: usize,
+}
+
+impl SamplingArgs {
+    fn sampling(&self) -> Sampling {
+        Sampling { exhaustive_up_to: self.exhaustive_up_to, sample: self.sample.max(1), ..Sampling::default() }
+    }
+}
+
+/// `watersort solve` on levels with hidden units: each level's plan.
+pub fn solve(text: &str, capacity: usize, options: &Options, format: Format) -> anyhow::Result<ExitCode> {
+    let levels = Mystery::parse_all(text, capacity);
+    if levels.is_empty() {
+        return Err(usage(anyhow!("no level in the input")));
+    }
+    let mut code = ExitCode::SUCCESS;
+    for (n, level) in levels.into_iter().enumerate() {
+        let mystery = match level {
+            Ok(mystery) => mystery,
+            Err(e) => {
+                invalid(&e, n, format)?;
+                code = ExitCode::from(2);
+                continue;
+            }
+        };
+        let plan = plan(&mystery, options, &Sampling::default()).map_err(plan_error)?;
+        match format {
+            Format::Json => println!("{}", plan_json(&mystery, &plan)),
+            Format::Text => print!("{}", plan_text(&mystery, &plan)),
+        }
+    }
+    Ok(code)
+}
+
+/// A plan failure as the user's (an unsolvable level, a rule) or a limit's.
+fn plan_error(e: PlanError) -> anyhow::Error {
+    match e {
+        PlanError::Solve(e) => anyhow!(e),
+        other => usage(anyhow!(other)),
+    }
+}
+
+/// How sure a plan is, in words.
+fn sureness(plan: &Plan) -> String {
+    let drawn = plan.checked + plan.unsortable;
+    let mut how = if plan.exhaustive {
+        format!("all {drawn} assignments of the hidden units checked")
+    } else {
+        format!("{drawn} of {} assignments of the hidden units drawn at random", plain_count(plan.assignments))
+    };
+    if plan.unsortable > 0 {
+        how += &format!(", {} of them unsortable from the start", plan.unsortable);
+    }
+    if plan.safe() {
+        format!("safe: every sortable one stays sortable ({how})")
+    } else {
+        format!("not safe: {} of {} sortable ones stay sortable ({how})", plan.sortable_for, plan.checked)
+    }
+}
+
+/// A count that saturated at `u64::MAX` said as such.
+fn plain_count(n: u64) -> String {
+    if n == u64::MAX {
+        "over 1.8e19".into()
+    } else {
+        n.to_string()
+    }
+}
+
+fn plan_text(mystery: &Mystery, plan: &Plan) -> String {
+    let pours: Vec<String> = plan.pours.iter().map(ToString::to_string).collect();
+    if plan.pours.is_empty() {
+        return format!("{}: sorted already whatever is hidden\n", mystery.name());
+    }
+    let what = if plan.reveals { "up to the first reveal" } else { "to the end (no reveal needed)" };
+    format!(
+        "{}: {} {what}; {}; best case {} in all\n{}\n",
+        mystery.name(),
+        pours_word(plan.pours.len()),
+        sureness(plan),
+        pours_word(plan.best_case),
+        pours.join(", ")
+    )
+}
+
+fn plan_json(mystery: &Mystery, plan: &Plan) -> serde_json::Value {
+    json!({
+        "id": mystery.name(),
+        "level": mystery.to_line(),
+        "pours": plan.pours.iter().map(ToString::to_string).collect::<Vec<_>>(),
+        "reveals": plan.reveals,
+        "safe": plan.safe(),
+        "checked": plan.checked,
+        "sortable_for": plan.sortable_for,
+        "unsortable": plan.unsortable,
+        "exhaustive": plan.exhaustive,
+        "assignments": plan.assignments,
+        "best_case": plan.best_case,
+    })
+}
+
+/// `watersort play`: plan, pour, ask, until sorted. Prompts and pours go to stdout, one a line, so a
+/// script can drive it; answers are read a line each from stdin.
+pub fn play(args: &PlayArgs) -> anyhow::Result<ExitCode> {
+    if args.input == "-" {
+        return Err(usage(anyhow!("play reads the revealed colours on stdin: give the level inline or as a file")));
+    }
+    let (text, _) = read_input(&args.input)?;
+    let mut levels = Mystery::parse_all(&text, args.model.capacity);
+    if levels.len() != 1 {
+        return Err(usage(anyhow!("play takes one level; the input holds {}", levels.len())));
+    }
+    let mut seen = levels.remove(0).map_err(|e| usage(anyhow!("{e}")))?;
+    let options = Options { model: Model { rule: args.model.rule, ..Model::default() }, ..Options::default() };
+    let sampling = args.sampling.sampling();
+    let letters: Vec<char> = seen.colours().iter().map(|c| c.chars().next().unwrap_or('?')).collect();
+    let colour = std::io::stdout().is_terminal();
+    let mut out = std::io::stdout().lock();
+    let mut answers = std::io::stdin().lock();
+    let mut made = 0;
+    loop {
+        let tubes = Tubes { capacity: seen.capacity(), tubes: seen.tubes().to_vec() };
+        writeln!(out, "{}", render::draw(&tubes, &letters, colour))?;
+        if seen.is_sorted() {
+            writeln!(out, "sorted in {}", pours_word(made))?;
+            return Ok(ExitCode::SUCCESS);
+        }
+        let plan = plan(&seen, &options, &sampling).map_err(plan_error)?;
+        if plan.pours.is_empty() {
+            writeln!(out, "sorted in {} (the units still hidden are buried in sorted tubes)", pours_word(made))?;
+            return Ok(ExitCode::SUCCESS);
+        }
+        writeln!(out, "plan: {}", plan_text(&seen, &plan).lines().next().unwrap_or(""))?;
+        for &pour in &plan.pours {
+            made += 1;
+            writeln!(out, "pour {made}: {pour}")?;
+            let mut uncovered = seen.pour(pour, options.model.rule).map_err(|e| anyhow!("internal error: {e}"))?;
+            while let Some(tube) = uncovered {
+                let height = seen.tubes()[tube].len();
+                let choices: String = {
+                    let mut units = seen.hidden_units();
+                    units.dedup();
+                    units.iter().map(|&u| letters[u as usize]).collect()
+                };
+                writeln!(
+                    out,
+                    "tube {}, unit {height} from the bottom, is uncovered: which colour? ({choices})",
+                    tube + 1
+                )?;
+                out.flush()?;
+                let mut line = String::new();
+                if answers.read_line(&mut line)? == 0 {
+                    log("watersort play: stopped: no answer on stdin");
+                    return Ok(ExitCode::from(2));
+                }
+                let answer = line.trim();
+                match seen.colours().iter().position(|c| c == answer) {
+                    Some(c) => match seen.reveal(tube, c as u8) {
+                        Ok(next) => uncovered = next,
+                        Err(e) => writeln!(out, "{e}; try again")?,
+                    },
+                    None => writeln!(out, "'{answer}' is not a colour of this level ({choices}); try again")?,
+                }
+            }
+        }
+    }
+}
