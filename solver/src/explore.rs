@@ -14,8 +14,10 @@ use std::time::Instant;
 
 #[derive(clap::Args)]
 #[command(after_long_help = "Examples:
-  solver explore --board 3x3                      # 181,440 positions, the farthest 31 moves away
-  solver explore --board 3x4 --format markdown    # 239,500,800 positions: about a minute on 2 cores")]
+  # 181,440 positions, the farthest 31 moves away
+  solver explore --board 3x3
+  # 239,500,800 positions: about a minute on 2 cores
+  solver explore --board 3x4 --format markdown")]
 pub struct ExploreArgs {
     /// The board, rows x columns; boards of up to 12 cells fit in a few hundred MB.
     #[arg(long, value_name = "RxC", default_value = "3x3")]

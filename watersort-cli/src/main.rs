@@ -24,17 +24,22 @@ Examples:
   watersort solve levels.txt --format json
   watersort solve level.json --show
   watersort generate --colors 12 --empty 2 --count 1000 --seed 1 > game.txt
-  watersort solve game.txt --algorithm dfs          # some solution fast, not necessarily the fewest pours
-  watersort batch game.txt -o game.jsonl             # one record a level, resumable (--resume), shardable
+  # some solution fast, not necessarily the fewest pours
+  watersort solve game.txt --algorithm dfs
+  # one record a level, resumable (--resume), shardable
+  watersort batch game.txt -o game.jsonl
   watersort report game.jsonl
   echo 'x: aab abb - ' | watersort solve - --capacity 3 --rule one-unit
 
-Level text: one level a line, `name: tube tube ...`, each tube its colours bottom to top as letters
-(case-sensitive), `-` an empty tube, `#` a comment. JSON: an array of tubes, each an array of colour
-names bottom to top; \"Empty\" entries or [] are space.";
+Level text: one level a line, `name: tube tube ...`, each tube its colours
+bottom to top as letters (case-sensitive), `-` an empty tube, `#` a comment.
+JSON: an array of tubes, each an array of colour names bottom to top; \"Empty\"
+entries or [] are space. Pours print as `3 -> 14` (tubes numbered from 1);
+records (--format json, batch) list them in their `moves` field as `3->14`, and
+their `length` is the number of pours.";
 
 #[derive(Parser)]
-#[command(name = "watersort", version, about = "Solves water sort levels in the fewest pours", after_help = format!("{EXAMPLES}\n\n{}", cli_common::EXIT_STATUS_HELP))]
+#[command(name = "watersort", version, about = "Solves water sort levels in the fewest pours", after_help = format!("{EXAMPLES}\n\n{}\n\n{}", cli_common::NODES_HELP, cli_common::EXIT_STATUS_HELP))]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -371,4 +376,14 @@ fn generate_command(args: &GenerateArgs) -> anyhow::Result<ExitCode> {
         started.elapsed().as_secs_f64()
     ));
     Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(test)]
+mod tests {
+    /// Every command's help reads right in an 80-column terminal: no line clap would break without an
+    /// indent, and examples as commands with `#` comments above them.
+    #[test]
+    fn help_keeps_the_layout_at_80_columns() {
+        assert_eq!(cli_common::help::faults(&<super::Cli as clap::CommandFactory>::command()), Vec::<String>::new());
+    }
 }
