@@ -344,9 +344,9 @@ fn load(name: &str, files: &[PathBuf]) -> anyhow::Result<Vec<Record>> {
         let file = read_records(path).map_err(cli_common::usage)?;
         if file.torn_tail > 0 {
             cli_common::log(&format!(
-                "{name}: note: {} ends in an incomplete record ({} bytes), not counted",
+                "{name}: note: {} ends in an incomplete record ({}), not counted",
                 path.display(),
-                file.torn_tail
+                cli_common::units::human_bytes(file.torn_tail)
             ));
         }
         for r in file.records {

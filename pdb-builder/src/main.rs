@@ -405,14 +405,14 @@ fn describe(f: &PdbFile) -> String {
     let tiles: Vec<String> = h.tiles.iter().map(|t| t.to_string()).collect();
     let hist: Vec<String> = h.used_histogram().iter().enumerate().map(|(v, c)| format!("{v}:{c}")).collect();
     format!(
-        "{}\n  board {}, goal: blank on cell 0, tile t on cell t\n  pattern: {} tiles: {}\n  index: lexicographic rank of the pattern tiles' cells, {} entries\n  encoding: {}, payload {} bytes at offset {}\n  values 0 to {}; histogram (value:count): {}\n  payload xxh3 {:016x}; format version {}; built by {}\n",
+        "{}\n  board {}, goal: blank on cell 0, tile t on cell t\n  pattern: {} tiles: {}\n  index: lexicographic rank of the pattern tiles' cells, {} entries\n  encoding: {}, payload {} at offset {}\n  values 0 to {}; histogram (value:count): {}\n  payload xxh3 {:016x}; format version {}; built by {}\n",
         f.path.display(),
         h.board,
         h.tiles.len(),
         tiles.join(" "),
         thousands(h.entries),
         h.encoding.name(),
-        thousands(h.payload_len),
+        human_bytes(h.payload_len),
         h.payload_offset,
         h.max_value,
         hist.join(" "),

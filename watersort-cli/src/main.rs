@@ -208,7 +208,8 @@ fn read_levels(input: &str, capacity: usize) -> anyhow::Result<Vec<Result<Level,
         from.take(MAX_INPUT + 1).read_to_end(&mut bytes).with_context(|| format!("reading {what}")).map_err(usage)?;
         if bytes.len() as u64 > MAX_INPUT {
             return Err(usage(anyhow::anyhow!(
-                "{what} is over 64 MiB: no level input is that long (use `watersort batch` for many levels)"
+                "{what} is over {}: no level input is that long (use `watersort batch` for many levels)",
+                cli_common::units::human_bytes(MAX_INPUT)
             )));
         }
         String::from_utf8(bytes).map_err(|_| usage(anyhow::anyhow!("{what} is not UTF-8 text")))
