@@ -78,7 +78,11 @@ impl Comparison {
         };
         let mut s = String::new();
         let _ = writeln!(s, "compared     {second} against {first}: {} instances solved by both", self.pairs.len());
-        let _ = writeln!(s, "node ratio   {} (geometric mean of {second} / {first})", ratio(self.nodes_ratio));
+        let _ = writeln!(
+            s,
+            "node ratio   {} (geometric mean of {second} / {first}, generated nodes)",
+            ratio(self.nodes_ratio)
+        );
         let _ = writeln!(s, "time ratio   {} (geometric mean of {second} / {first})", ratio(self.seconds_ratio));
         let _ = writeln!(s, "lengths      differ on {}", ids(&self.length_differs));
         let _ =
@@ -92,7 +96,7 @@ impl Comparison {
         let mut s = self.text(first, second).lines().map(|l| format!("{l}  \n")).collect::<String>();
         let _ = writeln!(
             s,
-            "\n| id | nodes {first} | nodes {second} | ratio | s {first} | s {second} | ratio |\n|---|---:|---:|---:|---:|---:|---:|"
+            "\n| id | generated {first} | generated {second} | ratio | s {first} | s {second} | ratio |\n|---|---:|---:|---:|---:|---:|---:|"
         );
         for p in &self.pairs {
             let _ = writeln!(

@@ -290,7 +290,9 @@ fn print_solution(
     match args.format {
         Format::Json => writeln!(out, "{}", serde_json::to_string(&rec)?)?,
         Format::Text => {
-            let work = format!("{} nodes, {:.4} s", stats.expanded, stats.seconds);
+            // Nodes as `solver` and every record count them (see `cli_common::NODES_HELP`).
+            let work =
+                format!("nodes {} generated, {} expanded, {:.4} s", stats.generated, stats.expanded, stats.seconds);
             match &solution.outcome {
                 Outcome::Solved(pours) => {
                     let kind = if optimal { "optimal" } else { "not necessarily fewest" };
@@ -298,13 +300,10 @@ fn print_solution(
                     let list: Vec<String> = pours.iter().map(ToString::to_string).collect();
                     writeln!(out, "{}", list.join(", "))?;
                 }
-                Outcome::Unsolvable => writeln!(
-                    out,
-                    "{}: unsolvable, proved by examining {} states, {work}",
-                    level.name(),
-                    stats.expanded
-                )?,
-                Outcome::Stopped(why) => writeln!(out, "{}: stopped ({why}) after {work}", level.name())?,
+                Outcome::Unsolvable => {
+                    writeln!(out, "{}: unsolvable, proved by examining every reachable state, {work}", level.name())?
+                }
+                Outcome::Stopped(why) => writeln!(out, "{}: stopped ({why}), {work}", level.name())?,
             }
         }
     }

@@ -20,6 +20,18 @@ fn solves_and_prints_pours_one_based() {
     assert!(stdout.lines().nth(1).unwrap().contains(" -> 3"), "{stdout}");
 }
 
+/// "nodes" means one thing in text and in JSON, as in `solver`: the generated nodes, beside the expanded.
+#[test]
+fn text_and_json_count_the_same_nodes() {
+    let level = "demo: abab baba - -";
+    let json: serde_json::Value =
+        serde_json::from_slice(&watersort(&["solve", level, "--format", "json"], "").stdout).unwrap();
+    let (nodes, expanded) = (json["nodes"].as_u64().unwrap(), json["expanded"].as_u64().unwrap());
+    assert!(nodes > expanded, "{json}");
+    let stdout = text(&watersort(&["solve", level], "").stdout);
+    assert!(stdout.contains(&format!(", nodes {nodes} generated, {expanded} expanded, ")), "{stdout}");
+}
+
 #[test]
 fn every_malformed_level_is_one_line_and_exit_2() {
     for (level, expected) in [
