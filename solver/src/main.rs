@@ -74,7 +74,7 @@ fn main() -> ExitCode {
     cli_common::main("solver", || match cli.command {
         Command::Solve(args) => solver::solve::run(&args),
         Command::Batch(args) => solver::batch::run(&args),
-        Command::Report(args) => batch::report::run("solver", &args),
+        Command::Report(args) => batch::report::run(batch::report::Tool { name: "solver", steps: "moves" }, &args),
         Command::Split(args) => solver::split::split(&args),
         Command::Work(args) => solver::split::work(&args),
         Command::Merge(args) => solver::split::merge(&args),

@@ -151,7 +151,7 @@ fn main() -> ExitCode {
     cli_common::main("watersort", || match cli.command {
         Command::Solve(args) => solve_command(&args),
         Command::Batch(args) => batch_command(&args),
-        Command::Report(args) => batch::report::run("watersort", &args),
+        Command::Report(args) => batch::report::run(batch::report::Tool { name: "watersort", steps: "pours" }, &args),
         Command::Generate(args) => generate_command(&args),
     })
 }

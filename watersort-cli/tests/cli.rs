@@ -143,6 +143,7 @@ fn batch_writes_a_record_a_level_resumes_and_reports() {
     let args = ["batch", input.to_str().unwrap(), "-o", out.to_str().unwrap(), "--capacity", "2"];
     let o = watersort(&args, "");
     assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    assert!(text(&o.stderr).contains("3 pours)"), "the closing summary counts pours: {}", text(&o.stderr));
     let records: Vec<serde_json::Value> =
         std::fs::read_to_string(&out).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
     let mut by_id: Vec<(String, String)> = records
@@ -174,8 +175,11 @@ fn batch_writes_a_record_a_level_resumes_and_reports() {
     let report = watersort(&["report", out.to_str().unwrap(), "--html", page.to_str().unwrap()], "");
     assert_eq!(report.status.code(), Some(0));
     assert!(text(&report.stdout).contains("unsolvable   1"), "{}", text(&report.stdout));
+    // A level's length is its pours, in the summary, on the page and on the charts' axes.
+    assert!(text(&report.stdout).contains(", 3 pours)") && !text(&report.stdout).contains("moves"));
     // The shared report's page: the same figures, and the charts on the batch's clock.
     let html = std::fs::read_to_string(&page).unwrap();
+    assert!(html.contains("<td>3 pours</td>") && html.contains("optimal length (pours)") && !html.contains("moves"));
     assert!(html.contains("<tr><th>unsolvable</th><td>1</td></tr>") && html.contains("<svg"));
     assert!(html.contains("wall-clock time since the run began"));
     std::fs::remove_dir_all(&dir).unwrap();
