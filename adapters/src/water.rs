@@ -81,6 +81,8 @@ impl Task for Levels {
         "watersort"
     }
 
+    const STEPS: &'static str = "pours";
+
     /// The capacity lines are read with, the pour rule, and what searched: a length under another rule is
     /// another puzzle's.
     fn settings(&self) -> Vec<(&'static str, String)> {

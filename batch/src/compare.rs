@@ -4,6 +4,7 @@
 use crate::record::{Record, Status};
 use cli_common::text::printable;
 use serde::Serialize;
+use std::cmp::Ordering;
 use std::collections::HashMap;
 use std::fmt::Write as _;
 
@@ -21,7 +22,7 @@ pub struct Pair {
 /// The second run against the first over the instances both solved.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Comparison {
-    /// Instances solved by both runs, in the first run's order.
+    /// Instances solved by both runs, in id order ([`natural_order`]).
     pub pairs: Vec<Pair>,
     /// Ids only the first run solved.
     pub only_first: Vec<String>,
@@ -39,6 +40,40 @@ pub struct Comparison {
 fn geometric_mean(pairs: impl Iterator<Item = (f64, f64)>) -> Option<f64> {
     let logs: Vec<f64> = pairs.filter(|&(a, b)| a > 0.0 && b > 0.0).map(|(a, b)| (b / a).ln()).collect();
     (!logs.is_empty()).then(|| (logs.iter().sum::<f64>() / logs.len() as f64).exp())
+}
+
+/// Ids in the order people count: runs of digits compared as numbers (`9` before `10`, `s1-2` before
+/// `s1-10`), the rest as text. Records come in the order searches finished, so every list of ids a report
+/// prints is sorted by this.
+pub fn natural_order(a: &str, b: &str) -> Ordering {
+    /// The next run of digits or of other characters.
+    fn run(s: &str) -> (&str, &str) {
+        let digits = s.starts_with(|c: char| c.is_ascii_digit());
+        let end = s.find(|c: char| c.is_ascii_digit() != digits).unwrap_or(s.len());
+        s.split_at(end)
+    }
+    let (mut x, mut y) = (a, b);
+    while !x.is_empty() && !y.is_empty() {
+        let ((rx, tx), (ry, ty)) = (run(x), run(y));
+        let numbers = rx.starts_with(|c: char| c.is_ascii_digit()) && ry.starts_with(|c: char| c.is_ascii_digit());
+        let order = if numbers {
+            // Without leading zeros, a longer run of digits is the larger number, however long.
+            let (nx, ny) = (rx.trim_start_matches('0'), ry.trim_start_matches('0'));
+            nx.len().cmp(&ny.len()).then_with(|| nx.cmp(ny))
+        } else {
+            rx.cmp(ry)
+        };
+        if order != Ordering::Equal {
+            return order;
+        }
+        (x, y) = (tx, ty);
+    }
+    x.len().cmp(&y.len()).then_with(|| a.cmp(b))
+}
+
+/// A ratio as every report shows it (text, Markdown, chart titles): three decimals.
+pub fn ratio_text(r: f64) -> String {
+    format!("{r:.3}")
 }
 
 impl Comparison {
@@ -59,26 +94,35 @@ impl Comparison {
                 pairs.push(Pair { id: ra.id.clone(), nodes: (ra.nodes, rb.nodes), seconds: (ra.seconds, rb.seconds) });
             }
         }
+        let sorted = |mut ids: Vec<String>| {
+            ids.sort_by(|x, y| natural_order(x, y));
+            ids
+        };
+        pairs.sort_by(|x, y| natural_order(&x.id, &y.id));
         Comparison {
             nodes_ratio: geometric_mean(pairs.iter().map(|p| (p.nodes.0 as f64, p.nodes.1 as f64))),
             seconds_ratio: geometric_mean(pairs.iter().map(|p| p.seconds)),
-            only_first: a.iter().filter(|r| !by_id.contains_key(r.id.as_str())).map(|r| r.id.clone()).collect(),
-            only_second: b.iter().filter(|r| !in_a.contains_key(r.id.as_str())).map(|r| r.id.clone()).collect(),
-            length_differs,
+            only_first: sorted(a.iter().filter(|r| !by_id.contains_key(r.id.as_str())).map(|r| r.id.clone()).collect()),
+            only_second: sorted(b.iter().filter(|r| !in_a.contains_key(r.id.as_str())).map(|r| r.id.clone()).collect()),
+            length_differs: sorted(length_differs),
             pairs,
         }
     }
 
     /// Aligned plain text, `first` and `second` naming the runs (ids printable: see [`printable`]).
     pub fn text(&self, first: &str, second: &str) -> String {
-        let ratio = |r: Option<f64>| r.map_or("-".to_string(), |r| format!("{r:.3}"));
+        let ratio = |r: Option<f64>| r.map_or("-".to_string(), ratio_text);
         let ids = |v: &[String]| match v {
             [] => "none".to_string(),
             v => v.iter().map(|id| printable(id)).collect::<Vec<_>>().join(", "),
         };
         let mut s = String::new();
         let _ = writeln!(s, "compared     {second} against {first}: {} instances solved by both", self.pairs.len());
-        let _ = writeln!(s, "node ratio   {} (geometric mean of {second} / {first})", ratio(self.nodes_ratio));
+        let _ = writeln!(
+            s,
+            "node ratio   {} (geometric mean of {second} / {first}, generated nodes)",
+            ratio(self.nodes_ratio)
+        );
         let _ = writeln!(s, "time ratio   {} (geometric mean of {second} / {first})", ratio(self.seconds_ratio));
         let _ = writeln!(s, "lengths      differ on {}", ids(&self.length_differs));
         let _ =
@@ -88,11 +132,11 @@ impl Comparison {
 
     /// A Markdown table of the figures and one row an instance.
     pub fn markdown(&self, first: &str, second: &str) -> String {
-        let ratio = |a: f64, b: f64| if a > 0.0 { format!("{:.3}", b / a) } else { "-".into() };
+        let ratio = |a: f64, b: f64| if a > 0.0 { ratio_text(b / a) } else { "-".into() };
         let mut s = self.text(first, second).lines().map(|l| format!("{l}  \n")).collect::<String>();
         let _ = writeln!(
             s,
-            "\n| id | nodes {first} | nodes {second} | ratio | s {first} | s {second} | ratio |\n|---|---:|---:|---:|---:|---:|---:|"
+            "\n| id | generated {first} | generated {second} | ratio | s {first} | s {second} | ratio |\n|---|---:|---:|---:|---:|---:|---:|"
         );
         for p in &self.pairs {
             let _ = writeln!(
@@ -131,6 +175,21 @@ mod tests {
             (c.length_differs, c.only_first, c.only_second),
             (vec!["1".into()], vec!["3".into()], vec!["4".into()])
         );
+    }
+
+    /// Records arrive in the order searches finished; every list of ids is in counting order.
+    #[test]
+    fn ids_are_listed_in_counting_order() {
+        let ids = ["10", "9", "s1-10", "2", "s1-2", "b", "a", "010", "99999999999999999999999"];
+        let a: Vec<Record> = ids.iter().map(|id| rec(id, 40, 1, 1.0)).collect();
+        let b: Vec<Record> = ids.iter().map(|id| rec(id, 41, 1, 1.0)).collect();
+        let c = Comparison::new(&a, &b);
+        let counted = ["2", "9", "010", "10", "99999999999999999999999", "a", "b", "s1-2", "s1-10"];
+        assert_eq!(c.length_differs, counted);
+        assert_eq!(c.pairs.iter().map(|p| p.id.as_str()).collect::<Vec<_>>(), counted);
+        assert!(c.text("a", "b").contains("differ on 2, 9, 010, 10, 99999999999999999999999, a, b, s1-2, s1-10"));
+        let c = Comparison::new(&a, &b[..0]);
+        assert_eq!(c.only_first, counted);
     }
 
     #[test]

@@ -3,6 +3,7 @@
 //! before anything looks at it (a 99 MB line cost 1.9 GB, and `/dev/zero` grew until the allocator gave up).
 
 use cli_common::text::printable;
+use cli_common::units::human_bytes;
 use std::io::{self, BufRead, Read};
 
 /// The longest instance line read (64 KiB, line end not counted). The longest real line is a few hundred
@@ -85,16 +86,7 @@ pub fn instance_too_long(start: &[u8]) -> String {
 
 /// What is wrong with a line longer than `max` bytes, the most `what` may be.
 pub fn too_long(max: usize, what: &str) -> String {
-    format!("longer than {}, the most {what} may be", size(max))
-}
-
-/// `64 KiB`, `64 MiB`: a cap as people say it.
-fn size(bytes: usize) -> String {
-    match bytes {
-        b if b >= 1 << 20 => format!("{} MiB", b >> 20),
-        b if b >= 1 << 10 => format!("{} KiB", b >> 10),
-        b => format!("{b} bytes"),
-    }
+    format!("longer than {}, the most {what} may be", human_bytes(max as u64))
 }
 
 #[cfg(test)]
@@ -145,7 +137,7 @@ mod tests {
         );
         assert_eq!(too_long(MAX_LINE, "a line"), "longer than 64 KiB, the most a line may be");
         assert_eq!(too_long(MAX_RECORD_LINE, "a record"), "longer than 64 MiB, the most a record may be");
-        assert_eq!(too_long(100, "it"), "longer than 100 bytes, the most it may be");
+        assert_eq!(too_long(100, "it"), "longer than 100 B, the most it may be");
         assert_eq!(
             instance_too_long(b"\0\x1b[2J"),
             r"longer than 64 KiB, the most an instance line may be (it begins '\u{0}\u{1b}[2J…')"

@@ -5,7 +5,9 @@
 use crate::compare::{Comparison, Pair};
 use crate::record::{Record, Status};
 use anyhow::Context;
+use plotters::chart::MeshStyle;
 use plotters::coord::combinators::IntoLogRange;
+use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -15,6 +17,15 @@ const SIZE: (u32, u32) = (720, 440);
 const COLOURS: [RGBColor; 4] =
     [RGBColor(45, 93, 123), RGBColor(224, 122, 47), RGBColor(76, 145, 65), RGBColor(150, 60, 140)];
 const FONT: &str = "sans-serif";
+/// Font sizes (plotters' units; an SVG viewer shows them about a fifth smaller): titles, axis names, and
+/// tick labels and legends, large enough to read where the chart is shown at its own size.
+const TITLE: u32 = 24;
+const AXIS: u32 = 18;
+const LABEL: u32 = 16;
+/// The right margin: room for the last tick label, which is centred on the end of the axis.
+const RIGHT: u32 = 40;
+/// Tick labels an axis has at most: the same number given to plotters and used to find the labels' style.
+const LABELS: usize = 10;
 
 /// A run to draw: its name and records.
 pub struct Run<'a> {
@@ -32,14 +43,30 @@ fn err(e: impl std::fmt::Display) -> anyhow::Error {
     anyhow::anyhow!("drawing: {e}")
 }
 
-/// A log axis label: whole numbers as such, others (and huge ones) as `1e-5`, rounding away the float
-/// noise of the axis' powers of ten.
-fn tick(v: &f64) -> String {
-    if (1.0..1e7).contains(v) {
-        format!("{v:.0}")
-    } else {
-        format!("{v:.0e}")
+/// The labels of a log axis over `range`, all in one style: its ticks are powers of ten, written out
+/// (`1,000`) when the whole axis lies within 1 to a million, else all as `1e-5`, `1e7` (never `1000000`
+/// beside `1e7`).
+fn log_ticks(range: &std::ops::Range<f64>) -> impl Fn(&f64) -> String {
+    let written_out = range.start >= 1.0 && range.end <= 1e6;
+    move |v: &f64| {
+        if written_out {
+            cli_common::units::thousands(v.round() as u64)
+        } else {
+            format!("1e{}", v.log10().round())
+        }
     }
+}
+
+/// The labels of a linear axis over `range`, all with the same number of decimals: as many as the finest
+/// of the ticks plotters puts on it needs (`0.0000`, `0.0005`, `0.0010`, not `0.0`, `0.0005`, `0.001`);
+/// values of ten million and more as `1.5e7`.
+fn linear_ticks(range: &std::ops::Range<f64>) -> impl Fn(&f64) -> String {
+    let ticks = RangedCoordf64::from(range.clone()).key_points(LABELS);
+    let huge = ticks.iter().any(|v| v.abs() >= 1e7);
+    // Nine decimals at most, which rounds away the float noise of the ticks' steps (0.30000000000000004).
+    let decimals = |v: &f64| format!("{v:.9}").trim_end_matches('0').split_once('.').map_or(0, |(_, d)| d.len());
+    let digits = ticks.iter().map(decimals).max().unwrap_or(0);
+    move |v: &f64| if huge { format!("{v:e}") } else { format!("{v:.digits$}") }
 }
 
 /// The powers of ten a log axis may span: plotters steps a log axis' ticks by multiplying from its start to
@@ -67,8 +94,8 @@ fn on_axis(v: f64, range: &std::ops::Range<f64>) -> f64 {
     v.clamp(range.start, range.end)
 }
 
-/// Every chart the runs allow, as (file name, SVG text).
-pub fn charts(runs: &[Run]) -> anyhow::Result<Vec<(&'static str, String)>> {
+/// Every chart the runs allow, as (file name, SVG text); `steps` is what a length counts (`moves`, `pours`).
+pub fn charts(runs: &[Run], steps: &str) -> anyhow::Result<Vec<(&'static str, String)>> {
     let mut all = Vec::new();
     let mut chart = |name, draw: &dyn Fn(&mut String) -> anyhow::Result<()>| {
         let mut svg = String::new();
@@ -76,9 +103,9 @@ pub fn charts(runs: &[Run]) -> anyhow::Result<Vec<(&'static str, String)>> {
         all.push((name, svg));
         anyhow::Ok(())
     };
-    chart("lengths.svg", &|svg| lengths(svg, runs))?;
-    chart("time-by-length.svg", &|svg| cost_by_length(svg, runs, "search time (s)", |r| r.seconds))?;
-    chart("nodes-by-length.svg", &|svg| cost_by_length(svg, runs, "generated nodes", |r| r.nodes as f64))?;
+    chart("lengths.svg", &|svg| lengths(svg, runs, steps))?;
+    chart("time-by-length.svg", &|svg| cost_by_length(svg, runs, steps, "search time (s)", |r| r.seconds))?;
+    chart("nodes-by-length.svg", &|svg| cost_by_length(svg, runs, steps, "generated nodes", |r| r.nodes as f64))?;
     chart("solved-by-time.svg", &|svg| solved_over_time(svg, runs))?;
     if let [a, b, ..] = runs {
         let c = Comparison::new(a.records, b.records);
@@ -92,12 +119,12 @@ pub fn charts(runs: &[Run]) -> anyhow::Result<Vec<(&'static str, String)>> {
 }
 
 /// Draws every chart the runs allow into `dir`, returning the files written.
-pub fn plot_all(dir: &Path, runs: &[Run]) -> anyhow::Result<Vec<PathBuf>> {
+pub fn plot_all(dir: &Path, runs: &[Run], steps: &str) -> anyhow::Result<Vec<PathBuf>> {
     // A folder that cannot be made is the user's path, as for `--html` and `batch -o`: exit code 2.
     std::fs::create_dir_all(dir)
         .with_context(|| format!("cannot create {}", dir.display()))
         .map_err(cli_common::usage)?;
-    charts(runs)?
+    charts(runs, steps)?
         .into_iter()
         .map(|(name, svg)| {
             let path = dir.join(name);
@@ -108,7 +135,7 @@ pub fn plot_all(dir: &Path, runs: &[Run]) -> anyhow::Result<Vec<PathBuf>> {
 }
 
 /// A histogram of solution lengths, one bar series a run.
-fn lengths(svg: &mut String, runs: &[Run]) -> anyhow::Result<()> {
+fn lengths(svg: &mut String, runs: &[Run], steps: &str) -> anyhow::Result<()> {
     // Lengths as u64: plotters' u32 axes overflow at a length of u32::MAX, which a record can hold.
     let counts: Vec<BTreeMap<u64, u32>> = runs
         .iter()
@@ -124,13 +151,18 @@ fn lengths(svg: &mut String, runs: &[Run]) -> anyhow::Result<()> {
     let root = SVGBackend::with_string(svg, SIZE).into_drawing_area();
     root.fill(&WHITE).map_err(err)?;
     let mut chart = ChartBuilder::on(&root)
-        .caption("Solution lengths", (FONT, 22))
+        .caption("Solution lengths", (FONT, TITLE))
         .margin(12)
-        .x_label_area_size(40)
-        .y_label_area_size(50)
+        .margin_right(RIGHT)
+        .x_label_area_size(45)
+        .y_label_area_size(60)
         .build_cartesian_2d((lo..hi + 1).into_segmented(), 0..top + top / 10 + 1)
         .map_err(err)?;
-    chart.configure_mesh().x_desc("optimal length (moves)").y_desc("instances").draw().map_err(err)?;
+    mesh(&mut chart.configure_mesh())
+        .x_desc(format!("optimal length ({steps})"))
+        .y_desc("instances")
+        .draw()
+        .map_err(err)?;
     for (i, (run, m)) in runs.iter().zip(&counts).enumerate() {
         let colour = COLOURS[i % COLOURS.len()];
         let style = if runs.len() == 1 { colour.filled() } else { colour.mix(0.5).filled() };
@@ -144,6 +176,19 @@ fn lengths(svg: &mut String, runs: &[Run]) -> anyhow::Result<()> {
     root.present().map_err(err)
 }
 
+/// The mesh of every chart: as many labels on each axis as [`linear_ticks`] expects, in readable sizes.
+fn mesh<'m, 'a, 'b, X: Ranged, Y: Ranged, DB: DrawingBackend>(
+    mesh: &'m mut MeshStyle<'a, 'b, X, Y, DB>,
+) -> &'m mut MeshStyle<'a, 'b, X, Y, DB> {
+    mesh.x_labels(LABELS).y_labels(LABELS).label_style((FONT, LABEL)).axis_desc_style((FONT, AXIS))
+}
+
+/// `what` with a capital, as a chart's title starts.
+fn capitalised(what: &str) -> String {
+    let mut chars = what.chars();
+    chars.next().map_or_else(String::new, |c| c.to_uppercase().chain(chars).collect())
+}
+
 /// The legend naming the runs, when there is more than one.
 fn legend<'a, DB: DrawingBackend + 'a, CT: plotters::coord::CoordTranslate>(
     chart: &mut ChartContext<'a, DB, CT>,
@@ -152,6 +197,7 @@ fn legend<'a, DB: DrawingBackend + 'a, CT: plotters::coord::CoordTranslate>(
     if runs > 1 {
         chart
             .configure_series_labels()
+            .label_font((FONT, LABEL))
             .background_style(WHITE.mix(0.8))
             .border_style(BLACK)
             .position(SeriesLabelPosition::UpperLeft)
@@ -162,7 +208,13 @@ fn legend<'a, DB: DrawingBackend + 'a, CT: plotters::coord::CoordTranslate>(
 }
 
 /// `cost` of each solved instance against its length, on a log scale.
-fn cost_by_length(svg: &mut String, runs: &[Run], what: &str, cost: fn(&Record) -> f64) -> anyhow::Result<()> {
+fn cost_by_length(
+    svg: &mut String,
+    runs: &[Run],
+    steps: &str,
+    what: &str,
+    cost: fn(&Record) -> f64,
+) -> anyhow::Result<()> {
     // Lengths as u64, as in `lengths`.
     let length = |r: &Record| r.length.map(u64::from);
     let lens = runs.iter().flat_map(solved).filter_map(length);
@@ -172,17 +224,18 @@ fn cost_by_length(svg: &mut String, runs: &[Run], what: &str, cost: fn(&Record) 
     let root = SVGBackend::with_string(svg, SIZE).into_drawing_area();
     root.fill(&WHITE).map_err(err)?;
     let mut chart = ChartBuilder::on(&root)
-        .caption(format!("{what} by solution length"), (FONT, 22))
+        .caption(format!("{} by solution length", capitalised(what)), (FONT, TITLE))
         .margin(12)
-        .x_label_area_size(40)
-        .y_label_area_size(70)
+        .margin_right(RIGHT)
+        .x_label_area_size(45)
+        .y_label_area_size(90)
         .build_cartesian_2d(lo..hi, y.clone().log_scale())
         .map_err(err)?;
-    chart
-        .configure_mesh()
-        .x_desc("optimal length (moves)")
+    let ticks = log_ticks(&y);
+    mesh(&mut chart.configure_mesh())
+        .x_desc(format!("optimal length ({steps})"))
         .y_desc(what)
-        .y_label_formatter(&tick)
+        .y_label_formatter(&ticks)
         .draw()
         .map_err(err)?;
     for (i, run) in runs.iter().enumerate() {
@@ -255,13 +308,20 @@ fn solved_over_time(svg: &mut String, runs: &[Run]) -> anyhow::Result<()> {
     let root = SVGBackend::with_string(svg, SIZE).into_drawing_area();
     root.fill(&WHITE).map_err(err)?;
     let mut chart = ChartBuilder::on(&root)
-        .caption("Instances solved over time", (FONT, 22))
+        .caption("Instances solved over time", (FONT, TITLE))
         .margin(12)
-        .x_label_area_size(40)
-        .y_label_area_size(50)
+        .margin_right(RIGHT)
+        .x_label_area_size(45)
+        .y_label_area_size(60)
         .build_cartesian_2d(0.0..end * 1.02, 0..most + 1)
         .map_err(err)?;
-    chart.configure_mesh().x_desc(axis).y_desc("instances solved").draw().map_err(err)?;
+    let ticks = linear_ticks(&(0.0..end * 1.02));
+    mesh(&mut chart.configure_mesh())
+        .x_desc(axis)
+        .y_desc("instances solved")
+        .x_label_formatter(&ticks)
+        .draw()
+        .map_err(err)?;
     for (i, (run, points)) in runs.iter().zip(&steps).enumerate() {
         let colour = COLOURS[i % COLOURS.len()];
         let line = points.iter().flat_map(|&(t, k)| [(t.min(end), k - 1), (t.min(end), k)]);
@@ -288,20 +348,22 @@ fn against(
     let range = log_range(points.iter().flat_map(|&(x, y)| [x, y]));
     let root = SVGBackend::with_string(svg, (560, 560)).into_drawing_area();
     root.fill(&WHITE).map_err(err)?;
-    let mean = ratio.map_or(String::new(), |r| format!(" (geometric mean {r:.2})"));
+    // The mean as the comparison's text gives it, so that the figure reads the same in both.
+    let mean = ratio.map_or(String::new(), |r| format!(" (geometric mean {})", crate::compare::ratio_text(r)));
     let mut chart = ChartBuilder::on(&root)
-        .caption(format!("{what}: {} / {}{mean}", b.name, a.name), (FONT, 18))
+        .caption(format!("{}: {} / {}{mean}", capitalised(what), b.name, a.name), (FONT, LABEL + 4))
         .margin(12)
-        .x_label_area_size(45)
-        .y_label_area_size(70)
+        .margin_right(RIGHT)
+        .x_label_area_size(50)
+        .y_label_area_size(90)
         .build_cartesian_2d(range.clone().log_scale(), range.clone().log_scale())
         .map_err(err)?;
-    chart
-        .configure_mesh()
+    let ticks = log_ticks(&range);
+    mesh(&mut chart.configure_mesh())
         .x_desc(format!("{} ({what})", a.name))
         .y_desc(format!("{} ({what})", b.name))
-        .x_label_formatter(&tick)
-        .y_label_formatter(&tick)
+        .x_label_formatter(&ticks)
+        .y_label_formatter(&ticks)
         .draw()
         .map_err(err)?;
     chart
@@ -346,11 +408,83 @@ mod tests {
     #[test]
     fn charts_are_svg_text() {
         let records = [rec(Status::Solved, 0.5, Some(10.0))];
-        let charts = charts(&[Run { name: "a".into(), records: &records }]).unwrap();
+        let charts = charts(&[Run { name: "a".into(), records: &records }], "moves").unwrap();
         let names: Vec<&str> = charts.iter().map(|(n, _)| *n).collect();
         assert_eq!(names, ["lengths.svg", "time-by-length.svg", "nodes-by-length.svg", "solved-by-time.svg"]);
         assert!(charts.iter().all(|(_, svg)| svg.starts_with("<svg") && svg.contains("</svg>")));
         assert!(charts[3].1.contains("wall-clock time since the run began"));
+    }
+
+    /// The texts of an SVG chart with their font sizes, in the order drawn.
+    fn texts(svg: &str) -> Vec<(f64, String)> {
+        svg.split("<text")
+            .skip(1)
+            .map(|t| {
+                let size = t.split("font-size=\"").nth(1).and_then(|s| s.split('"').next()).unwrap().parse().unwrap();
+                let body = t.split_once('>').unwrap().1.split("</text>").next().unwrap().trim().to_string();
+                (size, body)
+            })
+            .collect()
+    }
+
+    /// Two runs over instances whose costs span 10 to 10^9 nodes and 0.0003 to 0.0047 s: what a chart shows
+    /// of them is readable and in one style an axis.
+    fn spread_runs() -> (Vec<Record>, Vec<Record>) {
+        let run = |scale: u64| -> Vec<Record> {
+            (1..=12u32)
+                .map(|i| Record {
+                    id: i.to_string(),
+                    status: Status::Solved,
+                    length: Some(20 + i),
+                    nodes: scale * 10u64.pow(i.min(9)),
+                    seconds: 0.0003 + f64::from(i) * 0.0004,
+                    finished: Some(100.0 + f64::from(i) * 0.0004),
+                    ..Record::default()
+                })
+                .collect()
+        };
+        (run(1), run(3))
+    }
+
+    #[test]
+    fn labels_are_readable_and_in_one_style_an_axis() {
+        let (a, b) = spread_runs();
+        let runs = [Run { name: "a".into(), records: &a }, Run { name: "b".into(), records: &b }];
+        let charts: BTreeMap<&str, Vec<(f64, String)>> =
+            charts(&runs, "pours").unwrap().into_iter().map(|(name, svg)| (name, texts(&svg))).collect();
+        for (name, texts) in &charts {
+            for (size, text) in texts {
+                assert!(*size >= 12.0, "{name}: '{text}' in a {size}-unit font");
+            }
+        }
+        let words = |name: &str| charts[name].iter().map(|(_, t)| t.clone()).collect::<Vec<_>>();
+        // A log axis from 10 to 10^10: every power of ten as `1eN`, none written out beside them.
+        let nodes = words("nodes-by-length.svg");
+        for power in ["1e1", "1e5", "1e9"] {
+            assert!(nodes.contains(&power.to_string()), "{nodes:?}");
+        }
+        assert!(!nodes.iter().any(|t| t == "100" || t == "1000000" || t == "1,000,000"), "{nodes:?}");
+        assert!(nodes.contains(&"Generated nodes by solution length".to_string()), "{nodes:?}");
+        assert!(nodes.contains(&"optimal length (pours)".to_string()), "{nodes:?}");
+        // A linear time axis: every label with as many decimals as the finest needs.
+        let time = words("solved-by-time.svg");
+        let ticks: Vec<&String> = time.iter().filter(|t| t.starts_with("0.")).collect();
+        assert!(ticks.len() >= 4, "{time:?}");
+        assert!(ticks.iter().all(|t| t.len() == ticks[0].len()), "{ticks:?}");
+        // The mean ratio in the comparison's title is the figure its text gives.
+        let c = Comparison::new(&a, &b);
+        let title = words("compare-nodes.svg").into_iter().find(|t| t.contains("geometric mean")).unwrap();
+        let text = c.text("a", "b");
+        let figure = text.lines().find_map(|l| l.strip_prefix("node ratio   ")).unwrap().split(' ').next().unwrap();
+        assert!(title.contains(&format!("(geometric mean {figure})")), "{title} / {text}");
+    }
+
+    #[test]
+    fn a_log_axis_within_a_million_is_written_out() {
+        let ticks = log_ticks(&(1.0..1e6));
+        assert_eq!([1.0, 1e3, 1e6].map(|v| ticks(&v)), ["1", "1,000", "1,000,000"]);
+        let ticks = log_ticks(&(1e-5..1e2));
+        assert_eq!([1e-5, 1.0, 1e2].map(|v| ticks(&v)), ["1e-5", "1e0", "1e2"]);
     }
 
     /// Every chart of any finite figures is drawn, and soon: a search time of 1e305 s beside one of 1e-5 s
@@ -372,7 +506,7 @@ mod tests {
         let (tx, rx) = std::sync::mpsc::channel();
         std::thread::spawn(move || {
             let runs = [Run { name: "a".into(), records: &a }, Run { name: "b".into(), records: &b }];
-            let _ = tx.send(charts(&runs).map(|c| c.len()));
+            let _ = tx.send(charts(&runs, "moves").map(|c| c.len()));
         });
         let drawn = rx.recv_timeout(std::time::Duration::from_secs(60)).expect("the charts are drawn within a minute");
         assert_eq!(drawn.unwrap(), 6);

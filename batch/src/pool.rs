@@ -191,7 +191,7 @@ impl<'a, T: Task> Pool<'a, T> {
                 let c = e.checkpoint;
                 if !self.quiet {
                     let _ = tx.send(Msg::Note(format!(
-                        "{name}: id {} starts at bound {}, its checkpoint: {} iterations, {} nodes, {:.1} s before",
+                        "{name}: id {} starts at bound {}, its checkpoint: {} iterations, {} generated nodes, {:.1} s before",
                         job.id, c.bound, c.iterations, c.nodes, c.seconds
                     )));
                 }

@@ -1,7 +1,7 @@
 //! Summaries of batch records: what a tool's `batch` prints at the end and its `report` prints for one or
 //! more record files (the shards of one run, say).
 
-use crate::compare::Comparison;
+use crate::compare::{natural_order, Comparison};
 use crate::plot::{plot_all, Run};
 use crate::record::{read_records, Record, Status};
 use anyhow::{bail, Context};
@@ -42,7 +42,7 @@ pub struct Summary {
     pub invalid: usize,
     /// Solved records whose input gave an optimal length to check against.
     pub checked: usize,
-    /// Ids whose length differs from the input's.
+    /// Ids whose length differs from the input's, in id order ([`natural_order`]).
     pub mismatched: Vec<String>,
     /// Generated nodes over all records (limits included). Summed wider than a record's count, so that no
     /// total of counts a record can hold wraps around.
@@ -65,6 +65,9 @@ pub struct Summary {
     pub seconds_spread: Option<Spread>,
     /// Percentiles of the generated nodes of solved instances.
     pub nodes_spread: Option<Spread>,
+    /// What a length counts (`moves`, `pours`), for the words of the summary; not a figure.
+    #[serde(skip)]
+    pub steps: &'static str,
 }
 
 /// Percentiles (nearest rank) of a figure over solved instances: the mean hides that a few instances
@@ -115,8 +118,8 @@ pub struct Slow {
 }
 
 impl Summary {
-    /// The figures over `records`.
-    pub fn new<'a>(records: impl IntoIterator<Item = &'a Record>) -> Summary {
+    /// The figures over `records`, whose lengths count `steps` (`moves`, `pours`).
+    pub fn new<'a>(records: impl IntoIterator<Item = &'a Record>, steps: &'static str) -> Summary {
         let records: Vec<&Record> = records.into_iter().collect();
         let solved_records = || records.iter().filter(|r| r.status == Status::Solved);
         let count = |s: Status| records.iter().filter(|r| r.status == s).count();
@@ -141,7 +144,12 @@ impl Summary {
             exhausted: count(Status::Exhausted),
             invalid: count(Status::Invalid),
             checked: records.iter().filter(|r| r.matched.is_some()).count(),
-            mismatched: records.iter().filter(|r| r.matched == Some(false)).map(|r| r.id.clone()).collect(),
+            mismatched: {
+                let mut ids: Vec<String> =
+                    records.iter().filter(|r| r.matched == Some(false)).map(|r| r.id.clone()).collect();
+                ids.sort_by(|x, y| natural_order(x, y));
+                ids
+            },
             nodes: records.iter().map(|r| u128::from(r.nodes)).sum(),
             expanded: records.iter().map(|r| u128::from(r.expanded)).sum(),
             mean_nodes: mean(solved_nodes as f64),
@@ -165,6 +173,7 @@ impl Summary {
             }),
             seconds_spread: Spread::of(solved_records().map(|r| r.seconds).collect()),
             nodes_spread: Spread::of(solved_records().map(|r| r.nodes as f64).collect()),
+            steps,
         }
     }
 
@@ -212,7 +221,7 @@ impl Summary {
         let slow: Vec<String> = self
             .slowest
             .iter()
-            .map(|r| format!("{} ({:.3} s, {})", printable(&r.id), r.seconds, r.outcome()))
+            .map(|r| format!("{} ({:.3} s, {})", printable(&r.id), r.seconds, r.outcome(self.steps)))
             .collect();
         let _ = writeln!(s, "slowest      {}", if slow.is_empty() { "-".to_string() } else { slow.join(", ") });
         for h in &self.heuristics {
@@ -254,7 +263,9 @@ impl Summary {
     fn slowest_rows(&self) -> Vec<[String; 4]> {
         self.slowest
             .iter()
-            .map(|r| [printable(&r.id).into_owned(), r.outcome(), r.nodes.to_string(), format!("{:.3}", r.seconds)])
+            .map(|r| {
+                [printable(&r.id).into_owned(), r.outcome(self.steps), r.nodes.to_string(), format!("{:.3}", r.seconds)]
+            })
             .collect()
     }
 
@@ -304,9 +315,10 @@ impl Summary {
 }
 
 impl Slow {
-    fn outcome(&self) -> String {
+    /// `15 moves` (or `pours`), or how it ended without a length.
+    fn outcome(&self, steps: &str) -> String {
         match self.length {
-            Some(l) => format!("{l} moves"),
+            Some(l) => format!("{l} {steps}"),
             None => self.status.as_str().to_string(),
         }
     }
@@ -344,9 +356,9 @@ fn load(name: &str, files: &[PathBuf]) -> anyhow::Result<Vec<Record>> {
         let file = read_records(path).map_err(cli_common::usage)?;
         if file.torn_tail > 0 {
             cli_common::log(&format!(
-                "{name}: note: {} ends in an incomplete record ({} bytes), not counted",
+                "{name}: note: {} ends in an incomplete record ({}), not counted",
                 path.display(),
-                file.torn_tail
+                cli_common::units::human_bytes(file.torn_tail)
             ));
         }
         for r in file.records {
@@ -400,13 +412,13 @@ svg { max-width: 100%; height: auto; }
 /// batch's output; a failed write after that is a failure (1).
 fn write_html(
     path: &Path,
-    tool: &str,
+    Tool { name: tool, steps }: Tool,
     files: &[PathBuf],
     summaries: &[Summary],
     comparison: Option<&str>,
     runs: &[Run],
 ) -> anyhow::Result<()> {
-    let charts = crate::plot::charts(runs)?;
+    let charts = crate::plot::charts(runs, steps)?;
     let sources: Vec<String> = files.iter().map(|f| escape_html(&f.display().to_string())).collect();
     let mut page = format!(
         "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>{tool} report</title>\n\
@@ -445,9 +457,20 @@ struct NamedSummary<'a> {
     summary: &'a Summary,
 }
 
-/// A tool's `report` (`name` is the tool's, for messages): merges record files and prints their summary,
-/// or compares two runs. Exit code 1 if any length mismatched or two runs disagree on one.
-pub fn run(name: &str, args: &ReportArgs) -> anyhow::Result<ExitCode> {
+/// The tool whose records a report reads: its name, for messages and the page's title, and what a solution's
+/// length counts there (`moves` of tiles, `pours` of water), wherever the report names a length.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Tool {
+    /// The command's name (`solver`, `watersort`).
+    pub name: &'static str,
+    /// What a length counts (`moves`, `pours`), as [`crate::Task::STEPS`].
+    pub steps: &'static str,
+}
+
+/// A tool's `report`: merges record files and prints their summary, or compares two runs. Exit code 1 if
+/// any length mismatched or two runs disagree on one.
+pub fn run(tool: Tool, args: &ReportArgs) -> anyhow::Result<ExitCode> {
+    let name = tool.name;
     if args.compare && args.files.len() != 2 {
         return Err(cli_common::usage(anyhow::anyhow!("--compare takes two record files, not {}", args.files.len())));
     }
@@ -459,7 +482,7 @@ pub fn run(name: &str, args: &ReportArgs) -> anyhow::Result<ExitCode> {
     } else {
         vec![(args.files.first().map(|f| run_name(f)).unwrap_or_default(), load(name, &args.files)?)]
     };
-    let summaries: Vec<Summary> = runs.iter().map(|(_, r)| Summary::new(r)).collect();
+    let summaries: Vec<Summary> = runs.iter().map(|(_, r)| Summary::new(r, tool.steps)).collect();
     let mut ok = summaries.iter().all(|s| s.mismatched.is_empty());
     if let [(a_name, a), (b_name, b)] = &runs[..] {
         let comparison = Comparison::new(a, b);
@@ -496,7 +519,7 @@ pub fn run(name: &str, args: &ReportArgs) -> anyhow::Result<ExitCode> {
     }
     let plotted: Vec<Run> = runs.iter().map(|(name, records)| Run { name: name.clone(), records }).collect();
     if let Some(dir) = &args.plot {
-        for path in plot_all(dir, &plotted)? {
+        for path in plot_all(dir, &plotted, tool.steps)? {
             cli_common::log(&format!("{name}: wrote {}", path.display()));
         }
     }
@@ -507,7 +530,7 @@ pub fn run(name: &str, args: &ReportArgs) -> anyhow::Result<ExitCode> {
             }
             _ => None,
         };
-        write_html(path, name, &args.files, &summaries, comparison.as_deref(), &plotted)?;
+        write_html(path, tool, &args.files, &summaries, comparison.as_deref(), &plotted)?;
         cli_common::log(&format!("{name}: wrote {}", path.display()));
     }
     Ok(if ok { ExitCode::SUCCESS } else { ExitCode::from(cli_common::EXIT_FAILURE) })
@@ -533,7 +556,7 @@ mod tests {
     #[test]
     fn node_totals_never_wrap() {
         let records = [solved("a", u64::MAX, 1.0), solved("b", u64::MAX, 1.0), solved("c", u64::MAX, 1.0)];
-        let s = Summary::new(&records);
+        let s = Summary::new(&records, "moves");
         assert_eq!((s.nodes, s.expanded), (3 * u128::from(u64::MAX), 3 * u128::from(u64::MAX)));
         assert!(s.text().contains("nodes        55340232221128654845 generated, 55340232221128654845 expanded"));
         assert_eq!(s.mean_nodes, Some(u64::MAX as f64));
@@ -548,7 +571,7 @@ mod tests {
         let mut mismatched = solved("m\u{1b}[2J|<b>'", 7, 2.0);
         mismatched.matched = Some(false);
         mismatched.heuristic = "h\u{7}".into();
-        let s = Summary::new([&mismatched]);
+        let s = Summary::new([&mismatched], "moves");
         let text = s.text();
         assert!(text.contains(r"(ids m\u{1b}[2J|<b>')") && text.contains(r"heuristic    h\u{7}"), "{text}");
         let md = s.markdown();

@@ -110,7 +110,7 @@ fn run_into<T: Task>(
     if read > 0 && valid == 0 {
         log(&format!("{name}: warning: no line of {} is a valid instance ({})", args.input, task.no_valid_hint()));
     }
-    let summary = summarize(args, &out_name, &writer, shape, started);
+    let summary = summarize(args, &out_name, &writer, T::STEPS, shape, started);
     Ok(exit_code(args, name, writer, &summary, listed))
 }
 
@@ -248,11 +248,18 @@ impl Writer<'_> {
 
 /// The closing lines on stderr: a failure first (the summary after it shows what was recorded before it),
 /// the summary of the whole output, and this run's wall time.
-fn summarize(args: &BatchArgs, out_name: &str, writer: &Writer, shape: Shape, started: Instant) -> Summary {
+fn summarize(
+    args: &BatchArgs,
+    out_name: &str,
+    writer: &Writer,
+    steps: &'static str,
+    shape: Shape,
+    started: Instant,
+) -> Summary {
     if let Some(e) = &writer.failure {
         log(&format!("{}: error: {}", writer.name, one_line(e)));
     }
-    let summary = Summary::new(&writer.records);
+    let summary = Summary::new(&writer.records, steps);
     say(args, &format!("summary of {out_name}:\n{}", summary.text().trim_end()));
     say(
         args,

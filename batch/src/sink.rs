@@ -4,6 +4,7 @@
 use crate::record::{read_records, Record, RecordFile, RecordFormat};
 use anyhow::{anyhow, Context};
 use cli_common::log;
+use cli_common::units::human_bytes;
 use std::fs::{File, OpenOptions};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -92,7 +93,7 @@ impl Sink {
             );
         }
         if old.torn_tail > 0 {
-            log(&format!("{name}: note: {show} ends in an incomplete record ({} bytes, from an interrupted run); removing it, that instance is solved again", old.torn_tail));
+            log(&format!("{name}: note: {show} ends in an incomplete record ({}, from an interrupted run); removing it, that instance is solved again", human_bytes(old.torn_tail)));
             out.file
                 .set_len(old.complete_len)
                 .and_then(|_| out.file.sync_all())

@@ -24,6 +24,9 @@ pub trait Task: Sync {
     /// The command's name, for messages (`solver`, `watersort`).
     fn name(&self) -> &str;
 
+    /// What a solution's length counts, as summaries name it: `moves` of tiles, `pours` of water.
+    const STEPS: &'static str;
+
     /// What decides a result besides the instance, as `name`/value pairs (the board or capacity, the goal or
     /// rule, the algorithm, the heuristic and its tables, how moves are written): every batch record stores
     /// them, and `--resume` refuses a file whose records were made with others, naming them. Thread and lane

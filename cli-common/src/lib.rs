@@ -12,13 +12,28 @@
 
 #![warn(missing_docs)]
 
-/// The exit codes as `--help` of a solving tool states them (the module's list, in the user's words).
-pub const EXIT_STATUS_HELP: &str = "Exit status: 0 done (solve: every instance solved; batch: every instance \
-    has a record, whatever it says, since a limit, an unsolvable or an invalid line is a result its record gives), \
-    1 a failure (I/O, a corrupt table, a length that differs from the input's, a level solve proves unsolvable), \
-    2 bad input or options, 3 solve only: a search stopped by a limit (--time-limit, --node-limit, \
-    --memory-limit), 130 interrupted (everything finished is written).";
+/// The exit codes as `--help` of a solving tool states them (the module's list, in the user's words), one
+/// code a line, wrapped with a hanging indent (see [`help`]).
+pub const EXIT_STATUS_HELP: &str = "\
+Exit status:
+  0    done (solve: every instance solved; batch: every instance has a record,
+       whatever it says, since a limit, an unsolvable or an invalid line is a
+       result its record gives)
+  1    a failure (I/O, a corrupt table, a length that differs from the input's,
+       a level solve proves unsolvable)
+  2    bad input or options
+  3    solve only: a search stopped by a limit (--time-limit, --node-limit,
+       --memory-limit)
+  130  interrupted (everything finished is written)";
 
+/// What "nodes" means wherever a tool prints or records them (text, JSON, CSV, reports), in every tool's
+/// `--help`: one meaning, so that figures from any of them compare.
+pub const NODES_HELP: &str = "\
+Nodes: a node is a position the search reached. `nodes` (in text, JSON and
+reports) counts generated nodes, the successors the search produced; `expanded`
+counts the nodes whose successors were generated, which --node-limit limits.";
+
+pub mod help;
 pub mod resources;
 pub mod signals;
 pub mod text;

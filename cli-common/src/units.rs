@@ -42,20 +42,30 @@ pub fn parse_size(text: &str) -> Result<u64, SizeError> {
     Ok(bytes as u64)
 }
 
-/// Bytes in binary units, e.g. `1.45 GiB`.
+/// Bytes in binary units to three significant digits, e.g. `1.45 GiB`, `365 MiB`, `1 MiB`: the one way
+/// every tool shows a size (a table, a memory limit, a file), so that sizes read alike and compare at a
+/// glance, never as a raw byte count.
 pub fn human_bytes(n: u64) -> String {
     const UNITS: [&str; 5] = ["B", "KiB", "MiB", "GiB", "TiB"];
     let mut v = n as f64;
     let mut u = 0;
-    while v >= 1024.0 && u + 1 < UNITS.len() {
+    // 1023.5 and up would round to `1024` of a unit: the next unit's `1` instead.
+    while v >= 1023.5 && u + 1 < UNITS.len() {
         v /= 1024.0;
         u += 1;
     }
     if u == 0 {
-        format!("{n} B")
-    } else {
-        format!("{v:.2} {}", UNITS[u])
+        return format!("{n} B");
     }
+    // The decimals are chosen on the value as it will be rounded (9.996 shows as `10`, not `10.00`).
+    let digits = match v {
+        v if v >= 99.95 => 0,
+        v if v >= 9.995 => 1,
+        _ => 2,
+    };
+    let text = format!("{v:.digits$}");
+    let text = if text.contains('.') { text.trim_end_matches('0').trim_end_matches('.') } else { &text };
+    format!("{text} {}", UNITS[u])
 }
 
 /// A count with thousands separators, e.g. `518,918,400`.
@@ -91,6 +101,14 @@ mod tests {
         }
         assert!(matches!(parse_size("129T"), Err(SizeError::TooLarge(_))));
         assert_eq!(human_bytes(1_557_000_000), "1.45 GiB");
+        assert_eq!(human_bytes(5_230_697_472_000), "4.76 TiB");
+        assert_eq!(human_bytes(382_533_632), "365 MiB");
+        assert_eq!(human_bytes(63_760_000), "60.8 MiB");
+        assert_eq!(human_bytes(1 << 20), "1 MiB");
+        assert_eq!(human_bytes(3 << 29), "1.5 GiB");
+        assert_eq!(human_bytes(1023), "1023 B");
+        assert_eq!(human_bytes((1 << 20) - 1), "1 MiB");
+        assert_eq!(human_bytes(10_234), "9.99 KiB");
         assert_eq!(thousands(518_918_400), "518,918,400");
     }
 }

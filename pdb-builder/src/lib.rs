@@ -442,7 +442,7 @@ mod tests {
         let e = disk_verdict(dir, 1_610_612_736, 314_572_800).unwrap_err();
         assert_eq!(
             e.to_string(),
-            "the tables to build in pdbs need at least 1.50 GiB of disk space, 300.00 MiB free; free some space or choose another folder with --out"
+            "the tables to build in pdbs need at least 1.5 GiB of disk space, 300 MiB free; free some space or choose another folder with --out"
         );
         assert!(search::Fault::is_usage(&e), "exit 2");
     }

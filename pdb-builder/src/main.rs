@@ -39,7 +39,13 @@ const OUTPUT: &str = "Output";
     name = "pdb-builder",
     version,
     about = "Builds, inspects and verifies additive pattern databases for sliding-tile puzzles",
-    after_long_help = "Examples:\n  pdb-builder build --partition 7-8     the 15-puzzle's 7-8 tables into pdbs/\n  pdb-builder verify                    check every table in pdbs/\n  pdb-builder build --help              all build options, with examples"
+    after_long_help = "Examples:
+  # the 15-puzzle's 7-8 tables into pdbs/
+  pdb-builder build --partition 7-8
+  # check every table in pdbs/
+  pdb-builder verify
+  # all build options, with examples
+  pdb-builder build --help"
 )]
 struct Cli {
     #[command(subcommand)]
@@ -50,14 +56,16 @@ struct Cli {
 enum Command {
     /// Build one table per pattern of a partition into the output folder.
     #[command(after_long_help = "Examples:
+  # the 15-puzzle's 7-8 tables into pdbs/
+  # (needs 1.45 GiB of memory, about 2 minutes on 2 cores)
   pdb-builder build --partition 7-8
-      the 15-puzzle's 7-8 tables into pdbs/ (needs 1.5 GiB of memory, about 2 minutes on 2 cores)
+  # the small 5-5-5 tables into tables/, with 2 worker threads
   pdb-builder build --partition 5-5-5 -o tables -j 2
-      the small 5-5-5 tables into tables/, with 2 worker threads
+  # the 8-puzzle's tables
   pdb-builder build --board 3x3 --partition 4-4 -o pdbs-3x3
-      the 8-puzzle's tables
-  pdb-builder build --partition 1,2,3,4,5/6,7,8,9,10/11,12,13,14,15 --memory-limit 1G
-      a custom partition, refused if it needs more than 1 GiB")]
+  # a custom partition, refused if it needs more than 1 GiB
+  pdb-builder build --partition 1,2,3,4,5/6,7,8,9,10/11,12,13,14,15 \\
+      --memory-limit 1G")]
     Build {
         /// A named partition (5x5: 7-6-6-5, 6-6-6-6; 4x4: 7-8, 6-6-3, 5-5-5; 3x3: 4-4; 2x3: 2-3) or tiles like
         /// 1,2,3/4,5,6,7,8.
@@ -97,10 +105,11 @@ enum Command {
     },
     /// Fully check tables: header, file name, payload checksum and recomputed histogram.
     #[command(after_long_help = "Examples:
+  # every table in pdbs/
   pdb-builder verify
-      every table in pdbs/
-  pdb-builder verify --board 4x4 pdbs/4x4-1-2-3-4-5-6-7.pdb pdbs/4x4-8-9-10-11-12-13-14-15.pdb
-      two tables, which must be for the 4x4 board")]
+  # two tables, which must be for the 4x4 board
+  pdb-builder verify --board 4x4 pdbs/4x4-1-2-3-4-5-6-7.pdb \\
+      pdbs/4x4-8-9-10-11-12-13-14-15.pdb")]
     Verify {
         /// Table files, or folders meaning their *.pdb files.
         #[arg(value_name = "PATH", default_value = "pdbs", help_heading = INPUT)]
@@ -396,14 +405,14 @@ fn describe(f: &PdbFile) -> String {
     let tiles: Vec<String> = h.tiles.iter().map(|t| t.to_string()).collect();
     let hist: Vec<String> = h.used_histogram().iter().enumerate().map(|(v, c)| format!("{v}:{c}")).collect();
     format!(
-        "{}\n  board {}, goal: blank on cell 0, tile t on cell t\n  pattern: {} tiles: {}\n  index: lexicographic rank of the pattern tiles' cells, {} entries\n  encoding: {}, payload {} bytes at offset {}\n  values 0 to {}; histogram (value:count): {}\n  payload xxh3 {:016x}; format version {}; built by {}\n",
+        "{}\n  board {}, goal: blank on cell 0, tile t on cell t\n  pattern: {} tiles: {}\n  index: lexicographic rank of the pattern tiles' cells, {} entries\n  encoding: {}, payload {} at offset {}\n  values 0 to {}; histogram (value:count): {}\n  payload xxh3 {:016x}; format version {}; built by {}\n",
         f.path.display(),
         h.board,
         h.tiles.len(),
         tiles.join(" "),
         thousands(h.entries),
         h.encoding.name(),
-        thousands(h.payload_len),
+        human_bytes(h.payload_len),
         h.payload_offset,
         h.max_value,
         hist.join(" "),
@@ -464,4 +473,14 @@ fn verify(paths: &[PathBuf], board: Option<Board>) -> Result<ExitCode, Stop> {
         return Ok(ExitCode::from(1));
     }
     Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(test)]
+mod tests {
+    /// Every command's help reads right in an 80-column terminal: no line clap would break without an
+    /// indent, and examples as commands with `#` comments above them.
+    #[test]
+    fn help_keeps_the_layout_at_80_columns() {
+        assert_eq!(cli_common::help::faults(&<super::Cli as clap::CommandFactory>::command()), Vec::<String>::new());
+    }
 }

@@ -7,9 +7,11 @@ use std::process::ExitCode;
 #[derive(clap::Args)]
 #[command(after_long_help = "Examples:
   solver batch tests/data/korf100.txt -o results/korf100.jsonl
-  solver batch FILE -o out.jsonl --resume              # after a kill, crash or Ctrl-C: only what is missing
+  # after a kill, crash or Ctrl-C: only what is missing
+  solver batch FILE -o out.jsonl --resume
   solver batch FILE -o out.csv --time-limit 60 --node-limit 100000000
-  solver batch FILE -o shard-$I.jsonl --shard $I/4     # on 4 machines; merge with: solver report shard-*.jsonl")]
+  # on 4 machines; merge with: solver report shard-*.jsonl
+  solver batch FILE -o shard-$I.jsonl --shard $I/4")]
 pub struct TilesBatchArgs {
     #[command(flatten)]
     pub batch: batch::BatchArgs,

@@ -3,6 +3,7 @@
 //! distance, the largest distance, and the positions at it.
 
 use cli_common::heading::OUTPUT;
+use cli_common::units::{human_bytes, thousands};
 use cli_common::SummaryFormat;
 use cli_common::{log, usage};
 use puzzle::explore::{explore, ExploreError};
@@ -14,8 +15,10 @@ use std::time::Instant;
 
 #[derive(clap::Args)]
 #[command(after_long_help = "Examples:
-  solver explore --board 3x3                      # 181,440 positions, the farthest 31 moves away
-  solver explore --board 3x4 --format markdown    # 239,500,800 positions: about a minute on 2 cores")]
+  # 181,440 positions, the farthest 31 moves away
+  solver explore --board 3x3
+  # 239,500,800 positions: about a minute on 2 cores
+  solver explore --board 3x4 --format markdown")]
 pub struct ExploreArgs {
     /// The board, rows x columns; boards of up to 12 cells fit in a few hundred MB.
     #[arg(long, value_name = "RxC", default_value = "3x3")]
@@ -36,8 +39,8 @@ fn parse_size(s: &str) -> Result<u64, String> {
     cli_common::units::parse_size(s).map_err(|e| e.to_string())
 }
 
-/// The most `explore` takes without `--memory-limit`: enough for every board of up to 13 cells (1.6 GB), while
-/// a 14-cell board would need 22 GB and hours.
+/// The most `explore` takes without `--memory-limit`: enough for every board of up to 13 cells (1.45 GiB),
+/// while a 14-cell board would need 20.3 GiB and hours.
 const DEFAULT_LIMIT: u64 = 4 << 30;
 
 /// `--memory-limit`, else [`DEFAULT_LIMIT`] or the memory available if less: in a container, what its cgroup
@@ -46,6 +49,22 @@ fn memory_limit(args: &ExploreArgs) -> u64 {
     args.memory_limit.unwrap_or_else(|| {
         cli_common::resources::available_memory().map_or(DEFAULT_LIMIT, |a| a.bytes.min(DEFAULT_LIMIT))
     })
+}
+
+/// Why a board cannot be explored, in the sizes every tool prints (the library's error carries byte counts):
+/// too big for the limit is the user's choice of board or limit (exit code 2).
+fn refusal(e: ExploreError) -> anyhow::Error {
+    match e {
+        ExploreError::TooBig { board, ranks, needed, limit } => usage(anyhow::anyhow!(
+            "exploring {board} needs {} (2 bits for each of its {} permutations), over the limit of {}",
+            human_bytes(needed),
+            thousands(ranks),
+            human_bytes(limit)
+        )),
+        ExploreError::OutOfMemory { board, needed } => {
+            anyhow::anyhow!("could not allocate the {} exploring {board} needs", human_bytes(needed))
+        }
+    }
 }
 
 /// What `explore` reports, as JSON.
@@ -73,10 +92,7 @@ pub fn run(args: &ExploreArgs) -> anyhow::Result<ExitCode> {
             ));
         }
     })
-    .map_err(|e| match e {
-        ExploreError::TooBig { .. } => usage(e),
-        e => e.into(),
-    })?;
+    .map_err(refusal)?;
     let s = Summary {
         board: args.board.to_string(),
         reachable: ex.reachable(),

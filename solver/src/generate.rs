@@ -8,8 +8,10 @@ use std::io::Write;
 
 #[derive(Args)]
 #[command(after_long_help = "Examples:
-  solver generate --count 1000 --seed 7 > random.txt            # uniformly random solvable 15-puzzles
-  solver generate --count 100 --seed 7 --walk 40 --board 3x3    # random walks of 40 moves from the goal")]
+  # uniformly random solvable 15-puzzles
+  solver generate --count 1000 --seed 7 > random.txt
+  # random walks of 40 moves from the goal
+  solver generate --count 100 --seed 7 --walk 40 --board 3x3")]
 pub struct GenerateArgs {
     /// How many instances.
     #[arg(long, short = 'n', value_name = "N", default_value_t = 1)]

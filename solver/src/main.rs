@@ -9,7 +9,8 @@ use std::process::ExitCode;
     version,
     about = "Solves sliding-tile puzzles (the 15-puzzle above all) optimally with IDA* over pattern databases",
     after_long_help = format!(
-        "{}\n\nTables: built by `pdb-builder build`, looked for in --pdbs or $STP_PDBS (default ./pdbs).",
+        "Tables: built by `pdb-builder build`, looked for in --pdbs or $STP_PDBS\n(default ./pdbs).\n\n{}\n\n{}",
+        cli_common::NODES_HELP,
         cli_common::EXIT_STATUS_HELP
     )
 )]
@@ -27,9 +28,12 @@ enum Command {
     Batch(solver::batch::TilesBatchArgs),
     /// Merge record files of `batch` (e.g. its shards) and print their summary.
     #[command(after_long_help = "Examples:
-  solver report shard-*.jsonl --format markdown    # the shards of one run, merged
-  solver report --plot plots/ results.jsonl        # and SVG charts in plots/
-  solver report --compare old.jsonl new.jsonl      # two runs of the same instances, side by side")]
+  # the shards of one run, merged
+  solver report shard-*.jsonl --format markdown
+  # and SVG charts in plots/
+  solver report --plot plots/ results.jsonl
+  # two runs of the same instances, side by side
+  solver report --compare old.jsonl new.jsonl")]
     Report(batch::report::ReportArgs),
     /// Cut one IDA* iteration of a position into work items for many machines (see `work`, `merge`).
     Split(solver::split::SplitArgs),
@@ -70,7 +74,7 @@ fn main() -> ExitCode {
     cli_common::main("solver", || match cli.command {
         Command::Solve(args) => solver::solve::run(&args),
         Command::Batch(args) => solver::batch::run(&args),
-        Command::Report(args) => batch::report::run("solver", &args),
+        Command::Report(args) => batch::report::run(batch::report::Tool { name: "solver", steps: "moves" }, &args),
         Command::Split(args) => solver::split::split(&args),
         Command::Work(args) => solver::split::work(&args),
         Command::Merge(args) => solver::split::merge(&args),
@@ -84,4 +88,17 @@ fn main() -> ExitCode {
              --release -p solver`"
         ))),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    /// Every command's help reads right in an 80-column terminal: no line clap would break without an
+    /// indent, and examples as commands with `#` comments above them. `serve`'s help is the web crate's.
+    #[test]
+    fn help_keeps_the_layout_at_80_columns() {
+        let cli = <super::Cli as clap::CommandFactory>::command();
+        let faults: Vec<String> =
+            cli_common::help::faults(&cli).into_iter().filter(|f| !f.starts_with("solver serve:")).collect();
+        assert_eq!(faults, Vec::<String>::new());
+    }
 }

@@ -26,10 +26,12 @@ use std::time::Duration;
 #[command(after_long_help = "Examples:
   solver solve \"14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3\"
   solver solve --format json --moves dirs \"...\"
-  solver solve - < tests/data/korf100.txt          # a result each
-  solver solve --board 3x3 --heuristic linear-conflict --show \"8 6 7 2 5 4 3 0 1\"
+  # a result each
+  solver solve - < tests/data/korf100.txt
+  solver solve --heuristic linear-conflict --show \"8 6 7 2 5 4 3 0 1\"
   solver solve --board 3x3 --algorithm astar \"8 6 7 2 5 4 3 0 1\"
-  solver solve --goal blank-last \"...\"             # input written for the goal 1 2 ... 15 0")]
+  # input written for the goal 1 2 ... 15 0
+  solver solve --goal blank-last \"...\"")]
 pub struct SolveArgs {
     /// The position: the tiles row by row, 0 the blank, separated by spaces or commas (quote it), optionally
     /// after an id and the known optimal length (`id length tiles...`, as in instance files); or `-` to read

@@ -23,12 +23,17 @@ use std::process::ExitCode;
 
 #[derive(clap::Args)]
 #[command(after_long_help = "Examples:
-  solver split --board 5x5 --pdbs pdbs --bound 100 --items 2000 -o iter-100.items \"...25 tiles...\"
-  solver work iter-100.items --pdbs pdbs --shard 3/64 -o iter-100/3.jsonl --resume    # worker 3 of 64
-  solver merge iter-100.items iter-100/*.jsonl      # the solution, or the next bound
+  solver split --board 5x5 --pdbs pdbs --bound 100 --items 2000 \\
+      -o iter-100.items \"...25 tiles...\"
+  # worker 3 of 64
+  solver work iter-100.items --pdbs pdbs --shard 3/64 -o iter-100/3.jsonl \\
+      --resume
+  # the solution, or the next bound
+  solver merge iter-100.items iter-100/*.jsonl
 
-The bound defaults to the position's estimate (the first iteration); after a merge without a solution, split
-again at the next bound it gives. scripts/slurm/solve-one.sh runs the whole loop on Slurm.")]
+The bound defaults to the position's estimate (the first iteration); after a
+merge without a solution, split again at the next bound it gives.
+scripts/slurm/solve-one.sh runs the whole loop on Slurm.")]
 pub struct SplitArgs {
     /// The position, as `solve` takes it (tiles, or `id length tiles...`).
     #[arg(value_name = "POSITION", help_heading = INPUT)]

@@ -43,7 +43,7 @@ impl Drop for Watch {
 
 /// One progress line; `rate`: expanded nodes a second since the line before.
 fn line(seconds: f64, bound: u32, expanded: u64, rate: f64) -> String {
-    format!("solver: {seconds:.0} s  bound {bound}  {expanded} nodes expanded  {:.2} M nodes/s", rate / 1e6)
+    format!("solver: {seconds:.0} s  bound {bound}  {expanded} nodes expanded  {:.2} M expanded/s", rate / 1e6)
 }
 
 #[cfg(test)]
@@ -52,7 +52,7 @@ mod tests {
     fn a_progress_line_says_bound_nodes_and_speed() {
         assert_eq!(
             super::line(2.0, 52, 3_000_000, 1.5e6),
-            "solver: 2 s  bound 52  3000000 nodes expanded  1.50 M nodes/s"
+            "solver: 2 s  bound 52  3000000 nodes expanded  1.50 M expanded/s"
         );
     }
 }

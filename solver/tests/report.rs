@@ -63,7 +63,7 @@ fn two_runs_compare_per_instance_and_plot_as_svg() {
     // The markdown form has a row an instance.
     let md_out = solver(&["report", "--compare", &lc, &md, "--format", "markdown"]);
     let md_text = String::from_utf8(md_out.stdout).unwrap();
-    let table = md_text.split("| id | nodes lc |").nth(1).unwrap_or_else(|| panic!("{md_text}"));
+    let table = md_text.split("| id | generated lc |").nth(1).unwrap_or_else(|| panic!("{md_text}"));
     assert_eq!(table.lines().filter(|l| l.starts_with("| ")).count(), 12, "{md_text}");
     // --compare takes exactly two runs.
     let o = solver(&["report", "--compare", &lc]);

@@ -27,17 +27,22 @@ Examples:
   watersort solve levels.txt --format json
   watersort solve level.json --show
   watersort generate --colors 12 --empty 2 --count 1000 --seed 1 > game.txt
-  watersort solve game.txt --algorithm dfs          # some solution fast, not necessarily the fewest pours
-  watersort batch game.txt -o game.jsonl             # one record a level, resumable (--resume), shardable
+  # some solution fast, not necessarily the fewest pours
+  watersort solve game.txt --algorithm dfs
+  # one record a level, resumable (--resume), shardable
+  watersort batch game.txt -o game.jsonl
   watersort report game.jsonl
   echo 'x: aab abb - ' | watersort solve - --capacity 3 --rule one-unit
 
-Level text: one level a line, `name: tube tube ...`, each tube its colours bottom to top as letters
-(case-sensitive), `-` an empty tube, `#` a comment. JSON: an array of tubes, each an array of colour
-names bottom to top; \"Empty\" entries or [] are space.";
+Level text: one level a line, `name: tube tube ...`, each tube its colours
+bottom to top as letters (case-sensitive), `-` an empty tube, `#` a comment.
+JSON: an array of tubes, each an array of colour names bottom to top; \"Empty\"
+entries or [] are space. Pours print as `3 -> 14` (tubes numbered from 1);
+records (--format json, batch) list them in their `moves` field as `3->14`, and
+their `length` is the number of pours.";
 
 #[derive(Parser)]
-#[command(name = "watersort", version, about = "Solves water sort levels in the fewest pours", after_help = format!("{EXAMPLES}\n\n{}", cli_common::EXIT_STATUS_HELP))]
+#[command(name = "watersort", version, about = "Solves water sort levels in the fewest pours", after_help = format!("{EXAMPLES}\n\n{}\n\n{}", cli_common::NODES_HELP, cli_common::EXIT_STATUS_HELP))]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -172,7 +177,7 @@ fn main() -> ExitCode {
     cli_common::main("watersort", || match cli.command {
         Command::Solve(args) => solve_command(&args),
         Command::Batch(args) => batch_command(&args),
-        Command::Report(args) => batch::report::run("watersort", &args),
+        Command::Report(args) => batch::report::run(batch::report::Tool { name: "watersort", steps: "pours" }, &args),
         Command::Generate(args) => generate_command(&args),
         Command::Hint(args) => hint::run(&args),
         Command::Play(args) => mystery::play(&args),
@@ -242,7 +247,8 @@ pub(crate) fn read_input(input: &str) -> anyhow::Result<(String, String)> {
         from.take(MAX_INPUT + 1).read_to_end(&mut bytes).with_context(|| format!("reading {what}")).map_err(usage)?;
         if bytes.len() as u64 > MAX_INPUT {
             return Err(usage(anyhow::anyhow!(
-                "{what} is over 64 MiB: no level input is that long (use `watersort batch` for many levels)"
+                "{what} is over {}: no level input is that long (use `watersort batch` for many levels)",
+                cli_common::units::human_bytes(MAX_INPUT)
             )));
         }
         String::from_utf8(bytes).map_err(|_| usage(anyhow::anyhow!("{what} is not UTF-8 text")))
@@ -334,7 +340,9 @@ fn print_solution(
     match args.format {
         Format::Json => writeln!(out, "{}", serde_json::to_string(&rec)?)?,
         Format::Text => {
-            let work = format!("{} nodes, {:.4} s", stats.expanded, stats.seconds);
+            // Nodes as `solver` and every record count them (see `cli_common::NODES_HELP`).
+            let work =
+                format!("nodes {} generated, {} expanded, {:.4} s", stats.generated, stats.expanded, stats.seconds);
             match &solution.outcome {
                 Outcome::Solved(pours) => {
                     let kind = if optimal { "optimal" } else { "not necessarily fewest" };
@@ -342,13 +350,10 @@ fn print_solution(
                     let list: Vec<String> = pours.iter().map(ToString::to_string).collect();
                     writeln!(out, "{}", list.join(", "))?;
                 }
-                Outcome::Unsolvable => writeln!(
-                    out,
-                    "{}: unsolvable, proved by examining {} states, {work}",
-                    level.name(),
-                    stats.expanded
-                )?,
-                Outcome::Stopped(why) => writeln!(out, "{}: stopped ({why}) after {work}", level.name())?,
+                Outcome::Unsolvable => {
+                    writeln!(out, "{}: unsolvable, proved by examining every reachable state, {work}", level.name())?
+                }
+                Outcome::Stopped(why) => writeln!(out, "{}: stopped ({why}), {work}", level.name())?,
             }
         }
     }
@@ -432,4 +437,14 @@ fn generate_command(args: &GenerateArgs) -> anyhow::Result<ExitCode> {
         started.elapsed().as_secs_f64()
     ));
     Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(test)]
+mod tests {
+    /// Every command's help reads right in an 80-column terminal: no line clap would break without an
+    /// indent, and examples as commands with `#` comments above them.
+    #[test]
+    fn help_keeps_the_layout_at_80_columns() {
+        assert_eq!(cli_common::help::faults(&<super::Cli as clap::CommandFactory>::command()), Vec::<String>::new());
+    }
 }

@@ -20,6 +20,18 @@ fn solves_and_prints_pours_one_based() {
     assert!(stdout.lines().nth(1).unwrap().contains(" -> 3"), "{stdout}");
 }
 
+/// "nodes" means one thing in text and in JSON, as in `solver`: the generated nodes, beside the expanded.
+#[test]
+fn text_and_json_count_the_same_nodes() {
+    let level = "demo: abab baba - -";
+    let json: serde_json::Value =
+        serde_json::from_slice(&watersort(&["solve", level, "--format", "json"], "").stdout).unwrap();
+    let (nodes, expanded) = (json["nodes"].as_u64().unwrap(), json["expanded"].as_u64().unwrap());
+    assert!(nodes > expanded, "{json}");
+    let stdout = text(&watersort(&["solve", level], "").stdout);
+    assert!(stdout.contains(&format!(", nodes {nodes} generated, {expanded} expanded, ")), "{stdout}");
+}
+
 #[test]
 fn every_malformed_level_is_one_line_and_exit_2() {
     for (level, expected) in [
@@ -235,6 +247,7 @@ fn batch_writes_a_record_a_level_resumes_and_reports() {
     let args = ["batch", input.to_str().unwrap(), "-o", out.to_str().unwrap(), "--capacity", "2"];
     let o = watersort(&args, "");
     assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    assert!(text(&o.stderr).contains("3 pours)"), "the closing summary counts pours: {}", text(&o.stderr));
     let records: Vec<serde_json::Value> =
         std::fs::read_to_string(&out).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
     let mut by_id: Vec<(String, String)> = records
@@ -266,8 +279,11 @@ fn batch_writes_a_record_a_level_resumes_and_reports() {
     let report = watersort(&["report", out.to_str().unwrap(), "--html", page.to_str().unwrap()], "");
     assert_eq!(report.status.code(), Some(0));
     assert!(text(&report.stdout).contains("unsolvable   1"), "{}", text(&report.stdout));
+    // A level's length is its pours, in the summary, on the page and on the charts' axes.
+    assert!(text(&report.stdout).contains(", 3 pours)") && !text(&report.stdout).contains("moves"));
     // The shared report's page: the same figures, and the charts on the batch's clock.
     let html = std::fs::read_to_string(&page).unwrap();
+    assert!(html.contains("<td>3 pours</td>") && html.contains("optimal length (pours)") && !html.contains("moves"));
     assert!(html.contains("<tr><th>unsolvable</th><td>1</td></tr>") && html.contains("<svg"));
     assert!(html.contains("wall-clock time since the run began"));
     std::fs::remove_dir_all(&dir).unwrap();

@@ -179,6 +179,8 @@ impl Task for Items<'_> {
         "solver"
     }
 
+    const STEPS: &'static str = "moves";
+
     fn settings(&self) -> Vec<(&'static str, String)> {
         settings(self.board, search::Algorithm::Ida, &self.recorder)
     }

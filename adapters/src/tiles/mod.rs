@@ -56,6 +56,8 @@ impl Task for Tiles<'_> {
         "solver"
     }
 
+    const STEPS: &'static str = "moves";
+
     fn settings(&self) -> Vec<(&'static str, String)> {
         settings(self.board, self.algorithm, &self.recorder)
     }
