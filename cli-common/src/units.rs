@@ -45,8 +45,9 @@ pub fn parse_size(text: &str) -> Result<u64, SizeError> {
 /// Bytes in binary units to three significant digits, e.g. `1.45 GiB`, `365 MiB`, `1 MiB`: the one way
 /// every tool shows a size (a table, a memory limit, a file), so that sizes read alike and compare at a
 /// glance, never as a raw byte count.
-pub fn human_bytes(n: u64) -> String {
-    const UNITS: [&str; 5] = ["B", "KiB", "MiB", "GiB", "TiB"];
+pub fn human_bytes(n: impl Into<u128>) -> String {
+    const UNITS: [&str; 9] = ["B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB", "ZiB", "YiB"];
+    let n: u128 = n.into();
     let mut v = n as f64;
     let mut u = 0;
     // 1023.5 and up would round to `1024` of a unit: the next unit's `1` instead.
@@ -69,8 +70,8 @@ pub fn human_bytes(n: u64) -> String {
 }
 
 /// A count with thousands separators, e.g. `518,918,400`.
-pub fn thousands(n: u64) -> String {
-    let s = n.to_string();
+pub fn thousands(n: impl Into<u128>) -> String {
+    let s = n.into().to_string();
     let mut out = String::new();
     for (i, ch) in s.chars().enumerate() {
         if i > 0 && (s.len() - i).is_multiple_of(3) {

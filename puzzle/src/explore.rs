@@ -46,10 +46,10 @@ pub enum ExploreError {
     TooBig {
         /// The board asked for.
         board: Board,
-        /// Its permutations (`cells!`), solvable or not.
-        ranks: u64,
-        /// Bytes the visited array takes.
-        needed: u64,
+        /// Its permutations (`cells!`, saturating), solvable or not.
+        ranks: u128,
+        /// Bytes the visited array takes (saturating).
+        needed: u128,
         /// Bytes allowed.
         limit: u64,
     },
@@ -104,13 +104,14 @@ pub struct Layer {
     pub seconds: f64,
 }
 
-/// Bytes of the visited array of `board`: two bits for each of its `cells!` permutations.
-pub fn bytes_needed(board: Board) -> u64 {
-    ranks(board).div_ceil(PER_WORD) * 8
+/// Bytes of the visited array of `board`: two bits for each of its `cells!` permutations (saturating: 25!
+/// is past any u64, and boards past 34 cells past u128).
+pub fn bytes_needed(board: Board) -> u128 {
+    ranks(board).div_ceil(PER_WORD as u128).saturating_mul(8)
 }
 
-fn ranks(board: Board) -> u64 {
-    (1..=board.cells() as u64).product()
+fn ranks(board: Board) -> u128 {
+    (1..=board.cells() as u128).try_fold(1u128, |product, k| product.checked_mul(k)).unwrap_or(u128::MAX)
 }
 
 /// Enumerates every position of `board` reachable from the goal, refusing with [`ExploreError::TooBig`]
@@ -128,12 +129,13 @@ fn explore_listing(
     progress: &mut dyn FnMut(&Layer),
 ) -> Result<Exploration, ExploreError> {
     let needed = bytes_needed(board);
-    if needed > max_bytes {
+    if needed > max_bytes as u128 {
         return Err(ExploreError::TooBig { board, ranks: ranks(board), needed, limit: max_bytes });
     }
-    let words = ranks(board).div_ceil(PER_WORD) as usize;
+    let words = ranks(board).div_ceil(PER_WORD as u128) as usize;
     let mut bits = Vec::new();
-    bits.try_reserve_exact(words).map_err(|_| ExploreError::OutOfMemory { board, needed })?;
+    // Within `max_bytes` (a u64) here, so the count fits.
+    bits.try_reserve_exact(words).map_err(|_| ExploreError::OutOfMemory { board, needed: needed as u64 })?;
     bits.resize_with(words, || AtomicU64::new(0));
 
     let space = Space::new(board);

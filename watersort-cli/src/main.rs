@@ -33,9 +33,17 @@ Examples:
   watersort batch game.txt -o game.jsonl
   watersort report game.jsonl
   echo 'x: aab abb - ' | watersort solve - --capacity 3 --rule one-unit
+  # big levels, solvable by construction
+  watersort generate --method reverse --colors 50 --count 10 > big.txt
+  # from a stuck position: pours left, the next, the dead ends
+  watersort hint 'w: ab cd ca db -' --capacity 2 --history '1>5'
+  # hidden units: the pours up to the first reveal; play asks for each
+  watersort solve 'm: ??a ?bb ?ab -' --capacity 3
+  watersort play 'm: ??a ?bb ?ab -' --capacity 3
 
 Level text: one level a line, `name: tube tube ...`, each tube its colours
-bottom to top as letters (case-sensitive), `-` an empty tube, `#` a comment.
+bottom to top as letters (case-sensitive), `-` an empty tube, `?` a hidden
+unit (never a tube's top), `#` a comment.
 JSON: an array of tubes, each an array of colour names bottom to top; \"Empty\"
 entries or [] are space. Pours print as `3 -> 14` (tubes numbered from 1);
 records (--format json, batch) list them in their `moves` field as `3->14`, and

@@ -89,21 +89,26 @@ pub struct ServeArgs {
 fn after_help() -> String {
     format!(
         "Examples:
-  solver serve                         # http://127.0.0.1:8080/
-  solver serve --pdbs pdbs --port 0    # any free port (the address is logged)
+  # http://127.0.0.1:8080/
+  solver serve
+  # any free port (the address is logged)
+  solver serve --pdbs pdbs --port 0
   curl -s localhost:8080/api/solve -H 'Content-Type: application/json' \\
        -d '{{\"board\":\"3x3\",\"tiles\":[8,6,7,2,5,4,3,0,1]}}'
   curl -s 'localhost:8080/api/random?board=4x4&walk=40'
   curl -s localhost:8080/api/solve -H 'Content-Type: application/json' \\
        -d '{{\"puzzle\":\"water-sort\",\"level\":\"abab baba - -\",\"capacity\":4}}'
-  curl -s 'localhost:8080/api/random?puzzle=water-sort&colors=6&empty=2&capacity=4'
+  curl -s \\
+       'localhost:8080/api/random?puzzle=water-sort&colors=6&empty=2&capacity=4'
 
-What a web page could send on its own is refused, so that a page the user visits cannot
-drive the server: a POST must be sent with Content-Type: application/json (else 415), and
-the Host must be localhost or an IP address with the server's port, or a name given with
---allow-host (else 403). A request's headers must arrive within {headers} s and its body
-within {body} s more; at most {connections} connections are open at once (more wait to be
-accepted). Ctrl-C or SIGTERM stops the server: requests under way get {grace} s to finish.",
+What a web page could send on its own is refused, so that a page the user
+visits cannot drive the server: a POST must be sent with Content-Type:
+application/json (else 415), and the Host must be localhost or an IP address
+with the server's port, or a name given with --allow-host (else 403). A
+request's headers must arrive within {headers} s and its body within {body} s
+more; at most {connections} connections are open at once (more wait to be
+accepted). Ctrl-C or SIGTERM stops the server: requests under way get {grace} s
+to finish.",
         headers = listen::HEADER_TIMEOUT.as_secs(),
         body = BODY_TIMEOUT.as_secs(),
         connections = listen::MAX_CONNECTIONS,
