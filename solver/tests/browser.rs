@@ -2,7 +2,9 @@
 //! page, enters a position (or switches to water sort and enters or builds a level), solves it, steps
 //! through the solution to the end and checks that the board shown is the goal (the tubes are sorted); the
 //! keyboard, the goal hint beside the board and a solve in progress (its time shown, Cancel stopping it)
-//! too. Any console error or uncaught exception in the page fails the test.
+//! too; for water sort, pours played by hand with a hint from the position reached, and a level with hidden
+//! units planned, its reveals told on the palette, until it is sorted. Any console error or uncaught
+//! exception in the page fails the test.
 //!
 //! Screenshots of the tile and water-sort views at 1280 and 390 px wide go to `$STP_SCREENSHOTS` (relative
 //! to the workspace: `STP_SCREENSHOTS=docs/screenshots cargo test -p solver --test browser` refreshes the
