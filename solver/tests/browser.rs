@@ -2,7 +2,9 @@
 //! page, enters a position (or switches to water sort and enters or builds a level), solves it, steps
 //! through the solution to the end and checks that the board shown is the goal (the tubes are sorted); the
 //! keyboard, the goal hint beside the board and a solve in progress (its time shown, Cancel stopping it)
-//! too. Any console error or uncaught exception in the page fails the test.
+//! too; for water sort, pours played by hand with a hint from the position reached, and a level with hidden
+//! units planned, its reveals told on the palette, until it is sorted. Any console error or uncaught
+//! exception in the page fails the test.
 //!
 //! Screenshots of the tile and water-sort views at 1280 and 390 px wide go to `$STP_SCREENSHOTS` (relative
 //! to the workspace: `STP_SCREENSHOTS=docs/screenshots cargo test -p solver --test browser` refreshes the
@@ -559,5 +561,132 @@ fn the_level_editor_builds_a_level_and_solves_it_and_set_refuses_an_invalid_one(
     let status = text(&mut b, "status");
     assert!(status.as_str().unwrap().contains("colour a has 3 units, not a multiple of the capacity 4"), "{status}");
     assert_eq!(b.eval(&format!("{TUBES}.length")), json!(4));
+    b.assert_no_errors();
+}
+
+/// Sets the level typed in the level field, at capacity `capacity`, and waits until the tubes show it.
+fn set_level(b: &mut Browser, level: &str, capacity: usize) {
+    b.eval(&format!(
+        "document.getElementById('capacity').value = '{capacity}';
+         document.getElementById('level').value = '{level}';
+         document.getElementById('typed-level').requestSubmit();"
+    ));
+    b.wait_for(&format!("document.getElementById('tubes').dataset.tubes === '{}'", level.split(": ").nth(1).unwrap()));
+}
+
+/// Clicks the palette's choice `pick` (a colour letter, `?`, `pour`, or empty for the eraser).
+fn pick(b: &mut Browser, pick: &str) {
+    b.eval(&format!("document.querySelector('#palette [data-pick=\"{pick}\"]').click()"));
+}
+
+/// Clicks tube `tube` (from 1).
+fn click_tube(b: &mut Browser, tube: usize) {
+    b.eval(&format!("document.querySelector('#tubes .tube[data-tube=\"{tube}\"]').click()"));
+}
+
+/// The tubes (from 1) that have class `class`.
+fn tubes_with(b: &mut Browser, class: &str) -> Value {
+    b.eval(&format!("[...document.querySelectorAll('#tubes .tube.{class}')].map((t) => Number(t.dataset.tube))"))
+}
+
+#[test]
+fn a_hint_from_the_position_played_to_shows_the_next_pour_and_marks_dead_ends() {
+    let (_server, mut b) = water_page();
+    set_level(&mut b, "w: ab cd ca db -", 2);
+    b.eval("document.getElementById('hint').click()");
+    b.wait_for("document.getElementById('status').textContent.startsWith('Still solvable')");
+    let status = text(&mut b, "status");
+    let said = status.as_str().unwrap();
+    assert!(said.contains("5 pours left at fewest; next pour 4 → 5"), "{said}");
+    assert!(said.contains("dead end: 2 → 5, 3 → 5"), "{said}");
+    assert_eq!((tubes_with(&mut b, "hint-from"), tubes_with(&mut b, "hint-to")), (json!([4]), json!([5])));
+    // Tube 2 picked to pour from: the pour into tube 5 is marked as leading to a dead end.
+    pick(&mut b, "pour");
+    click_tube(&mut b, 2);
+    assert_eq!((tubes_with(&mut b, "chosen"), tubes_with(&mut b, "dead")), (json!([2]), json!([5])));
+    // Poured anyway: the position is dead, and a hint from there says so.
+    click_tube(&mut b, 5);
+    assert_eq!(b.eval(TUBES), json!(["ab", "c", "ca", "db", "d"]));
+    assert_eq!(b.eval("document.getElementById('level').value"), json!("w: ab c ca db d"));
+    assert_eq!(tubes_with(&mut b, "hint-from"), json!([]));
+    b.eval("document.getElementById('hint').click()");
+    b.wait_for("document.getElementById('status').textContent.startsWith('Dead')");
+    // A pour the rule forbids is refused, and nothing moves.
+    click_tube(&mut b, 1);
+    click_tube(&mut b, 2);
+    assert!(text(&mut b, "status").as_str().unwrap().contains("cannot pour into tube 2"));
+    assert_eq!(b.eval(TUBES), json!(["ab", "c", "ca", "db", "d"]));
+    // While stepping through a solution, the hint is from the step reached.
+    set_level(&mut b, "demo: abcab cabca bcabc - -", 5);
+    b.eval("document.getElementById('solve').click()");
+    b.wait_for("!document.getElementById('player').hidden");
+    let fewest = fewest("demo: abcab cabca bcabc - -", 5);
+    b.eval("document.getElementById('step').click(); document.getElementById('hint').click()");
+    b.wait_for("document.getElementById('status').textContent.startsWith('Still solvable')");
+    let left = format!("{} pours left", fewest - 1);
+    assert!(text(&mut b, "status").as_str().unwrap().contains(&left), "{left}");
+    b.assert_no_errors();
+}
+
+#[test]
+fn a_level_with_hidden_units_is_planned_its_reveals_told_and_played_to_the_end() {
+    let (_server, mut b) = water_page();
+    // The level as the game shows it, and what it hides (one assignment that can be sorted).
+    let shown = "m: ??a ?bb ?ab -";
+    let truth = ["cca", "cbb", "aab", ""];
+    // The editor's hidden unit: a `?` drawn grey with a question mark.
+    pick(&mut b, "?");
+    assert_eq!(b.eval("document.querySelector('#palette [data-pick=\"?\"] .unit').textContent"), json!("?"));
+    set_level(&mut b, shown, 3);
+    assert_eq!(b.eval("document.querySelectorAll('#tubes .unit.hidden-unit').length"), json!(4));
+    // Three colours, one of them not in sight yet.
+    assert_eq!(b.eval("document.getElementById('colors').value"), json!("3"));
+    b.eval("document.getElementById('solve').click()");
+    b.wait_for("!document.getElementById('player').hidden");
+    let status = text(&mut b, "status");
+    assert!(status.as_str().unwrap().starts_with("Plan: 1 pour up to the first reveal"), "{status}");
+    assert!(status.as_str().unwrap().contains("safe: the level stays solvable for every one of the 3"), "{status}");
+    for width in [1280, 390] {
+        b.screenshot("water-sort-hidden", width);
+    }
+    // Played to the end: each plan stepped through, each unit it uncovers told as the truth has it (a
+    // colour all in sight refused first), then planned again, until the tubes are sorted.
+    let mut refused_once = false;
+    let mut told = 0;
+    for _ in 0..10 {
+        b.wait_for("!document.getElementById('player').hidden");
+        b.eval("document.getElementById('last').click()");
+        let tubes: Vec<String> = serde_json::from_value(b.eval(TUBES)).unwrap();
+        // Sorted, maybe with hidden units left under runs of their own colour, which nothing uncovers.
+        if text(&mut b, "status").as_str().unwrap().starts_with("Nothing to pour") || !tubes.concat().contains('?') {
+            break;
+        }
+        let waiting = tubes_with(&mut b, "waiting");
+        let status = text(&mut b, "status");
+        let tube = waiting[0].as_u64().unwrap_or_else(|| panic!("no tube waits: {tubes:?} {status}")) as usize;
+        assert_eq!(waiting.as_array().unwrap().len(), 1);
+        // Only a top is ever asked about.
+        assert!(tubes[tube - 1].ends_with('?'), "{tubes:?}");
+        assert!(text(&mut b, "status").as_str().unwrap().starts_with(&format!("Tube {tube} shows a unit")));
+        if !refused_once {
+            let full = ["a", "b", "c"].into_iter().find(|c| tubes.concat().matches(c).count() == 3);
+            if let Some(c) = full {
+                pick(&mut b, c);
+                assert!(text(&mut b, "status").as_str().unwrap().contains("in sight already"));
+                refused_once = true;
+            }
+        }
+        let colour = &truth[tube - 1][tubes[tube - 1].len() - 1..tubes[tube - 1].len()];
+        pick(&mut b, colour);
+        told += 1;
+        b.wait_for("document.getElementById('player').hidden === false || document.getElementById('status').classList.contains('error')");
+    }
+    let tubes: Vec<String> = serde_json::from_value(b.eval(TUBES)).unwrap();
+    let mut full: Vec<String> =
+        tubes.iter().filter(|t| !t.is_empty()).map(|t| t.replace('?', &t[t.len() - 1..])).collect();
+    full.sort_unstable();
+    assert_eq!(full, ["aaa", "bbb", "ccc"], "{tubes:?}");
+    assert!(refused_once, "no colour all in sight was offered: the refusal is not checked");
+    assert!(told >= 2, "a single reveal: planning again after one is not checked");
     b.assert_no_errors();
 }

@@ -379,8 +379,18 @@ fn a_check_says_when_a_position_is_closer_to_the_other_goal_and_why_a_level_is_i
     let v = check(&s, &water("demo: abcab cabca bcabc - -".into(), serde_json::json!({"capacity": 5})));
     assert_eq!(
         v,
-        serde_json::json!({"valid": true, "level": "demo: abcab cabca bcabc - -", "colors": 3, "empty": 2, "capacity": 5})
+        serde_json::json!({
+            "valid": true, "level": "demo: abcab cabca bcabc - -", "colors": 3, "empty": 2, "capacity": 5, "hidden": 0
+        })
     );
+    // Hidden units: the colours not in sight yet counted, and a hidden top refused with the parser's reason.
+    let v = check(&s, &water("m: ??a ?bb ?ab -".into(), serde_json::json!({"capacity": 3})));
+    assert_eq!(
+        v,
+        serde_json::json!({"valid": true, "level": "m: ??a ?bb ?ab -", "colors": 3, "empty": 1, "capacity": 3, "hidden": 4})
+    );
+    let v = check(&s, &water("m: ??a ?bb ?a? -".into(), serde_json::json!({"capacity": 3})));
+    assert_eq!(v["error"], "bad level: tube 3: its top unit is hidden, but a game always shows it", "{v}");
     // A malformed request is refused as /api/solve refuses it.
     let (status, text) = s.request("POST", "/api/check", br#"{"board": "3x3"}"#);
     assert_eq!(status, 400, "{text}");
@@ -526,7 +536,7 @@ fn refusals_use_no_serde_wording_in_bodies_or_queries() {
     let answers = bodies
         .iter()
         .flat_map(|b| {
-            ["/api/solve", "/api/check", "/api/jobs"]
+            ["/api/solve", "/api/check", "/api/jobs", "/api/hint"]
                 .map(|path| (path.to_string(), s.request("POST", path, b.as_bytes())))
         })
         .chain(queries.iter().map(|q| (q.to_string(), s.request("GET", &format!("/api/random?{q}"), b""))));
@@ -534,5 +544,108 @@ fn refusals_use_no_serde_wording_in_bodies_or_queries() {
         assert_eq!(status, 400, "{what}: {text}");
         let error = serde_json::from_str::<Value>(&text).unwrap()["error"].as_str().unwrap().to_string();
         assert!(!serde_words.iter().any(|w| error.contains(w)), "{what}: {error}");
+    }
+}
+
+/// `POST /api/hint` with `body`: its status and answer.
+fn hint(s: &Server, body: &str) -> (u16, Value) {
+    let (status, text) = s.request("POST", "/api/hint", body.as_bytes());
+    (status, serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}: {text}")))
+}
+
+#[test]
+fn a_hint_says_the_fewest_pours_left_the_next_and_the_pours_to_dead_ends() {
+    let s = server();
+    let line = "w: ab cd ca db -";
+    let (status, v) = hint(&s, &water(line.into(), serde_json::json!({"capacity": 2})));
+    assert_eq!(status, 200, "{v}");
+    // What the watersort crate says of the position, in the words of `watersort hint --format json`.
+    let level = watersort::parse_levels(line, 2).remove(0).unwrap();
+    let want = watersort::hint::hint(&level, &watersort::Options::default()).unwrap();
+    let watersort::hint::Verdict::Solvable { pours_left, next: Some(next) } = want.verdict else { panic!("{want:?}") };
+    assert_eq!((pours_left, bfs_length(&level, watersort::Rule::Standard)), (5, 5));
+    assert_eq!((&v["sortable"], &v["pours_left"], &v["next"]), (&"yes".into(), &5.into(), &next.to_string().into()));
+    let leads: Vec<(String, String)> =
+        v["pours"].as_array().unwrap().iter().map(|p| (p["pour"].to_string(), p["leads_to"].to_string())).collect();
+    let words = |s: &watersort::hint::Sortable| match s {
+        watersort::hint::Sortable::Yes => "sortable",
+        watersort::hint::Sortable::No => "dead end",
+        watersort::hint::Sortable::Unknown(_) => "unknown",
+    };
+    let expected: Vec<(String, String)> =
+        want.pours.iter().map(|(p, s)| (format!("\"{p}\""), format!("\"{}\"", words(s)))).collect();
+    assert_eq!(leads, expected);
+    assert!(leads.iter().any(|(_, l)| l == "\"dead end\""), "{v}");
+    assert_eq!((&v["position"], &v["error"]), (&line.into(), &Value::Null));
+    // Part full, after the dead-end pour 2 -> 5 from there: dead, and no pour left at all.
+    let (status, v) = hint(&s, &water("w: ab c ca db d".into(), serde_json::json!({"capacity": 2})));
+    assert_eq!((status, &v["sortable"], &v["pours_left"], &v["next"]), (200, &"no".into(), &Value::Null, &Value::Null));
+    assert_eq!(v["pours"], serde_json::json!([]), "{v}");
+}
+
+#[test]
+fn a_hint_for_what_is_no_position_is_refused_and_a_stopped_one_says_unknown() {
+    let s = server();
+    for (body, reason) in [
+        (
+            water("x: aab -".into(), serde_json::json!({"capacity": 3})),
+            "colour a has 2 units, not a multiple of the capacity 3",
+        ),
+        (water("m: ??a ?bb ?ab -".into(), serde_json::json!({"capacity": 3})), "a hint needs every unit in sight"),
+        (water("ab ba -".into(), serde_json::json!({"rule": "sideways"})), "unknown rule 'sideways'"),
+        (r#"{"tiles": [1, 0, 2, 3], "board": "2x2"}"#.to_string(), "hints are given for water-sort only"),
+    ] {
+        let (status, v) = hint(&s, &body);
+        assert_eq!(status, 400, "{body}: {v}");
+        assert!(v["error"].as_str().unwrap().contains(reason), "{body}: {v}");
+    }
+    let s = Server::start(BIN, &["--pdbs", "/nonexistent", "--time-limit", "0.001"]);
+    let level = "s5-1: arDo Cwbw keDe lpsn ftlC zjrp pAnf onnC dufg dbxg ydxd cbDi aicv zBah sure vylh fwAh sxgo \
+                 usok jmtA Bmyr kpBu Bjkc ieaC mzmh zqvt Avxq lqjg btwq iyDc - -";
+    let (status, v) = hint(&s, &water(level.into(), serde_json::json!({})));
+    assert_eq!((status, &v["sortable"]), (200, &"unknown".into()), "{v}");
+    assert_eq!(v["error"], "the search stopped (time limit) before it knew", "{v}");
+}
+
+#[test]
+fn a_level_with_hidden_units_is_answered_with_the_plan_up_to_the_first_reveal() {
+    let s = server();
+    let line = "m: ??a ?bb ?ab -";
+    let (status, v) = post(&s, &water(line.into(), serde_json::json!({"capacity": 3})));
+    assert_eq!((status, &v["status"]), (200, &"plan".into()), "{v}");
+    let mystery = watersort::mystery::Mystery::parse(line, 1, 3).unwrap();
+    let want =
+        watersort::mystery::plan(&mystery, &watersort::Options::default(), &watersort::mystery::Sampling::default())
+            .unwrap();
+    assert_eq!(pours(&v["moves"]), want.pours);
+    assert_eq!(v["length"], want.pours.len());
+    assert_eq!(
+        (&v["reveals"], &v["safe"], &v["exhaustive"]),
+        (&want.reveals.into(), &want.safe().into(), &want.exhaustive.into())
+    );
+    for (field, n) in [
+        ("checked", want.checked as u64),
+        ("sortable_for", want.sortable_for as u64),
+        ("unsortable", want.unsortable as u64),
+        ("assignments", want.assignments),
+        ("best_case", want.best_case as u64),
+    ] {
+        assert_eq!(v[field], n, "{field}: {v}");
+    }
+    assert_eq!((&v["instance"], &v["safe"], &v["assignments"]), (&line.into(), &true.into(), &4.into()));
+    // As a job too, and refused as the parser or the rule says.
+    let id = start_job(&s, &water(line.into(), serde_json::json!({"capacity": 3})));
+    assert_eq!(finished(&s, &id)["result"]["moves"], v["moves"]);
+    for (extra, level, reason) in [
+        (
+            serde_json::json!({"capacity": 3}),
+            "m: ??a ?bb ?a? -",
+            "tube 3: its top unit is hidden, but a game always shows it",
+        ),
+        (serde_json::json!({"capacity": 3, "rule": "whole-run"}), line, "standard and one-unit rules only"),
+    ] {
+        let (status, v) = post(&s, &water(level.into(), extra));
+        assert_eq!(status, 400, "{level}: {v}");
+        assert!(v["error"].as_str().unwrap().contains(reason), "{level}: {v}");
     }
 }

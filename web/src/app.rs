@@ -109,7 +109,7 @@ pub async fn not_found() -> ApiError {
 pub async fn wrong_method() -> ApiError {
     ApiError::new(
         StatusCode::METHOD_NOT_ALLOWED,
-        "wrong method: POST /api/solve, /api/check and /api/jobs, GET and DELETE /api/jobs/ID, GET /api/random and \
+        "wrong method: POST /api/solve, /api/check, /api/hint and /api/jobs, GET and DELETE /api/jobs/ID, GET /api/random and \
          /api/boards, and GET the page",
     )
 }

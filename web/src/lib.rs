@@ -100,6 +100,8 @@ fn after_help() -> String {
        -d '{{\"puzzle\":\"water-sort\",\"level\":\"abab baba - -\",\"capacity\":4}}'
   curl -s \\
        'localhost:8080/api/random?puzzle=water-sort&colors=6&empty=2&capacity=4'
+  curl -s localhost:8080/api/hint -H 'Content-Type: application/json' \\
+       -d '{{\"puzzle\":\"water-sort\",\"level\":\"ab ba - -\",\"capacity\":2}}'
 
 What a web page could send on its own is refused, so that a page the user
 visits cannot drive the server: a POST must be sent with Content-Type:
@@ -127,6 +129,7 @@ pub fn router(app: Arc<App>, gate: Gate) -> Router {
         .route("/api/jobs", post(start_job))
         .route("/api/jobs/{id}", get(job).delete(stop_job))
         .route("/api/check", post(check))
+        .route("/api/hint", post(hint))
         .route("/api/random", get(random))
         .route("/api/boards", get(boards))
         .fallback(app::not_found)
@@ -216,6 +219,18 @@ async fn check(request: Request) -> Result<Json<Value>, ApiError> {
     match puzzle(&mut f)? {
         Puzzle::SlidingTile => tiles::check(f),
         Puzzle::WaterSort => water::check(f),
+    }
+    .map(Json)
+}
+
+/// `POST /api/hint`: help from a water-sort position (see [`water::hint`]); sliding tiles have none.
+async fn hint(State(app): State<Arc<App>>, request: Request) -> Result<Json<Value>, ApiError> {
+    let mut f = body(request).await?;
+    match puzzle(&mut f)? {
+        Puzzle::SlidingTile => {
+            Err(bad(format!("hints are given for {WATER_SORT} only (\"puzzle\": \"{WATER_SORT}\")")))
+        }
+        Puzzle::WaterSort => water::hint(app, f).await,
     }
     .map(Json)
 }

@@ -1,23 +1,30 @@
-//! Water sort in the web app: `POST /api/solve` (and its job), `POST /api/check` and `GET /api/random` with
-//! `"puzzle": "water-sort"`.
+//! Water sort in the web app: `POST /api/solve` (and its job), `POST /api/hint`, `POST /api/check` and
+//! `GET /api/random` with `"puzzle": "water-sort"`.
 //!
 //! A level comes in either of the forms the `watersort` command reads: a level line (`"name: ab ba - -"`,
-//! each tube its colours bottom to top as letters, `-` an empty tube) or the JSON form (an array of tubes,
-//! each an array of colour names), with `capacity` (default 4) and `rule` (as `--rule`, default
-//! `standard`). The answer is the record `watersort solve --format json` prints, pours included; a level
-//! the search proves unsolvable is a record with status `unsolvable` (that takes a search, so it is an
-//! answer, not a refused request), and one the server's limits stop has status `limit`.
+//! each tube its colours bottom to top as letters, `-` an empty tube, `?` a hidden unit) or the JSON form
+//! (an array of tubes, each an array of colour names), with `capacity` (default 4) and `rule` (as
+//! `--rule`, default `standard`). Tubes may be part full: a position in the middle of a game is a level.
+//! The answer is the record `watersort solve --format json` prints, pours included; a level the search
+//! proves unsolvable is a record with status `unsolvable` (that takes a search, so it is an answer, not a
+//! refused request), and one the server's limits stop has status `limit`. A level with hidden units is
+//! answered with a plan instead (status `plan`): the pours up to the first reveal, as
+//! [`watersort::mystery::plan`] chooses them, and how sure they are.
 
 use crate::app::{bad, failed, time_left, ApiError, App};
 use crate::fields::Fields;
 use crate::jobs::{Solving, Watch};
 use adapters::water::record;
 use batch::Source;
+use search::Stop;
 use serde_json::{json, Value};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 use watersort::generate::{generate, GenerateError, Spec};
-use watersort::{parse_json, parse_levels, Algorithm, Level, Model, Named, Options, Rule};
+use watersort::hint::{Hint, Sortable, Verdict};
+use watersort::mystery::{plan, Mystery, Plan, PlanError, Sampling};
+use watersort::{parse_json, parse_levels, Algorithm, Level, LevelError, Model, Named, Options, Pour, Rule};
 
 /// The puzzle's name in requests and answers.
 pub const WATER_SORT: &str = "water-sort";
@@ -41,22 +48,36 @@ fn rule(text: Option<String>) -> Result<Rule, ApiError> {
     Rule::from_name(text.as_deref().unwrap_or("standard")).map_err(|e| bad(e.to_string()))
 }
 
+/// A level as a request gives it.
+enum Given {
+    /// Every unit in sight.
+    Seen(Level),
+    /// Some hidden (`?` in its line).
+    Hidden(Mystery),
+}
+
+fn bad_level(e: LevelError) -> String {
+    format!("bad level: {}", e.problem)
+}
+
+/// The one level of a level line's parse, or why there is not one.
+fn one<T>(mut levels: Vec<Result<T, LevelError>>) -> Result<T, String> {
+    match levels.len() {
+        1 => levels.remove(0).map_err(bad_level),
+        0 => Err("bad level: no tubes (a level line is `name: ab ba - -`)".to_string()),
+        n => Err(format!("bad level: {n} levels; a request solves one")),
+    }
+}
+
 /// The level of a request (`level`, a level line or an array of tubes, and `capacity`, default 4), or why
 /// it is not one: the problem the watersort parser names.
-fn level(f: &mut Fields) -> Result<Result<Level, String>, ApiError> {
+fn level(f: &mut Fields) -> Result<Result<Given, String>, ApiError> {
     let value = f.value("level").ok_or_else(|| Fields::missing("level"))?;
     let capacity = f.count("capacity")?.unwrap_or(CAPACITY);
-    let bad_level = |e: watersort::LevelError| format!("bad level: {}", e.problem);
     Ok(match value {
-        Value::String(text) => {
-            let mut levels = parse_levels(&text, capacity);
-            match levels.len() {
-                1 => levels.remove(0).map_err(bad_level),
-                0 => Err("bad level: no tubes (a level line is `name: ab ba - -`)".to_string()),
-                n => Err(format!("bad level: {n} levels; a request solves one")),
-            }
-        }
-        Value::Array(_) => parse_json(&value.to_string(), "level", capacity).map_err(bad_level),
+        Value::String(text) if text.contains('?') => one(Mystery::parse_all(&text, capacity)).map(Given::Hidden),
+        Value::String(text) => one(parse_levels(&text, capacity)).map(Given::Seen),
+        Value::Array(_) => parse_json(&value.to_string(), "level", capacity).map(Given::Seen).map_err(bad_level),
         _ => Err("bad level: give a level line (a string) or an array of tubes".to_string()),
     })
 }
@@ -73,13 +94,37 @@ fn options(rule: Rule, deadline: Instant, watch: &Watch) -> Options {
     Options { algorithm: Algorithm::Astar, model: Model { rule, ..Model::default() }, limits }
 }
 
+/// Stops the search running at `deadline` through its cancel flag. A hint or a plan runs one search after
+/// another, each given the time left when it starts; this keeps the request as a whole within the limit.
+fn stop_at(deadline: Instant, cancel: &Arc<AtomicBool>) {
+    let cancel = Arc::clone(cancel);
+    tokio::spawn(async move {
+        tokio::time::sleep_until(deadline.into()).await;
+        cancel.store(true, Ordering::Relaxed);
+    });
+}
+
+/// Why a search of a hint or a plan stopped: a cancel at or past the deadline is [`stop_at`]'s, the time
+/// limit.
+fn stopped_by(why: Stop, deadline: Instant) -> Stop {
+    if why == Stop::Cancelled && Instant::now() >= deadline {
+        Stop::TimeLimit
+    } else {
+        why
+    }
+}
+
 /// `POST /api/solve` with `"puzzle": "water-sort"` (`level`, `capacity`, `rule`): the level checked and its
-/// place in the queue taken now, the search once a permit is free.
+/// place in the queue taken now, the search once a permit is free. A level with hidden units gets a plan
+/// (see [`planned`]).
 pub fn solve(app: &Arc<App>, mut f: Fields, watch: Watch) -> Result<Solving, ApiError> {
-    let level = level(&mut f)?;
+    let given = level(&mut f)?;
     let rule = rule(f.text("rule")?)?;
     f.done()?;
-    let level = level.map_err(bad)?;
+    let level = match given.map_err(bad)? {
+        Given::Seen(level) => level,
+        Given::Hidden(mystery) => return planned(app, mystery, rule, watch),
+    };
     let turn = app.turn()?;
     Ok(Box::pin(async move {
         let record = turn
@@ -96,22 +141,143 @@ pub fn solve(app: &Arc<App>, mut f: Fields, watch: Watch) -> Result<Solving, Api
     }))
 }
 
+/// A solve of a level with hidden units: the plan of [`watersort::mystery::plan`] (assignments sampled as
+/// by default: all of them up to a thousand), within the time limit as a whole.
+fn planned(app: &Arc<App>, mystery: Mystery, rule: Rule, watch: Watch) -> Result<Solving, ApiError> {
+    if rule == Rule::WholeRun {
+        return Err(bad(PlanError::WholeRun.to_string()));
+    }
+    let turn = app.turn()?;
+    Ok(Box::pin(async move {
+        stop_at(turn.deadline, &watch.cancel);
+        turn.search(move |deadline| {
+            let options = options(rule, deadline, &watch);
+            let started = Instant::now();
+            let planned = plan(&mystery, &options, &Sampling::default());
+            plan_answer(&mystery, planned, started.elapsed().as_secs_f64(), deadline)
+        })
+        .await
+    }))
+}
+
+/// Pours as a record writes them: `1->3 2->1`.
+fn pours_text(pours: &[Pour]) -> String {
+    pours.iter().map(|p| format!("{}->{}", p.from + 1, p.to + 1)).collect::<Vec<_>>().join(" ")
+}
+
+/// The answer of a plan: status `plan` with the pours (`moves`, `length`), whether the last reveals a unit,
+/// and the library's account of how sure they are (`safe`, `checked`, `sortable_for`, `unsortable`,
+/// `exhaustive`, `assignments`, `best_case`); else status `unsolvable` or `limit` with `error`, as a
+/// record says it.
+fn plan_answer(
+    mystery: &Mystery,
+    planned: Result<Plan, PlanError>,
+    seconds: f64,
+    deadline: Instant,
+) -> Result<Value, ApiError> {
+    let (status, error) = match planned {
+        Ok(p) => {
+            return Ok(json!({
+                "status": "plan",
+                "instance": mystery.to_line(),
+                "moves": pours_text(&p.pours),
+                "length": p.pours.len(),
+                "reveals": p.reveals,
+                "safe": p.safe(),
+                "checked": p.checked,
+                "sortable_for": p.sortable_for,
+                "unsortable": p.unsortable,
+                "exhaustive": p.exhaustive,
+                "assignments": p.assignments,
+                "best_case": p.best_case,
+                "seconds": seconds,
+            }))
+        }
+        Err(e @ PlanError::Unsolvable) => ("unsolvable", e.to_string()),
+        Err(PlanError::Stopped(why)) => {
+            ("limit", format!("{}: stopped after {seconds:.3} s, before the plan was known", stopped_by(why, deadline)))
+        }
+        Err(e @ (PlanError::WholeRun | PlanError::Waiting)) => return Err(bad(e.to_string())),
+        Err(e @ PlanError::Solve(_)) => return Err(failed(e.to_string())),
+    };
+    Ok(json!({ "status": status, "instance": mystery.to_line(), "moves": "", "length": null, "error": error,
+               "seconds": seconds }))
+}
+
+/// `POST /api/hint` with `"puzzle": "water-sort"` (`level`, `capacity`, `rule`): help from the position
+/// the level line gives (tubes part full, as the middle of a game is), as `watersort hint --format json`
+/// words it: `sortable` (`yes`, `no` or `unknown`, then with the limit in `error`), the fewest `pours_left`
+/// and the `next` pour, and every legal pour from it with what it `leads_to` (`sortable`, `dead end` or
+/// `unknown`). Searched under a permit within the time limit, as a solve; a position with hidden units is
+/// refused (a plan is what helps there).
+pub async fn hint(app: Arc<App>, mut f: Fields) -> Result<Value, ApiError> {
+    let given = level(&mut f)?;
+    let rule = rule(f.text("rule")?)?;
+    f.done()?;
+    let position = match given.map_err(bad)? {
+        Given::Seen(level) => level,
+        Given::Hidden(_) => {
+            return Err(bad(
+                "a hint needs every unit in sight: for a level with hidden units (?), Solve plans the pours up to \
+                 the first reveal",
+            ))
+        }
+    };
+    let turn = app.turn()?;
+    let watch = Watch::default();
+    stop_at(turn.deadline, &watch.cancel);
+    turn.search(move |deadline| {
+        let options = options(rule, deadline, &watch);
+        let help = watersort::hint::hint(&position, &options).map_err(|e| failed(e.to_string()))?;
+        Ok(hint_answer(&position, &help, deadline))
+    })
+    .await
+}
+
+/// A hint in the words and fields of `watersort hint --format json` (without its history's).
+fn hint_answer(position: &Level, help: &Hint, deadline: Instant) -> Value {
+    let (sortable, left, next, error) = match &help.verdict {
+        Verdict::Solvable { pours_left, next } => ("yes", Some(*pours_left), next.map(|p| p.to_string()), None),
+        Verdict::Dead => ("no", None, None, None),
+        Verdict::Unknown(why) => {
+            ("unknown", None, None, Some(format!("the search stopped ({}) before it knew", stopped_by(*why, deadline))))
+        }
+    };
+    let leads = |s: &Sortable| match s {
+        Sortable::Yes => "sortable",
+        Sortable::No => "dead end",
+        Sortable::Unknown(_) => "unknown",
+    };
+    json!({
+        "position": position.to_line(),
+        "sortable": sortable,
+        "pours_left": left,
+        "next": next,
+        "pours": help.pours.iter().map(|(p, s)| json!({ "pour": p.to_string(), "leads_to": leads(s) })).collect::<Vec<_>>(),
+        "error": error,
+    })
+}
+
 /// `POST /api/check` with `"puzzle": "water-sort"`: whether the level is one (`valid`, else `error` with
 /// the parser's reason), and what the page's fields show of it: its line as the solver reads it, its
-/// colours, empty tubes and capacity. A verdict, not a refusal: only a malformed request is a 400.
+/// colours (those not in sight yet included), empty tubes, capacity and hidden units. A verdict, not a
+/// refusal: only a malformed request is a 400.
 pub fn check(mut f: Fields) -> Result<Value, ApiError> {
-    let level = level(&mut f)?;
+    let given = level(&mut f)?;
     f.done()?;
-    Ok(match level {
-        Ok(level) => json!({
-            "valid": true,
-            "level": level.to_line(),
-            "colors": level.colours().len(),
-            "empty": level.tubes().iter().filter(|t| t.is_empty()).count(),
-            "capacity": level.capacity(),
-        }),
-        Err(error) => json!({ "valid": false, "error": error }),
-    })
+    let (line, colours, tubes, capacity, hidden) = match given {
+        Ok(Given::Seen(l)) => (l.to_line(), l.colours().len(), l.tubes().to_vec(), l.capacity(), 0),
+        Ok(Given::Hidden(m)) => (m.to_line(), m.colours().len(), m.tubes().to_vec(), m.capacity(), m.hidden()),
+        Err(error) => return Ok(json!({ "valid": false, "error": error })),
+    };
+    Ok(json!({
+        "valid": true,
+        "level": line,
+        "colors": colours,
+        "empty": tubes.iter().filter(|t| t.is_empty()).count(),
+        "capacity": capacity,
+        "hidden": hidden,
+    }))
 }
 
 /// A number of a random query within `range`, or a 400 naming the parameter.

@@ -2,9 +2,12 @@
 // (/api/jobs: its progress shown while it runs, Cancel stopping it), and the solution played back by one
 // player (start, back, play, step, end, speed, the keyboard) over either puzzle, its moves listed in the
 // notation picked with the current one marked. Tiles are always in the labels of the chosen goal, as the
-// API takes and returns them; tubes are drawn bottom to top, each unit its colour and its letter. What the
-// server knows (whether a position suits the other goal better, whether a level is valid, the notations)
-// is asked of it, never worked out again here.
+// API takes and returns them; tubes are drawn bottom to top, each unit its colour and its letter (`?` a
+// hidden one). Water sort is also played by hand: pours clicked tube to tube, a hint from the position
+// reached (/api/hint), and on a level with hidden units the plan up to the first reveal, the colour the
+// game then shows asked for, and a new plan. What the server knows (whether a position suits the other
+// goal better, whether a level is valid, the notations, what can still be sorted) is asked of it, never
+// worked out again here; only the rules of a pour are, to play one at once.
 "use strict";
 
 const $ = (id) => document.getElementById(id);
@@ -28,7 +31,11 @@ const water = {
   tubes: [],          // each tube its colour letters, bottom to top
   lit: null,          // the pour made last: { from, to } (0-based)
   added: 0,           // units the last pour added to its destination
-  pick: "a",          // the editor's colour, or "" for the eraser
+  pick: "a",          // the tool: a colour to add, "?" a hidden unit, "" the eraser, "pour" to play pours
+  chosen: null,       // with the pour tool, the tube picked to pour from (0-based)
+  hint: null,         // the last hint: { line, next, dead } (the position it is for, its next pour, the
+                      // pours "from>to" that lead to a dead end); shown while that position is
+  asked: -1,          // the tube whose uncovered unit's colour was last asked for
 };
 
 const isWater = () => $("puzzle").value === "water-sort";
@@ -84,7 +91,12 @@ function renderBoard() {
 
 // The board or the tubes, the player's counter and buttons, and the move list's marks.
 function render() {
-  if (isWater()) renderTubes(); else renderBoard();
+  if (isWater()) {
+    renderTubes();
+    const waiting = waitingTube();
+    if (waiting !== water.asked && waiting >= 0) askColour();
+    water.asked = waiting;
+  } else renderBoard();
   const sol = state.solution;
   if (!sol) return;
   const end = state.at === sol.moves.length;
@@ -461,6 +473,7 @@ $("random").addEventListener("click", () => randomPosition(null));
 $("to-goal").addEventListener("click", () => setPosition(goalCells(), state.rows, state.cols));
 $("solve").addEventListener("click", solve);
 $("cancel").addEventListener("click", cancel);
+$("hint").addEventListener("click", showHint);
 $("puzzle").addEventListener("change", choosePuzzle);
 $("typed-level").addEventListener("submit", (ev) => {
   ev.preventDefault();
@@ -497,6 +510,9 @@ const PALETTE = {
 };
 // Colours the editor offers: sixteen, as many as a random level has at most.
 const PICKS = "abcdefghijklmnop";
+// A hidden unit: level lines write it `?`, and it is drawn grey with a question mark.
+const HIDDEN = "?";
+PALETTE[HIDDEN] = "#6e6e6e";
 
 // Black or white, whichever reads better on `hex`.
 function inkOn(hex) {
@@ -513,6 +529,7 @@ function unitOf(letter) {
   unit.style.backgroundColor = bg;
   unit.style.color = inkOn(bg);
   if (letter !== letter.toLowerCase()) unit.classList.add("striped");
+  if (letter === HIDDEN) unit.classList.add("hidden-unit");
   return unit;
 }
 
@@ -529,16 +546,34 @@ function levelLine() {
   return water.name ? `${water.name}: ${tubes}` : tubes;
 }
 
-// The tubes after a legal pour under `rule` (as the watersort crate's rules), and the units it moved.
-function pour(tubes, { from, to }, capacity, rule) {
-  const next = tubes.map((t) => t.slice());
-  const src = next[from], dst = next[to];
+// Pour `text` as records and hints write it (`2->4`, `2 -> 4`: tubes from 1), from 0.
+function parsePour(text) {
+  const [from, to] = text.split("->").map(Number);
+  return { from: from - 1, to: to - 1 };
+}
+
+// The units `move` pours under `rule` (as the watersort crate's rules say), or why it cannot be made.
+function pourAmount(tubes, { from, to }, capacity, rule) {
+  const src = tubes[from], dst = tubes[to];
   const top = src[src.length - 1];
+  if (!src.length) return { why: "it is empty" };
+  if (dst.length && dst[dst.length - 1] !== top) return { why: "the top colours differ" };
+  if (dst.length >= capacity) return { why: `tube ${to + 1} is full` };
+  if (rule === "whole-run" && tubes.some((t) => t.includes(HIDDEN))) {
+    return { why: "hidden units are played under the standard and one-unit rules" };
+  }
   let run = 0;
   while (run < src.length && src[src.length - 1 - run] === top) run += 1;
   const free = capacity - dst.length;
-  const amount = rule === "one-unit" ? 1 : Math.min(run, free);
-  for (let k = 0; k < amount; k += 1) dst.push(src.pop());
+  if (rule === "whole-run" && run > free) return { why: `its run of ${run} does not fit (rule whole run)` };
+  return { amount: rule === "one-unit" ? 1 : Math.min(run, free) };
+}
+
+// The tubes after a legal pour under `rule`, and the units it moved.
+function pour(tubes, move, capacity, rule) {
+  const next = tubes.map((t) => t.slice());
+  const { amount } = pourAmount(tubes, move, capacity, rule);
+  for (let k = 0; k < amount; k += 1) next[move.to].push(next[move.from].pop());
   return { tubes: next, added: amount };
 }
 
@@ -549,9 +584,16 @@ function showFrame(sol, k, lit) {
   water.added = lit ? sol.added[k] : 0;
 }
 
+// The hint shown, while the position is the one it is for.
+function currentHint() {
+  return water.hint && water.hint.line === levelLine() ? water.hint : null;
+}
+
 function renderTubes() {
   const tubes = $("tubes");
   const height = Math.max(water.capacity, ...water.tubes.map((t) => t.length));
+  const hint = currentHint();
+  const waiting = waitingTube();
   tubes.dataset.tubes = water.tubes.map((t) => (t.length ? t.join("") : "-")).join(" ");
   tubes.replaceChildren(...water.tubes.map((units, i) => {
     const tube = document.createElement("div");
@@ -560,8 +602,16 @@ function renderTubes() {
     tube.style.height = `calc(${height} * (var(--unit) + 2px) + 10px)`;
     tube.classList.toggle("from", !!water.lit && water.lit.from === i);
     tube.classList.toggle("to", !!water.lit && water.lit.to === i);
-    tube.setAttribute("aria-label", `tube ${i + 1}: ${units.length ? units.join("") : "empty"}`);
-    tube.addEventListener("click", () => editTube(i));
+    tube.classList.toggle("chosen", water.chosen === i);
+    tube.classList.toggle("waiting", waiting === i);
+    tube.classList.toggle("hint-from", !!hint && !!hint.next && hint.next.from === i);
+    tube.classList.toggle("hint-to", !!hint && !!hint.next && hint.next.to === i);
+    // With a tube picked to pour from, the pours from it the hint found to lead to a dead end.
+    const dead = !!hint && water.chosen !== null && hint.dead.has(`${water.chosen}>${i}`);
+    tube.classList.toggle("dead", dead);
+    const holds = units.length ? units.join("") : "empty";
+    tube.setAttribute("aria-label", `tube ${i + 1}: ${holds}${dead ? " (a pour into it leads to a dead end)" : ""}`);
+    tube.addEventListener("click", () => clickTube(i));
     units.forEach((letter, u) => {
       const unit = unitOf(letter);
       if (water.lit && water.lit.to === i && u >= units.length - water.added) unit.classList.add("poured");
@@ -569,7 +619,9 @@ function renderTubes() {
     });
     const label = document.createElement("span");
     label.className = "tube-number";
-    label.textContent = i + 1;
+    label.classList.toggle("dead", dead);
+    label.textContent = dead ? `${i + 1} ✕` : i + 1;
+    label.title = dead ? "a pour into this tube leads to a dead end" : "";
     const column = document.createElement("div");
     column.className = "tube-column";
     column.append(tube, label);
@@ -577,14 +629,21 @@ function renderTubes() {
   }));
 }
 
-// The editor's palette: a unit of each colour, and the eraser.
+// The palette: the pour tool, a unit of each colour, a hidden unit, and the eraser. While a reveal waits,
+// a colour clicked is the colour the game showed.
 function renderPalette() {
-  const choices = [...PICKS].map((letter) => {
+  const tool = document.createElement("button");
+  tool.type = "button";
+  tool.className = "pick tool";
+  tool.dataset.pick = "pour";
+  tool.title = "pour: click a tube to pour from, then the tube to pour into";
+  tool.textContent = "Pour";
+  const choices = [...PICKS, HIDDEN].map((letter) => {
     const b = document.createElement("button");
     b.type = "button";
     b.className = "pick";
     b.dataset.pick = letter;
-    b.title = `colour ${letter}`;
+    b.title = letter === HIDDEN ? "a hidden unit (?), as games show the units below the top" : `colour ${letter}`;
     b.append(unitOf(letter));
     return b;
   });
@@ -595,9 +654,17 @@ function renderPalette() {
   eraser.title = "eraser: click a tube to take its top unit off";
   eraser.textContent = "⌫";
   choices.push(eraser);
+  choices.unshift(tool);
   for (const b of choices) {
     b.setAttribute("role", "radio");
-    b.addEventListener("click", () => { water.pick = b.dataset.pick; markPick(); });
+    b.addEventListener("click", () => {
+      const pick = b.dataset.pick;
+      if (waitingTube() >= 0 && pick && pick !== "pour" && pick !== HIDDEN) { reveal(pick); return; }
+      water.pick = pick;
+      water.chosen = null;
+      markPick();
+      render();
+    });
   }
   $("palette").replaceChildren(...choices);
   markPick();
@@ -609,7 +676,10 @@ function markPick() {
 
 // The Colours and Empty fields as the tubes shown have them.
 function followLevel() {
-  $("colors").value = new Set(water.tubes.flat().map((l) => l.toLowerCase())).size || $("colors").value;
+  // With hidden units, every colour fills one tube: some may not be in sight yet.
+  const units = water.tubes.flat();
+  const seen = new Set(units.filter((l) => l !== HIDDEN).map((l) => l.toLowerCase())).size;
+  $("colors").value = (units.includes(HIDDEN) ? Math.floor(units.length / water.capacity) : seen) || $("colors").value;
   $("empty").value = water.tubes.filter((t) => !t.length).length;
   $("capacity").value = water.capacity;
 }
@@ -618,6 +688,7 @@ function followLevel() {
 function editTubes(change) {
   forgetSolution();
   water.lit = null;
+  water.chosen = null;
   water.name = "custom";
   change(water.tubes);
   $("level").value = levelLine();
@@ -626,7 +697,127 @@ function editTubes(change) {
   render();
 }
 
-// A click on tube `i`: the picked colour added on top, or with the eraser the top unit taken off.
+// A click on tube `i`: with the pour tool a pour from or into it, else an edit.
+function clickTube(i) {
+  if (water.pick === "pour") choosePour(i); else editTube(i);
+}
+
+// A click on tube `i` with the pour tool: the first picks the tube to pour from (again: unpicks it), the
+// second pours into tube `i` when the rule allows.
+function choosePour(i) {
+  if (waitingTube() >= 0) { askColour(); return; }
+  const from = water.chosen;
+  if (from === null || from === i) {
+    if (from === null && !water.tubes[i].length) { setStatus(`Tube ${i + 1} is empty: nothing to pour.`, true); return; }
+    water.chosen = from === i ? null : i;
+    render();
+    return;
+  }
+  const move = { from, to: i };
+  const rule = $("rule").value;
+  water.chosen = null;
+  const { why } = pourAmount(water.tubes, move, water.capacity, rule);
+  if (why) {
+    setStatus(`Tube ${from + 1} cannot pour into tube ${i + 1}: ${why}.`, true);
+    render();
+    return;
+  }
+  const done = pour(water.tubes, move, water.capacity, rule);
+  playedTo(done.tubes, move, done.added);
+  setStatus(isSorted() ? "Sorted." : "");
+  render();
+}
+
+// The player's own pour made: the solution shown no longer applies, the level line follows the tubes.
+function playedTo(tubes, move, added) {
+  forgetSolution();
+  water.tubes = tubes;
+  water.lit = move;
+  water.added = added;
+  $("level").value = levelLine();
+  followLevel();
+}
+
+function isSorted() {
+  return water.tubes.every((t) => !t.length
+    || (t.length === water.capacity && t.every((l) => l === t[0] && l !== HIDDEN)));
+}
+
+// The tube in which the pour just made uncovered a hidden unit, waiting for the colour the game shows; -1
+// if none. Only a pour uncovers a unit, so only a top is ever asked about.
+function waitingTube() {
+  const lit = water.lit;
+  const tube = lit && water.tubes[lit.from];
+  return tube && tube[tube.length - 1] === HIDDEN ? lit.from : -1;
+}
+
+function askColour() {
+  setStatus(`Tube ${waitingTube() + 1} shows a unit that was hidden: click its colour in the palette, as the game shows it.`);
+}
+
+// The colour the game showed on the waiting tube. As in the game, the pour that uncovered it goes on when
+// the unit is the colour poured and there is room (standard rule), and may uncover another; once nothing
+// waits, the page plans again from there.
+function reveal(letter) {
+  const t = waitingTube();
+  const tubes = water.tubes.map((tube) => tube.slice());
+  const units = tubes.flat().length;
+  const colours = new Set(tubes.flat().filter((l) => l !== HIDDEN).concat([letter]));
+  if (tubes.flat().filter((l) => l === letter).length >= water.capacity) {
+    setStatus(`It cannot be ${letter}: every unit of ${letter} is in sight already.`, true);
+    return;
+  }
+  if (colours.size > units / water.capacity) {
+    setStatus(`It cannot be ${letter}: the level has ${units / water.capacity} colours, all in sight already.`, true);
+    return;
+  }
+  const tube = tubes[t], dst = tubes[water.lit.to];
+  tube[tube.length - 1] = letter;
+  let added = water.added;
+  const goesOn = $("rule").value === "standard" && dst.length < water.capacity && dst[dst.length - 1] === letter;
+  if (goesOn) { dst.push(tube.pop()); added += 1; }
+  playedTo(tubes, water.lit, added);
+  setStatus("");
+  water.asked = -1;
+  render();
+  if (waitingTube() < 0) solve();
+}
+
+// Asks the server for a hint from the position shown (after the pours made, or the step of a solution
+// reached): whether it can still be sorted, the fewest pours left and the next (its tubes marked), and
+// the pours that lead to a dead end (marked when their source is picked with the pour tool).
+async function showHint() {
+  if (waitingTube() >= 0) { askColour(); return; }
+  const line = levelLine();
+  $("hint").disabled = true;
+  setStatus("Looking for a hint…");
+  try {
+    const body = { puzzle: "water-sort", level: line, capacity: water.capacity, rule: $("rule").value };
+    const h = await post("/api/hint", body);
+    if (line !== levelLine()) return;
+    const dead = h.pours.filter((p) => p.leads_to === "dead end").map((p) => parsePour(p.pour));
+    water.hint = { line, next: h.next && parsePour(h.next), dead: new Set(dead.map((m) => `${m.from}>${m.to}`)) };
+    const arrow = (m) => `${m.from + 1} → ${m.to + 1}`;
+    const deadEnds = dead.length
+      ? ` Pours that lead to a dead end: ${dead.map(arrow).join(", ")} (marked ✕ when their tube is picked with Pour).`
+      : " No pour from here leads to a dead end.";
+    const left = `${h.pours_left} pour${h.pours_left === 1 ? "" : "s"} left at fewest`;
+    const said = {
+      yes: h.pours_left === 0 ? "Sorted already."
+        : `Still solvable: ${left}; next pour ${h.next && arrow(parsePour(h.next))} (marked).${deadEnds}`,
+      no: "Dead: no sequence of pours sorts this position.",
+      unknown: `Unknown: ${h.error}.`,
+    }[h.sortable];
+    setStatus(said, h.sortable === "no");
+    render();
+  } catch (e) {
+    setStatus(e.message, true);
+  } finally {
+    $("hint").disabled = false;
+  }
+}
+
+// A click on tube `i` with a colour or the eraser: the colour added on top, or the top unit taken off.
 function editTube(i) {
   const tube = water.tubes[i];
   if (water.pick && tube.length >= water.capacity) {
@@ -643,6 +834,7 @@ function setLevel(text, capacity) {
   water.tubes = level.tubes;
   water.capacity = capacity;
   water.lit = null;
+  water.chosen = null;
   $("level").value = text;
   followLevel();
   render();
@@ -681,23 +873,22 @@ async function randomLevel() {
 }
 
 async function solveWater() {
+  if (waitingTube() >= 0) { askColour(); return; }
   if ($("level").value !== levelLine() && !(await setTypedLevel())) return;
   const rule = $("rule").value;
   const capacity = water.capacity;
   const body = { puzzle: "water-sort", level: levelLine(), capacity, rule };
   await runJob(body, "f", (r) => {
     $("w-stats").hidden = false;
-    $("examined").textContent = r.expanded.toLocaleString("en");
+    $("examined").textContent = r.expanded === undefined ? "–" : r.expanded.toLocaleString("en");
     $("w-time").textContent = `${r.seconds.toFixed(3)} s`;
-    $("pours").textContent = r.status === "solved" ? `${r.length}` : "–";
-    if (r.status !== "solved") {
+    const known = r.status === "solved" || r.status === "plan";
+    $("pours").textContent = known ? `${r.length}` : "–";
+    if (!known) {
       setStatus(r.error || r.status, true);
       return;
     }
-    const moves = r.moves.split(" ").filter((w) => w).map((w) => {
-      const [from, to] = w.split("->").map(Number);
-      return { from: from - 1, to: to - 1 };
-    });
+    const moves = r.moves.split(" ").filter((w) => w).map(parsePour);
     // The tubes after each pour, and the units each added: stepping back shows a frame, not an undo.
     const sol = { moves, frames: [parseLevel(r.instance).tubes], added: [0] };
     for (const m of moves) {
@@ -706,8 +897,25 @@ async function solveWater() {
       sol.added.push(next.added);
     }
     showFrame(sol, 0, null);
-    showSolution(sol, `Fewest pours: ${r.length}.`);
+    showSolution(sol, r.status === "plan" ? planText(r) : `Fewest pours: ${r.length}.`);
   });
+}
+
+// What a plan for a level with hidden units says: its pours, and how sure they are, as the server found.
+function planText(r) {
+  if (!r.length && !r.reveals) return "Nothing to pour: sorted, whatever the hidden units left are (they can only be their tube's colour).";
+  const n = (k) => Number(k).toLocaleString("en");
+  const pours = `${r.length} pour${r.length === 1 ? "" : "s"}`;
+  const head = r.reveals
+    ? `Plan: ${pours} up to the first reveal (then click the colour the game shows)`
+    : `Plan: ${pours}, no reveal needed`;
+  const among = r.exhaustive
+    ? `the ${n(r.checked)} assignments of the hidden units that can be sorted (all checked)`
+    : `the ${n(r.checked)} sortable assignments among ${n(r.checked + r.unsortable)} drawn at random of ${n(r.assignments)}`;
+  const sure = r.safe
+    ? `safe: the level stays solvable for every one of ${among}`
+    : `not safe for all: the level stays solvable for ${n(r.sortable_for)} of ${among}`;
+  return `${head}; ${sure}. At best ${r.best_case} pours in all.`;
 }
 
 function choosePuzzle() {
@@ -718,6 +926,7 @@ function choosePuzzle() {
   $("view").hidden = w;
   $("water-view").hidden = !w;
   $("keys").hidden = w;
+  $("hint").hidden = !w;
   $("w-keys").hidden = !w;
   $("notation-label").hidden = w;
   $("title").textContent = w ? "Water sort solver" : "Sliding-tile solver";
