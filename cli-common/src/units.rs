@@ -101,15 +101,18 @@ mod tests {
             assert!(parse_size(absurd).is_err(), "{absurd}");
         }
         assert!(matches!(parse_size("129T"), Err(SizeError::TooLarge(_))));
-        assert_eq!(human_bytes(1_557_000_000), "1.45 GiB");
-        assert_eq!(human_bytes(5_230_697_472_000), "4.76 TiB");
-        assert_eq!(human_bytes(382_533_632), "365 MiB");
-        assert_eq!(human_bytes(63_760_000), "60.8 MiB");
-        assert_eq!(human_bytes(1 << 20), "1 MiB");
-        assert_eq!(human_bytes(3 << 29), "1.5 GiB");
-        assert_eq!(human_bytes(1023), "1023 B");
-        assert_eq!(human_bytes((1 << 20) - 1), "1 MiB");
-        assert_eq!(human_bytes(10_234), "9.99 KiB");
-        assert_eq!(thousands(518_918_400), "518,918,400");
+        assert_eq!(human_bytes(1_557_000_000u64), "1.45 GiB");
+        assert_eq!(human_bytes(5_230_697_472_000u64), "4.76 TiB");
+        assert_eq!(human_bytes(382_533_632u64), "365 MiB");
+        assert_eq!(human_bytes(63_760_000u64), "60.8 MiB");
+        assert_eq!(human_bytes(1u64 << 20), "1 MiB");
+        assert_eq!(human_bytes(3u64 << 29), "1.5 GiB");
+        assert_eq!(human_bytes(1023u64), "1023 B");
+        assert_eq!(human_bytes((1u64 << 20) - 1), "1 MiB");
+        assert_eq!(human_bytes(10_234u64), "9.99 KiB");
+        // 25! permutations at two bits each: past any u64.
+        assert_eq!(human_bytes(3_877_802_510_832_746_496_000_000u128), "3.21 YiB");
+        assert_eq!(thousands(15_511_210_043_330_985_984_000_000u128), "15,511,210,043,330,985,984,000,000");
+        assert_eq!(thousands(518_918_400u64), "518,918,400");
     }
 }

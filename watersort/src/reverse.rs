@@ -13,7 +13,7 @@
 //! steps the walk finishes: up to `steps` more, each among the un-pours that leave the fewest part-full
 //! tubes, until every tube is full or empty (a game's shape). A walk that does not get there is dropped and
 //! the next one tried, up to `attempts` walks a level (at 8 to 50 colours about one walk in five gets
-//! there). The tubes are then shuffled into a random order.
+//! there, the others are redrawn). The tubes are then shuffled into a random order.
 //!
 //! A position that no pour leads to ends a walk for good; most shuffled game levels are such positions
 //! (every top run one unit long, no tube with a single unit). The walk takes back an un-pour into one and
