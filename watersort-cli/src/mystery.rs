@@ -163,7 +163,17 @@ pub fn play(args: &PlayArgs) -> anyhow::Result<ExitCode> {
             writeln!(out, "sorted in {}", pours_word(made))?;
             return Ok(ExitCode::SUCCESS);
         }
-        let plan = plan(&seen, &options, &sampling).map_err(plan_error)?;
+        let plan = match plan(&seen, &options, &sampling) {
+            Err(PlanError::Unsolvable) if made > 0 => {
+                writeln!(
+                    out,
+                    "dead end after {}: no placement of the units still hidden can be sorted from here",
+                    pours_word(made)
+                )?;
+                return Ok(ExitCode::from(1));
+            }
+            other => other.map_err(plan_error)?,
+        };
         if plan.pours.is_empty() {
             writeln!(out, "sorted in {} (the units still hidden are buried in sorted tubes)", pours_word(made))?;
             return Ok(ExitCode::SUCCESS);
