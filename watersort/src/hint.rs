@@ -9,9 +9,10 @@
 
 use crate::level::Level;
 use crate::play::{Pour, Tubes};
-use crate::solve::{solve, Algorithm, Options, Outcome, SolveError};
+use crate::solve::{solve, time_left, Algorithm, Options, Outcome, SolveError};
 use crate::{Heuristic, Model};
 use search::Stop;
+use std::time::Instant;
 
 /// What a position allows.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -50,14 +51,16 @@ pub struct Hint {
     pub pours: Vec<(Pour, Sortable)>,
 }
 
-/// Hints for `position` under `options`' rule and limits (its algorithm and heuristic are the module's).
+/// Hints for `position` under `options`' rule and limits (its algorithm and heuristic are the module's);
+/// the time limit holds for the hint as a whole, all its searches together.
 pub fn hint(position: &Level, options: &Options) -> Result<Hint, SolveError> {
+    let started = Instant::now();
     let optimal = Options {
         algorithm: Algorithm::Astar,
         model: Model { heuristic: Heuristic::Bottoms, ..options.model },
         ..options.clone()
     };
-    let verdict = match solve(position, &optimal)?.outcome {
+    let verdict = match solve(position, &time_left(&optimal, started))?.outcome {
         Outcome::Solved(pours) => Verdict::Solvable { pours_left: pours.len(), next: pours.first().copied() },
         Outcome::Unsolvable => Verdict::Dead,
         Outcome::Stopped(why) => Verdict::Unknown(why),
@@ -66,7 +69,7 @@ pub fn hint(position: &Level, options: &Options) -> Result<Hint, SolveError> {
     for (pour, after) in legal_pours(position, options) {
         let leads = match &verdict {
             Verdict::Dead => Sortable::No,
-            _ => solvable(&after, options)?,
+            _ => solvable(&after, &time_left(options, started))?,
         };
         pours.push((pour, leads));
     }
@@ -150,8 +153,9 @@ pub fn replay(start: &Level, options: &Options, history: &[Pour]) -> Result<Vec<
 
 /// The last position along `positions` (from [`replay`]) that can still be sorted, searched from the end.
 pub fn trail(positions: &[Level], options: &Options) -> Result<Trail, SolveError> {
+    let started = Instant::now();
     for (at, position) in positions.iter().enumerate().rev() {
-        match solvable(position, options)? {
+        match solvable(position, &time_left(options, started))? {
             Sortable::Yes if at + 1 == positions.len() => return Ok(Trail::StillSolvable),
             Sortable::Yes => return Ok(Trail::LastSolvable { at, back: positions.len() - 1 - at }),
             Sortable::No => {}

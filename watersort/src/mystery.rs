@@ -27,7 +27,7 @@ use crate::hint::{solvable, Sortable};
 use crate::level::{Level, LevelError, Problem, MAX_COLOURS};
 use crate::play::{IllegalPour, Pour, Tubes};
 use crate::rule::Rule;
-use crate::solve::{solve, Options, Outcome, SolveError};
+use crate::solve::{solve, time_left, Options, Outcome, SolveError};
 use crate::{Heuristic, Model};
 use search::rng::SplitMix64;
 
@@ -388,8 +388,10 @@ pub fn assignments(mystery: &Mystery, sampling: &Sampling) -> (Box<dyn Iterator<
     (Box::new(draws), false, total)
 }
 
-/// The pours up to the first reveal (see the module's doc for how they are chosen).
+/// The pours up to the first reveal (see the module's doc for how they are chosen); the time limit holds
+/// for the plan as a whole, all its searches together.
 pub fn plan(mystery: &Mystery, options: &Options, sampling: &Sampling) -> Result<Plan, PlanError> {
+    let started = std::time::Instant::now();
     if options.model.rule == Rule::WholeRun {
         return Err(PlanError::WholeRun);
     }
@@ -411,7 +413,7 @@ pub fn plan(mystery: &Mystery, options: &Options, sampling: &Sampling) -> Result
         }
         drawn += 1;
         let level = mystery.level(&order);
-        match solve(&level, &optimal)?.outcome {
+        match solve(&level, &time_left(&optimal, started))?.outcome {
             // Sorted already under this assignment: no pours to learn from (a game would show the end).
             Outcome::Solved(pours) if pours.is_empty() => sorted += 1,
             Outcome::Solved(pours) => {
@@ -462,7 +464,7 @@ pub fn plan(mystery: &Mystery, options: &Options, sampling: &Sampling) -> Result
         let mut sortable_for = 0;
         for level in &levels {
             let after = after_pours(level, options, &pours);
-            match solvable(&after, options)? {
+            match solvable(&after, &time_left(options, started))? {
                 Sortable::Yes => sortable_for += 1,
                 Sortable::No => {}
                 Sortable::Unknown(why) => return Err(PlanError::Stopped(why)),
@@ -476,7 +478,7 @@ pub fn plan(mystery: &Mystery, options: &Options, sampling: &Sampling) -> Result
         let mut best_case = usize::MAX;
         for level in &levels {
             let after = after_pours(level, options, &pours);
-            match solve(&after, &optimal)?.outcome {
+            match solve(&after, &time_left(&optimal, started))?.outcome {
                 Outcome::Solved(rest) => best_case = best_case.min(pours.len() + rest.len()),
                 Outcome::Unsolvable => {}
                 Outcome::Stopped(why) => return Err(PlanError::Stopped(why)),
@@ -631,6 +633,19 @@ mod tests {
             }
             assert!(real.is_solved());
         }
+    }
+
+    /// A time limit bounds the plan, not each of its searches: each gets what is left.
+    #[test]
+    fn the_time_limit_holds_for_the_whole_plan() {
+        let m = mystery("m: ??a ?bb ?ab -", 3);
+        let long = Options {
+            limits: search::Limits { time: Some(std::time::Duration::from_secs(10)), ..Default::default() },
+            ..Options::default()
+        };
+        let started = std::time::Instant::now() - std::time::Duration::from_secs(4);
+        assert!(time_left(&long, started).limits.time.unwrap() <= std::time::Duration::from_secs(6));
+        assert!(plan(&m, &long, &Sampling::default()).is_ok());
     }
 
     #[test]

@@ -85,6 +85,14 @@ pub fn solve_with_progress(
     Ok(Solution { outcome: report.outcome, stats: report.stats, words })
 }
 
+/// `options` for a search that is one of several answering one question begun at `started`: the time
+/// limit is what is left of it, so that the question as a whole keeps to it (a search given no time at
+/// all stops at once with the time limit).
+pub fn time_left(options: &Options, started: std::time::Instant) -> Options {
+    let time = options.limits.time.map(|limit| limit.saturating_sub(started.elapsed()));
+    Options { limits: Limits { time, ..options.limits.clone() }, ..options.clone() }
+}
+
 /// Searches `level` without progress reports.
 pub fn solve(level: &Level, options: &Options) -> Result<Solution, SolveError> {
     solve_with_progress(level, options, &mut |_| {})
