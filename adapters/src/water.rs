@@ -4,6 +4,7 @@
 use batch::{stop_text, Attempt, Line, Record, Source, Status, Task};
 use search::Named;
 use std::sync::Arc;
+use watersort::hint::{Hint, Sortable, Verdict};
 use watersort::{parse_levels, solve_with_progress, Level, Options, Outcome, Solution};
 
 /// A batch of level lines, all solved with one set of options (their limits replaced by the batch's).
@@ -23,6 +24,31 @@ fn heuristic_name(options: &Options) -> &'static str {
     } else {
         "none"
     }
+}
+
+/// A hint as a JSON object, the fields `watersort hint --format json` and the web app's `/api/hint` share:
+/// the `position`'s line, whether it is `sortable` (`yes`, `no`, `unknown`), the fewest `pours_left` and
+/// the `next` pour, and every legal pour with what it `leads_to` (`sortable`, `dead end`, `unknown`).
+pub fn hint_json(position: &Level, help: &Hint) -> serde_json::Map<String, serde_json::Value> {
+    let (sortable, left, next) = match &help.verdict {
+        Verdict::Solvable { pours_left, next } => ("yes", Some(*pours_left), next.map(|p| p.to_string())),
+        Verdict::Dead => ("no", None, None),
+        Verdict::Unknown(_) => ("unknown", None, None),
+    };
+    let leads = |s: &Sortable| match s {
+        Sortable::Yes => "sortable",
+        Sortable::No => "dead end",
+        Sortable::Unknown(_) => "unknown",
+    };
+    let pours: Vec<serde_json::Value> =
+        help.pours.iter().map(|(p, s)| serde_json::json!({ "pour": p.to_string(), "leads_to": leads(s) })).collect();
+    let mut object = serde_json::Map::new();
+    object.insert("position".into(), position.to_line().into());
+    object.insert("sortable".into(), sortable.into());
+    object.insert("pours_left".into(), left.into());
+    object.insert("next".into(), next.into());
+    object.insert("pours".into(), pours.into());
+    object
 }
 
 /// The record of one search of `level`.

@@ -2,12 +2,12 @@
 //! work; this file reads the arguments and words the answer).
 
 use crate::{pours_word, read_levels, ModelArgs};
+use adapters::water::hint_json;
 use anyhow::anyhow;
 use batch::LimitArgs;
 use cli_common::{usage, Format};
-use serde_json::json;
 use std::process::ExitCode;
-use watersort::hint::{hint, replay, trail, Sortable, Trail, Verdict};
+use watersort::hint::{hint, replay, trail, Hint, Sortable, Trail, Verdict};
 use watersort::{parse_pours, Level, Model, Options, Pour};
 
 #[derive(clap::Args)]
@@ -53,8 +53,8 @@ pub fn run(args: &HintArgs) -> anyhow::Result<ExitCode> {
         _ => None,
     };
     match args.format {
-        Format::Json => println!("{}", as_json(position, &help.verdict, &help.pours, back.as_ref(), &history)),
-        Format::Text => print!("{}", as_text(position, &help.verdict, &help.pours, back.as_ref(), &history)),
+        Format::Json => println!("{}", as_json(position, &help, back.as_ref(), &history)),
+        Format::Text => print!("{}", as_text(position, &help, back.as_ref(), &history)),
     }
     Ok(ExitCode::from(match help.verdict {
         Verdict::Solvable { .. } => 0,
@@ -63,21 +63,8 @@ pub fn run(args: &HintArgs) -> anyhow::Result<ExitCode> {
     }))
 }
 
-fn sortable_word(s: Sortable) -> &'static str {
-    match s {
-        Sortable::Yes => "sortable",
-        Sortable::No => "dead end",
-        Sortable::Unknown(_) => "unknown",
-    }
-}
-
-fn as_text(
-    position: &Level,
-    verdict: &Verdict,
-    pours: &[(Pour, Sortable)],
-    back: Option<&Trail>,
-    history: &[Pour],
-) -> String {
+fn as_text(position: &Level, help: &Hint, back: Option<&Trail>, history: &[Pour]) -> String {
+    let (verdict, pours) = (&help.verdict, &help.pours);
     let mut out = format!("{}\n", position.to_line());
     out += &match verdict {
         Verdict::Solvable { pours_left: 0, .. } => "sorted already\n".to_string(),
@@ -112,30 +99,14 @@ fn as_text(
     out
 }
 
-fn as_json(
-    position: &Level,
-    verdict: &Verdict,
-    pours: &[(Pour, Sortable)],
-    back: Option<&Trail>,
-    history: &[Pour],
-) -> serde_json::Value {
-    let (sortable, left, next) = match verdict {
-        Verdict::Solvable { pours_left, next } => ("yes", Some(*pours_left), next.map(|p| p.to_string())),
-        Verdict::Dead => ("no", None, None),
-        Verdict::Unknown(_) => ("unknown", None, None),
-    };
+fn as_json(position: &Level, help: &Hint, back: Option<&Trail>, history: &[Pour]) -> serde_json::Value {
     let (last_sortable_after, take_back) = match back {
         Some(Trail::LastSolvable { at, back }) => (Some(*at), Some(*back)),
         _ => (None, None),
     };
-    json!({
-        "position": position.to_line(),
-        "sortable": sortable,
-        "pours_left": left,
-        "next": next,
-        "pours": pours.iter().map(|(p, s)| json!({"pour": p.to_string(), "leads_to": sortable_word(*s)})).collect::<Vec<_>>(),
-        "history": history.len(),
-        "last_sortable_after": last_sortable_after,
-        "take_back": take_back,
-    })
+    let mut answer = hint_json(position, help);
+    answer.insert("history".into(), history.len().into());
+    answer.insert("last_sortable_after".into(), last_sortable_after.into());
+    answer.insert("take_back".into(), take_back.into());
+    serde_json::Value::Object(answer)
 }

@@ -14,7 +14,7 @@
 use crate::app::{bad, failed, time_left, ApiError, App};
 use crate::fields::Fields;
 use crate::jobs::{Solving, Watch};
-use adapters::water::record;
+use adapters::water::{hint_json, record};
 use batch::Source;
 use search::Stop;
 use serde_json::{json, Value};
@@ -22,7 +22,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 use watersort::generate::{generate, GenerateError, Spec};
-use watersort::hint::{Hint, Sortable, Verdict};
+use watersort::hint::{Hint, Verdict};
 use watersort::mystery::{plan, Mystery, Plan, PlanError, Sampling};
 use watersort::{parse_json, parse_levels, Algorithm, Level, LevelError, Model, Named, Options, Pour, Rule};
 
@@ -234,28 +234,16 @@ pub async fn hint(app: Arc<App>, mut f: Fields) -> Result<Value, ApiError> {
     .await
 }
 
-/// A hint in the words and fields of `watersort hint --format json` (without its history's).
+/// A hint in the words and fields of `watersort hint --format json` (without its history's), with the
+/// limit that stopped it in `error`.
 fn hint_answer(position: &Level, help: &Hint, deadline: Instant) -> Value {
-    let (sortable, left, next, error) = match &help.verdict {
-        Verdict::Solvable { pours_left, next } => ("yes", Some(*pours_left), next.map(|p| p.to_string()), None),
-        Verdict::Dead => ("no", None, None, None),
-        Verdict::Unknown(why) => {
-            ("unknown", None, None, Some(format!("the search stopped ({}) before it knew", stopped_by(*why, deadline))))
-        }
+    let error = match help.verdict {
+        Verdict::Unknown(why) => Some(format!("the search stopped ({}) before it knew", stopped_by(why, deadline))),
+        _ => None,
     };
-    let leads = |s: &Sortable| match s {
-        Sortable::Yes => "sortable",
-        Sortable::No => "dead end",
-        Sortable::Unknown(_) => "unknown",
-    };
-    json!({
-        "position": position.to_line(),
-        "sortable": sortable,
-        "pours_left": left,
-        "next": next,
-        "pours": help.pours.iter().map(|(p, s)| json!({ "pour": p.to_string(), "leads_to": leads(s) })).collect::<Vec<_>>(),
-        "error": error,
-    })
+    let mut answer = hint_json(position, help);
+    answer.insert("error".into(), error.into());
+    Value::Object(answer)
 }
 
 /// `POST /api/check` with `"puzzle": "water-sort"`: whether the level is one (`valid`, else `error` with
