@@ -240,6 +240,15 @@ fn choose(b: &mut Browser, id: &str, value: &str) {
     ));
 }
 
+/// Types `tiles` into the position field and sets it, as a user would, until the board shows them.
+fn type_position(b: &mut Browser, tiles: &str) {
+    b.eval(&format!(
+        "document.getElementById('tiles').value = '{tiles}';
+         document.getElementById('typed').requestSubmit();"
+    ));
+    b.wait_for(&format!("document.getElementById('view').dataset.cells === '{tiles}'"));
+}
+
 /// The cells the board shows.
 fn cells(b: &mut Browser) -> Value {
     b.eval("document.getElementById('view').dataset.cells")
@@ -263,11 +272,7 @@ fn the_page_solves_a_position_and_plays_it_to_the_goal() {
     choose(&mut b, "goal", "blank-first");
     choose(&mut b, "heuristic", "linear-conflict");
     // Type the position and solve it, as a user would.
-    b.eval(&format!(
-        "document.getElementById('tiles').value = '{KORF_9}';
-         document.getElementById('typed').requestSubmit();"
-    ));
-    b.wait_for(&format!("document.getElementById('view').dataset.cells === '{KORF_9}'"));
+    type_position(&mut b, KORF_9);
     b.eval("document.getElementById('solve').click()");
     b.wait_for("!document.getElementById('player').hidden");
     let length = text(&mut b, "length");
@@ -401,11 +406,7 @@ fn a_solve_in_progress_shows_its_time_and_bound_and_cancel_stops_it() {
     let (server, mut b) = page_of(&["--threads", "1", "--queue", "0", "--time-limit", "300"]);
     choose(&mut b, "goal", "blank-first");
     choose(&mut b, "heuristic", "manhattan");
-    b.eval(&format!(
-        "document.getElementById('tiles').value = '{KORF_60}';
-         document.getElementById('typed').requestSubmit();"
-    ));
-    b.wait_for(&format!("document.getElementById('view').dataset.cells === '{KORF_60}'"));
+    type_position(&mut b, KORF_60);
     b.eval("document.getElementById('solve').click()");
     // Making the 4x4 solver comes first: on a loaded machine that takes a while.
     b.wait_up_to(

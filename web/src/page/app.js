@@ -629,29 +629,28 @@ function renderTubes() {
   }));
 }
 
+// One button of the palette: `pick` is what a click on a tube then does.
+function pickButton(className, pick, title) {
+  const b = document.createElement("button");
+  b.type = "button";
+  b.className = className;
+  b.dataset.pick = pick;
+  b.title = title;
+  return b;
+}
+
 // The palette: the pour tool, a unit of each colour, a hidden unit, and the eraser. While a reveal waits,
 // a colour clicked is the colour the game showed.
 function renderPalette() {
-  const tool = document.createElement("button");
-  tool.type = "button";
-  tool.className = "pick tool";
-  tool.dataset.pick = "pour";
-  tool.title = "pour: click a tube to pour from, then the tube to pour into";
+  const tool = pickButton("pick tool", "pour", "pour: click a tube to pour from, then the tube to pour into");
   tool.textContent = "Pour";
   const choices = [...PICKS, HIDDEN].map((letter) => {
-    const b = document.createElement("button");
-    b.type = "button";
-    b.className = "pick";
-    b.dataset.pick = letter;
-    b.title = letter === HIDDEN ? "a hidden unit (?), as games show the units below the top" : `colour ${letter}`;
+    const title = letter === HIDDEN ? "a hidden unit (?), as games show the units below the top" : `colour ${letter}`;
+    const b = pickButton("pick", letter, title);
     b.append(unitOf(letter));
     return b;
   });
-  const eraser = document.createElement("button");
-  eraser.type = "button";
-  eraser.className = "pick eraser";
-  eraser.dataset.pick = "";
-  eraser.title = "eraser: click a tube to take its top unit off";
+  const eraser = pickButton("pick eraser", "", "eraser: click a tube to take its top unit off");
   eraser.textContent = "⌫";
   choices.push(eraser);
   choices.unshift(tool);
