@@ -262,11 +262,16 @@ pub fn is_json(text: &str) -> bool {
     text.trim_start().starts_with('[')
 }
 
-fn parse_line(line: &str, number: usize, capacity: usize) -> Result<Level, LevelError> {
-    let (name, body) = match line.split_once(':') {
+/// A level line's name (`line N` when it has none) and its tubes' text.
+pub(crate) fn name_and_body(line: &str, number: usize) -> (String, &str) {
+    match line.split_once(':') {
         Some((name, body)) => (name.trim().to_string(), body),
         None => (format!("line {number}"), line),
-    };
+    }
+}
+
+fn parse_line(line: &str, number: usize, capacity: usize) -> Result<Level, LevelError> {
+    let (name, body) = name_and_body(line, number);
     let mut colours: Vec<String> = Vec::new();
     let mut tubes = Vec::new();
     for (t, word) in body.split_whitespace().enumerate() {
@@ -286,7 +291,7 @@ fn parse_line(line: &str, number: usize, capacity: usize) -> Result<Level, Level
 
 /// The index of colour `name`, added on first sight. Callers stop at [`MAX_COLOURS`] through
 /// [`Level::new`]; an index past 255 saturates and is reported there.
-fn colour_index(colours: &mut Vec<String>, name: &str) -> u8 {
+pub(crate) fn colour_index(colours: &mut Vec<String>, name: &str) -> u8 {
     let i = colours.iter().position(|c| c == name).unwrap_or_else(|| {
         colours.push(name.to_string());
         colours.len() - 1

@@ -24,7 +24,7 @@
 //!    to the candidate found first (assignments in the order of step 1).
 
 use crate::hint::{solvable, Sortable};
-use crate::level::{Level, LevelError, Problem, MAX_COLOURS};
+use crate::level::{colour_index, name_and_body, Level, LevelError, Problem, MAX_COLOURS};
 use crate::play::{IllegalPour, Pour, Tubes};
 use crate::rule::Rule;
 use crate::solve::{solve, time_left, Options, Outcome, SolveError};
@@ -133,10 +133,7 @@ impl Mystery {
     /// Reads one level line with `?` for hidden units; `number` is its line in the input.
     pub fn parse(line: &str, number: usize, capacity: usize) -> Result<Mystery, LevelError> {
         let at = |problem: Problem| LevelError { line: Some(number), problem };
-        let (name, body) = match line.split_once(':') {
-            Some((name, body)) => (name.trim().to_string(), body),
-            None => (format!("line {number}"), line),
-        };
+        let (name, body) = name_and_body(line, number);
         if capacity == 0 {
             return Err(at(Problem::ZeroCapacity));
         }
@@ -148,12 +145,8 @@ impl Mystery {
                 if character == '?' {
                     tube.push(HIDDEN);
                 } else if character.is_ascii_alphabetic() {
-                    let name = character.to_string();
-                    let i = colours.iter().position(|c| *c == name).unwrap_or_else(|| {
-                        colours.push(name);
-                        colours.len() - 1
-                    });
-                    tube.push(u8::try_from(i).unwrap_or(HIDDEN - 1));
+                    // At most 52 letters: never the code of a hidden unit.
+                    tube.push(colour_index(&mut colours, &character.to_string()));
                 } else {
                     return Err(at(Problem::UnknownCharacter { tube: t + 1, character }));
                 }
