@@ -90,9 +90,8 @@ fn walk(rng: &mut SplitMix64, spec: &Spec, rule: Rule, steps: usize) -> Option<V
     let capacity = spec.capacity;
     let mut tubes: Vec<Vec<u8>> = (0..spec.colours).map(|c| vec![c as u8; capacity]).collect();
     tubes.extend(std::iter::repeat_n(Vec::new(), spec.empty));
-    let mut moves = Vec::new();
-    wander(&mut tubes, capacity, rule, steps, false, rng, &mut moves);
-    if !wander(&mut tubes, capacity, rule, steps, true, rng, &mut moves) {
+    wander(&mut tubes, capacity, rule, steps, false, rng);
+    if !wander(&mut tubes, capacity, rule, steps, true, rng) {
         return None;
     }
     for i in (1..tubes.len()).rev() {
@@ -114,11 +113,10 @@ fn wander(
     length: usize,
     finishing: bool,
     rng: &mut SplitMix64,
-    moves: &mut Vec<Unpour>,
 ) -> bool {
     let part_full = |tubes: &[Vec<u8>]| tubes.iter().filter(|t| !t.is_empty() && t.len() < capacity).count();
-    let mut next = Vec::new();
-    unpours(tubes, capacity, rule, moves);
+    let (mut moves, mut next) = (Vec::new(), Vec::new());
+    unpours(tubes, capacity, rule, &mut moves);
     for _ in 0..length {
         let part = part_full(tubes);
         if finishing && part == 0 {
@@ -145,7 +143,7 @@ fn wander(
             }
             shift(tubes, m.to, m.from, m.units);
         }
-        std::mem::swap(moves, &mut next);
+        std::mem::swap(&mut moves, &mut next);
     }
     part_full(tubes) == 0
 }
