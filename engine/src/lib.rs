@@ -34,8 +34,8 @@ use moves::Moves;
 use puzzle::pdb_file::PdbFile;
 use puzzle::{Board, State};
 use std::path::PathBuf;
+use std::sync::mpsc::Receiver;
 use std::sync::{Arc, Mutex, OnceLock};
-use std::thread::JoinHandle;
 
 // One value a solver, built once: the size of the table-heavy variants costs nothing.
 #[allow(clippy::large_enum_variant)]
@@ -87,26 +87,36 @@ pub struct Solver {
 
 /// The payload checksums of the mapped tables, computed on a background thread so that loading stays
 /// instant; every result waits for it, so a corrupt table can delay an answer but never produce one.
+///
+/// Once the checksums are in, the same thread moves tables that are mapped in small pages into huge ones
+/// ([`PdbFile::rehome`]): the checksum has just read every byte, so the page cache's backing shows. Results
+/// do not wait for that; the thread holds the tables until it is done, so they cannot be unmapped under it.
 struct PayloadCheck {
-    thread: Mutex<Option<JoinHandle<Result<(), String>>>>,
+    verdict: Mutex<Option<Receiver<Result<(), String>>>>,
     result: OnceLock<Result<(), String>>,
 }
 
 impl PayloadCheck {
     fn start(sets: Vec<Arc<Vec<PdbFile>>>) -> PayloadCheck {
-        let thread = std::thread::spawn(move || {
-            sets.iter()
-                .flat_map(|files| files.iter())
-                .try_for_each(|f| f.verify_checksum())
-                .map_err(|e| format!("{e}; rebuild the table"))
+        let (send, verdict) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let files = || sets.iter().flat_map(|files| files.iter());
+            let checked = files().try_for_each(|f| f.verify_checksum()).map_err(|e| format!("{e}; rebuild the table"));
+            let ok = checked.is_ok();
+            let _ = send.send(checked);
+            if ok {
+                for f in files() {
+                    let _ = f.rehome(); // an error here costs speed, never a result
+                }
+            }
         });
-        PayloadCheck { thread: Mutex::new(Some(thread)), result: OnceLock::new() }
+        PayloadCheck { verdict: Mutex::new(Some(verdict)), result: OnceLock::new() }
     }
 
     fn wait(&self) -> Result<(), Error> {
         self.result
-            .get_or_init(|| match self.thread.lock().unwrap().take() {
-                Some(t) => t.join().unwrap_or_else(|_| Err("the table check thread failed".into())),
+            .get_or_init(|| match self.verdict.lock().unwrap().take() {
+                Some(r) => r.recv().unwrap_or_else(|_| Err("the table check thread failed".into())),
                 None => Ok(()),
             })
             .clone()

@@ -4,6 +4,7 @@
 
 #![warn(missing_docs)]
 
+pub mod backing;
 pub mod board;
 pub mod exhaustive;
 pub mod explore;

@@ -29,6 +29,7 @@
 //!
 //! No timestamps: the same table always gives the same bytes.
 
+use crate::backing::{self, Rehomed};
 use crate::board::Board;
 use crate::rank::{Pattern, INDEX_SCHEME_LEX, MAX_PATTERN_TILES};
 use memmap2::Mmap;
@@ -376,12 +377,19 @@ impl PdbFile {
         if map.len() as u64 != header.file_len() {
             return Err(err(path, PdbErrorKind::Length { expected: header.file_len(), found: map.len() as u64 }));
         }
+        backing::advise(&map);
         Ok(PdbFile { path: path.to_path_buf(), header, map })
     }
 
     /// The payload bytes.
     pub fn payload(&self) -> &[u8] {
         &self.map[HEADER_LEN..]
+    }
+
+    /// Moves the table into 2 MiB pages when too little of it is in them (see [`backing`]); call it once its
+    /// bytes have been read, for example after [`PdbFile::verify_checksum`].
+    pub fn rehome(&self) -> std::io::Result<Rehomed> {
+        backing::rehome(&self.map)
     }
 
     /// The stored excess of entry `index` (checked).
