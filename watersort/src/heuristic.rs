@@ -119,26 +119,80 @@ fn runs_over_goal(code: TubeCode, tubes: &[u64], goal: &GoalShape) -> u32 {
 }
 
 /// Units not in the longest `u_c/C` bottom runs of their colour c: each of them must still move.
+///
+/// Greedy search calls this for every child, so the usual case is kept cheap: a colour that fills one tube
+/// (`u_c/C = 1`) needs only its longest bottom run, kept per colour; only colours that fill several tubes
+/// have their runs sorted.
 fn out_of_place(code: TubeCode, tubes: &[u64], goal: &GoalShape) -> u32 {
-    // (colour, bottom run length) of every non-empty tube, longest first within a colour.
-    let mut bottoms = [(0u32, 0u32); crate::level::MAX_TUBES];
-    let mut n = 0;
-    let mut units = 0;
+    let mut longest = [0u8; 256];
+    // (colour, bottom run) of the tubes whose bottom colour fills several tubes.
+    let mut several = [(0u32, 0u32); crate::level::MAX_TUBES];
+    let (mut n, mut units) = (0, 0);
     for &t in tubes.iter().filter(|&&t| t != 0) {
-        let colour = code.unit(t, 0);
-        let height = code.height(t);
-        units += height;
-        bottoms[n] = (colour, (0..height).take_while(|&k| code.unit(t, k) == colour).count() as u32);
-        n += 1;
+        let (colour, run) = code.bottom_run(t);
+        units += code.height(t);
+        match goal.tubes_of[colour as usize] {
+            0 => {}
+            1 => longest[colour as usize] = longest[colour as usize].max(run as u8),
+            _ => {
+                several[n] = (colour, run);
+                n += 1;
+            }
+        }
     }
-    bottoms[..n].sort_unstable_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(&a.1)));
-    let mut placed = 0;
+    let mut placed: u32 = longest[..goal.tubes_of.len()].iter().map(|&r| r as u32).sum();
+    several[..n].sort_unstable_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(&a.1)));
     let mut taken = 0;
-    for (i, &(colour, run)) in bottoms[..n].iter().enumerate() {
-        taken = if i > 0 && bottoms[i - 1].0 == colour { taken + 1 } else { 1 };
+    for (i, &(colour, run)) in several[..n].iter().enumerate() {
+        taken = if i > 0 && several[i - 1].0 == colour { taken + 1 } else { 1 };
         if taken <= goal.tubes_of[colour as usize] {
             placed += run;
         }
     }
     units - placed
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use search::rng::SplitMix64;
+
+    /// The plain definition: each colour's bottom runs sorted, its `u_c/C` longest placed.
+    fn out_of_place_by_definition(code: TubeCode, tubes: &[u64], goal: &GoalShape) -> u32 {
+        let mut runs = vec![Vec::new(); goal.tubes_of.len()];
+        let mut units = 0;
+        for &t in tubes.iter().filter(|&&t| t != 0) {
+            let (height, colour) = (code.height(t), code.unit(t, 0));
+            units += height;
+            runs[colour as usize].push((0..height).take_while(|&k| code.unit(t, k) == colour).count() as u32);
+        }
+        let placed: u32 = runs
+            .iter_mut()
+            .zip(&goal.tubes_of)
+            .map(|(r, &wanted)| {
+                r.sort_unstable_by(|a, b| b.cmp(a));
+                r.iter().take(wanted as usize).sum::<u32>()
+            })
+            .sum();
+        units - placed
+    }
+
+    #[test]
+    fn out_of_place_keeps_its_definition() {
+        let mut rng = SplitMix64::new(11);
+        for _ in 0..20_000 {
+            let (colours, capacity) = (1 + rng.below(6), 2 + rng.below(4));
+            let code = TubeCode::new(3, capacity as u32);
+            // 0, 1 or 2 tubes a colour: the one-tube shortcut and the sorted path, mixed.
+            let tubes_of: Vec<u32> = (0..=colours).map(|c| if c == 0 { 0 } else { rng.below(3) as u32 }).collect();
+            let goal = GoalShape { tubes: tubes_of.iter().sum(), tubes_of };
+            let tubes: Vec<u64> = (0..1 + rng.below(8))
+                .map(|_| {
+                    let units: Vec<u8> = (0..rng.below(capacity + 1)).map(|_| rng.below(colours) as u8).collect();
+                    code.encode(&units)
+                })
+                .collect();
+            assert_eq!(out_of_place(code, &tubes, &goal), out_of_place_by_definition(code, &tubes, &goal), "{tubes:?}");
+        }
+    }
 }

@@ -72,6 +72,16 @@ impl TubeCode {
         Top { height, colour, run }
     }
 
+    /// The tube's bottom colour and how many units of it lie at the bottom in one run (0, 0 when empty).
+    pub fn bottom_run(&self, code: u64) -> (u32, u32) {
+        let height = self.height(code);
+        let colour = self.unit(code, 0);
+        // The fields that differ from the bottom colour; the lowest of them ends the run.
+        let others = (code ^ (colour as u64 * self.low)) & (u64::MAX >> (64 - height.max(1) * self.bits));
+        let run = if others == 0 { height } else { others.trailing_zeros() / self.bits };
+        (colour, run)
+    }
+
     /// Maximal runs of equal colours in the tube: the units that differ from the unit above them, the
     /// top unit differing from the 0 above it. One xor compares every unit with the one above; the
     /// non-zero fields of the result are then counted at once: adding all-ones below each field's top bit
@@ -114,6 +124,10 @@ mod tests {
         assert_eq!(tc.height(code), 3);
         assert_eq!(tc.top(code), Top { height: 3, colour: 2, run: 2 });
         assert_eq!(tc.runs(code), 2);
+        assert_eq!(tc.bottom_run(code), (1, 1));
+        assert_eq!(tc.bottom_run(tc.encode(&[1, 1, 1, 0])), (2, 3));
+        assert_eq!(tc.bottom_run(tc.encode(&[1, 1, 1, 1])), (2, 4));
+        assert_eq!(tc.bottom_run(0), (0, 0));
         assert_eq!(tc.pop(code, 3, 2), tc.encode(&[0]));
         assert_eq!(tc.pop(code, 3, 3), 0);
         assert_eq!(tc.push(tc.encode(&[0]), 1, 2, 2), code);
