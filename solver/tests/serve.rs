@@ -391,6 +391,13 @@ fn a_check_says_when_a_position_is_closer_to_the_other_goal_and_why_a_level_is_i
     );
     let v = check(&s, &water("m: ??a ?bb ?a? -".into(), serde_json::json!({"capacity": 3})));
     assert_eq!(v["error"], "bad level: tube 3: its top unit is hidden, but a game always shows it", "{v}");
+    // The same level as an array of named colours, "?" for a hidden unit.
+    let tubes = serde_json::json!([["?", "?", "Red"], ["?", "Blue", "Blue"], ["?", "Red", "Blue"], []]);
+    let v = check(&s, &water(tubes, serde_json::json!({"capacity": 3})));
+    assert_eq!(
+        v,
+        serde_json::json!({"valid": true, "level": "level: ??a ?bb ?ab -", "colors": 3, "empty": 1, "capacity": 3, "hidden": 4})
+    );
     // A malformed request is refused as /api/solve refuses it.
     let (status, text) = s.request("POST", "/api/check", br#"{"board": "3x3"}"#);
     assert_eq!(status, 400, "{text}");

@@ -283,7 +283,7 @@ fn solve_command(args: &SolveArgs) -> anyhow::Result<ExitCode> {
     let options = options(&args.search, args.limits.limits(None))?;
     let (text, name) = read_input(&args.input)?;
     if mystery::has_hidden(&text) {
-        return mystery::solve(&text, args.search.model.capacity, &options, args.format);
+        return mystery::solve(&text, &name, args.search.model.capacity, &options, args.format);
     }
     let capacity = args.search.model.capacity;
     let levels = if is_json(&text) { vec![parse_json(&text, &name, capacity)] } else { parse_levels(&text, capacity) };

@@ -9,7 +9,7 @@ use serde_json::json;
 use std::io::{BufRead, IsTerminal, Write};
 use std::process::ExitCode;
 use watersort::mystery::{plan, Mystery, Plan, PlanError, Sampling};
-use watersort::{Model, Options, Tubes};
+use watersort::{is_json, LevelError, Model, Options, Tubes};
 
 /// Whether level text holds a hidden unit (`?` outside comments).
 pub fn has_hidden(text: &str) -> bool {
@@ -18,8 +18,8 @@ pub fn has_hidden(text: &str) -> bool {
 
 #[derive(clap::Args)]
 pub struct PlayArgs {
-    /// The level as the game shows it: a level line with `?` for each hidden unit (`m: ??a ?bb ?ab -`) or
-    /// a file holding one (stdin is for the answers).
+    /// The level as the game shows it: a level line with `?` for each hidden unit (`m: ??a ?bb ?ab -`), or
+    /// a file holding one or a JSON level with "?" units (stdin is for the answers).
     input: String,
     #[command(flatten)]
     model: ModelArgs,
@@ -45,9 +45,18 @@ impl SamplingArgs {
     }
 }
 
+/// The levels of `text`, level lines or one JSON level (named `name`), with hidden units.
+fn read(text: &str, name: &str, capacity: usize) -> Vec<Result<Mystery, LevelError>> {
+    if is_json(text) {
+        vec![Mystery::parse_json(text, name, capacity)]
+    } else {
+        Mystery::parse_all(text, capacity)
+    }
+}
+
 /// `watersort solve` on levels with hidden units: each level's plan.
-pub fn solve(text: &str, capacity: usize, options: &Options, format: Format) -> anyhow::Result<ExitCode> {
-    let levels = Mystery::parse_all(text, capacity);
+pub fn solve(text: &str, name: &str, capacity: usize, options: &Options, format: Format) -> anyhow::Result<ExitCode> {
+    let levels = read(text, name, capacity);
     if levels.is_empty() {
         return Err(usage(anyhow!("no level in the input")));
     }
@@ -143,15 +152,19 @@ pub fn play(args: &PlayArgs) -> anyhow::Result<ExitCode> {
     if args.input == "-" {
         return Err(usage(anyhow!("play reads the revealed colours on stdin: give the level inline or as a file")));
     }
-    let (text, _) = read_input(&args.input)?;
-    let mut levels = Mystery::parse_all(&text, args.model.capacity);
+    let (text, name) = read_input(&args.input)?;
+    let mut levels = read(&text, &name, args.model.capacity);
     if levels.len() != 1 {
         return Err(usage(anyhow!("play takes one level; the input holds {}", levels.len())));
     }
     let mut seen = levels.remove(0).map_err(|e| usage(anyhow!("{e}")))?;
     let options = Options { model: Model { rule: args.model.rule, ..Model::default() }, ..Options::default() };
     let sampling = args.sampling.sampling();
-    let letters: Vec<char> = seen.colours().iter().map(|c| c.chars().next().unwrap_or('?')).collect();
+    let letters = seen.letters();
+    if seen.colours().iter().zip(&letters).any(|(name, &l)| *name != l.to_string()) {
+        let key: Vec<String> = letters.iter().zip(seen.colours()).map(|(l, name)| format!("{l} {name}")).collect();
+        writeln!(std::io::stdout(), "colours: {}", key.join(", "))?;
+    }
     let colour = std::io::stdout().is_terminal();
     let mut out = std::io::stdout().lock();
     let mut answers = std::io::stdin().lock();
@@ -185,10 +198,12 @@ pub fn play(args: &PlayArgs) -> anyhow::Result<ExitCode> {
             let mut uncovered = seen.pour(pour, options.model.rule).map_err(|e| anyhow!("internal error: {e}"))?;
             while let Some(tube) = uncovered {
                 let height = seen.tubes()[tube].len();
-                let choices: String = {
+                let choices = {
                     let mut units = seen.hidden_units();
                     units.dedup();
-                    units.iter().map(|&u| letters[u as usize]).collect()
+                    // Letters side by side (`abc`), names apart (`Red, Blue`).
+                    let names: Vec<&str> = units.iter().map(|&u| seen.colours()[u as usize].as_str()).collect();
+                    names.join(if names.iter().all(|n| n.chars().count() == 1) { "" } else { ", " })
                 };
                 writeln!(
                     out,

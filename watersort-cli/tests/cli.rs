@@ -232,6 +232,37 @@ fn play_with_scripted_reveals_sorts_100_mystery_levels() {
     assert!(failed.is_empty(), "{} sessions did not end sorted; the first:\n{}", failed.len(), failed[0]);
 }
 
+/// Hidden units in a JSON level: `solve` plans as for the same level line, and `play` names the colours and
+/// takes the answers by name (colours never seen are `unseen 1`, ...).
+#[test]
+fn hidden_units_in_json_levels() {
+    let json = r#"[["?","?","Red"],["?","Blue","Blue"],["?","Red","Blue"],[]]"#;
+    let plan = |level: &str| {
+        let o = watersort(&["solve", level, "--capacity", "3", "--format", "json"], "");
+        assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+        serde_json::from_str::<serde_json::Value>(&text(&o.stdout)).unwrap()
+    };
+    // An inline JSON level is named `level`.
+    assert_eq!(plan(json), plan("level: ??a ?bb ?ab -"));
+    // The truth: Red at the bottom of tube 1 and in tube 2, the unseen colour under everything else.
+    let o = watersort(
+        &["play", json, "--capacity", "3"],
+        "unseen 1
+unseen 1
+Red
+unseen 1
+Red
+Blue
+Blue
+",
+    );
+    let out = text(&o.stdout);
+    assert!(out.starts_with("colours: a Red, b Blue, c unseen 1\n"), "{out}");
+    assert!(out.contains("which colour? (Red, unseen 1)"), "{out}");
+    assert_eq!(o.status.code(), Some(0), "{out}{}", text(&o.stderr));
+    assert!(out.contains("\nsorted in "), "{out}");
+}
+
 const FIRST_LEVEL_SEED_42: &str = "s42-1: eccb dffe acdd facb dfea bbae - -";
 
 /// The batch machinery is the tile solver's: records as levels finish, invalid and unsolvable lines recorded,

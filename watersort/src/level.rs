@@ -132,7 +132,7 @@ fn plural(n: usize) -> &'static str {
 }
 
 impl Problem {
-    fn at(self, line: Option<usize>) -> LevelError {
+    pub(crate) fn at(self, line: Option<usize>) -> LevelError {
         LevelError { line, problem: self }
     }
 }
@@ -210,24 +210,9 @@ impl Level {
         &self.tubes
     }
 
-    /// One letter a colour: the colour's own name when every name is one character (text input), else
-    /// a, b, ..., z, A, ..., Z, 0, ... in order of first appearance (JSON names).
+    /// One letter a colour: see [`letters_of`].
     pub fn letters(&self) -> Vec<char> {
-        let single: Option<Vec<char>> = self
-            .colours
-            .iter()
-            .map(|n| {
-                let mut cs = n.chars();
-                match (cs.next(), cs.next()) {
-                    (Some(c), None) => Some(c),
-                    _ => None,
-                }
-            })
-            .collect();
-        single.unwrap_or_else(|| {
-            let alphabet: Vec<char> = ('a'..='z').chain('A'..='Z').chain('0'..='9').collect();
-            (0..self.colours.len()).map(|i| alphabet.get(i).copied().unwrap_or('?')).collect()
-        })
+        letters_of(&self.colours)
     }
 
     /// The level in the text form `name: tubes...`, which [`parse_levels`] reads back.
@@ -254,6 +239,25 @@ pub(crate) fn level_lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
     text.lines().enumerate().filter_map(|(i, raw)| {
         let line = raw.split('#').next().unwrap_or("").trim();
         (!line.is_empty()).then_some((i + 1, line))
+    })
+}
+
+/// One letter a colour: the colour's own name when every name is one character (text input), else
+/// a, b, ..., z, A, ..., Z, 0, ... in order of first appearance (JSON names).
+pub(crate) fn letters_of(colours: &[String]) -> Vec<char> {
+    let single: Option<Vec<char>> = colours
+        .iter()
+        .map(|n| {
+            let mut cs = n.chars();
+            match (cs.next(), cs.next()) {
+                (Some(c), None) => Some(c),
+                _ => None,
+            }
+        })
+        .collect();
+    single.unwrap_or_else(|| {
+        let alphabet: Vec<char> = ('a'..='z').chain('A'..='Z').chain('0'..='9').collect();
+        (0..colours.len()).map(|i| alphabet.get(i).copied().unwrap_or('?')).collect()
     })
 }
 
@@ -302,28 +306,40 @@ pub(crate) fn colour_index(colours: &mut Vec<String>, name: &str) -> u8 {
 /// Reads a JSON level: an array of tubes, each an array of colour names bottom to top. `"Empty"` entries
 /// (or an empty array, or a tube that is the string `"Empty"`) are space.
 pub fn parse_json(text: &str, name: &str, capacity: usize) -> Result<Level, LevelError> {
-    let json = |m: String| Problem::Json(m).at(None);
-    let value: serde_json::Value = serde_json::from_str(text).map_err(|e| json(e.to_string()))?;
-    let array = value.as_array().ok_or_else(|| json("the level must be an array of tubes".into()))?;
     let mut colours = Vec::new();
     let mut tubes = Vec::new();
-    for (t, tube) in array.iter().enumerate() {
-        let units: Vec<&str> = match tube {
-            serde_json::Value::String(s) if s == "Empty" => Vec::new(),
-            serde_json::Value::Array(units) => units
-                .iter()
-                .map(|u| u.as_str().ok_or_else(|| json(format!("tube {}: a colour must be a string", t + 1))))
-                .collect::<Result<_, _>>()?,
-            _ => return Err(json(format!("tube {}: must be an array of colour names", t + 1))),
-        };
-        let tube: Vec<u8> =
-            units.into_iter().filter(|&u| u != "Empty").map(|u| colour_index(&mut colours, u)).collect();
+    for units in json_tubes(text)? {
+        let tube: Vec<u8> = units.iter().filter(|u| *u != "Empty").map(|u| colour_index(&mut colours, u)).collect();
         if colours.len() > MAX_COLOURS {
             return Err(Problem::TooManyColours { colours: colours.len() }.at(None));
         }
         tubes.push(tube);
     }
     Level::new(name, capacity, colours, tubes).map_err(|p| p.at(None))
+}
+
+/// The tubes of a JSON level as the names in them, `"Empty"` included (a tube that is the string `"Empty"`
+/// is an empty list).
+pub(crate) fn json_tubes(text: &str) -> Result<Vec<Vec<String>>, LevelError> {
+    let json = |m: String| Problem::Json(m).at(None);
+    let value: serde_json::Value = serde_json::from_str(text).map_err(|e| json(e.to_string()))?;
+    let array = value.as_array().ok_or_else(|| json("the level must be an array of tubes".into()))?;
+    array
+        .iter()
+        .enumerate()
+        .map(|(t, tube)| match tube {
+            serde_json::Value::String(s) if s == "Empty" => Ok(Vec::new()),
+            serde_json::Value::Array(units) => units
+                .iter()
+                .map(|u| {
+                    u.as_str()
+                        .map(String::from)
+                        .ok_or_else(|| json(format!("tube {}: a colour must be a string", t + 1)))
+                })
+                .collect(),
+            _ => Err(json(format!("tube {}: must be an array of colour names", t + 1))),
+        })
+        .collect()
 }
 
 #[cfg(test)]

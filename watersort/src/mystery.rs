@@ -134,9 +134,6 @@ impl Mystery {
     pub fn parse(line: &str, number: usize, capacity: usize) -> Result<Mystery, LevelError> {
         let at = |problem: Problem| LevelError { line: Some(number), problem };
         let (name, body) = name_and_body(line, number);
-        if capacity == 0 {
-            return Err(at(Problem::ZeroCapacity));
-        }
         let mut colours: Vec<String> = Vec::new();
         let mut tubes = Vec::new();
         for (t, word) in body.split_whitespace().enumerate() {
@@ -151,37 +148,70 @@ impl Mystery {
                     return Err(at(Problem::UnknownCharacter { tube: t + 1, character }));
                 }
             }
-            if tube.last() == Some(&HIDDEN) {
-                return Err(at(Problem::HiddenTop { tube: t + 1 }));
+            tubes.push(tube);
+        }
+        // Colours not seen yet: letters the level does not use.
+        let unused = ('a'..='z').chain('A'..='Z').map(String::from).filter(|c| !colours.contains(c)).collect();
+        Mystery::checked(name, capacity, colours, tubes, unused).map_err(at)
+    }
+
+    /// Reads a JSON level (the form of [`crate::parse_json`]) with `"?"` for hidden units. Colours not seen
+    /// yet are named `unseen 1`, `unseen 2`, ...: which is which is unknown until revealed, so any order will do.
+    pub fn parse_json(text: &str, name: &str, capacity: usize) -> Result<Mystery, LevelError> {
+        let mut colours: Vec<String> = Vec::new();
+        let mut tubes = Vec::new();
+        for units in crate::level::json_tubes(text)? {
+            let tube: Vec<u8> = units
+                .iter()
+                .filter(|u| *u != "Empty")
+                .map(|u| if u == "?" { HIDDEN } else { colour_index(&mut colours, u) })
+                .collect();
+            if colours.len() >= HIDDEN as usize {
+                return Err(Problem::TooManyColours { colours: colours.len() }.at(None));
             }
             tubes.push(tube);
+        }
+        let unused =
+            (1..).map(|k| format!("unseen {k}")).filter(|c| !colours.contains(c)).take(HIDDEN as usize).collect();
+        Mystery::checked(name.to_string(), capacity, colours, tubes, unused).map_err(|p| p.at(None))
+    }
+
+    /// The checks both forms share, and the names of the colours not seen yet, taken from `unused` in order.
+    fn checked(
+        name: String,
+        capacity: usize,
+        mut colours: Vec<String>,
+        tubes: Vec<Vec<u8>>,
+        unused: Vec<String>,
+    ) -> Result<Mystery, Problem> {
+        if capacity == 0 {
+            return Err(Problem::ZeroCapacity);
+        }
+        if let Some(t) = tubes.iter().position(|t| t.last() == Some(&HIDDEN)) {
+            return Err(Problem::HiddenTop { tube: t + 1 });
         }
         let units: usize = tubes.iter().map(Vec::len).sum();
         let total = units / capacity;
         if !units.is_multiple_of(capacity) {
-            return Err(at(Problem::MysteryUnits { units, capacity }));
+            return Err(Problem::MysteryUnits { units, capacity });
         }
-        // Colours not seen yet: letters the level does not use.
-        let unused: Vec<String> =
-            ('a'..='z').chain('A'..='Z').map(String::from).filter(|c| !colours.contains(c)).collect();
         let missing = total.saturating_sub(colours.len());
         if missing > unused.len() {
-            return Err(at(Problem::TooManyColours { colours: total }));
+            return Err(Problem::TooManyColours { colours: total });
         }
         colours.extend(unused.into_iter().take(missing));
         if colours.len() > MAX_COLOURS.min(HIDDEN as usize) {
-            return Err(at(Problem::TooManyColours { colours: colours.len() }));
+            return Err(Problem::TooManyColours { colours: colours.len() });
         }
         let mystery = Mystery { name, capacity, colours, tubes, pending: None };
         for (c, colour) in mystery.colours.iter().enumerate() {
             let seen = mystery.tubes.iter().flatten().filter(|&&u| u == c as u8).count();
             if seen > capacity {
-                return Err(at(Problem::OverOneTube { colour: colour.clone(), count: seen, capacity }));
+                return Err(Problem::OverOneTube { colour: colour.clone(), count: seen, capacity });
             }
         }
         // Every check of a plain level (tube count, capacity, width) on one assignment.
-        Level::new(mystery.name.clone(), capacity, mystery.colours.clone(), mystery.assign(&mystery.hidden_units()))
-            .map_err(at)?;
+        Level::new(mystery.name.clone(), capacity, mystery.colours.clone(), mystery.assign(&mystery.hidden_units()))?;
         Ok(mystery)
     }
 
@@ -311,8 +341,14 @@ impl Mystery {
         self.hidden() == 0 && Tubes { capacity: self.capacity, tubes: self.tubes.clone() }.is_solved()
     }
 
-    /// The level line, `?` for each hidden unit.
+    /// One letter a colour, as [`Level::letters`] gives them.
+    pub fn letters(&self) -> Vec<char> {
+        crate::level::letters_of(&self.colours)
+    }
+
+    /// The level in the text form, `?` for hidden units, colours as [`Mystery::letters`] writes them.
     pub fn to_line(&self) -> String {
+        let letters = self.letters();
         let tubes: Vec<String> = self
             .tubes
             .iter()
@@ -320,7 +356,7 @@ impl Mystery {
                 if t.is_empty() {
                     "-".to_string()
                 } else {
-                    t.iter().map(|&u| if u == HIDDEN { "?" } else { self.colours[u as usize].as_str() }).collect()
+                    t.iter().map(|&u| if u == HIDDEN { '?' } else { letters[u as usize] }).collect()
                 }
             })
             .collect();
@@ -542,6 +578,25 @@ mod tests {
             "line 1: colour a shows 4 units, but with hidden units every colour fills one tube of 3"
         );
         assert_eq!(err("m: ?a ?ab -"), "line 1: 5 units cannot fill tubes of 3 (every colour fills one tube)");
+    }
+
+    #[test]
+    fn reads_hidden_units_in_json() {
+        let m =
+            Mystery::parse_json(r#"[["?","?","Red"],["?","Blue","Blue"],["?","Red","Blue"],"Empty"]"#, "j", 3).unwrap();
+        assert_eq!(m.colours(), &["Red".to_string(), "Blue".into(), "unseen 1".into()]);
+        // The same level as its line, up to the colours' names.
+        let line = mystery("j: ??a ?bb ?ab -", 3);
+        assert_eq!((m.tubes(), m.hidden_units()), (line.tubes(), line.hidden_units()));
+        let plan = |m: &Mystery| plan(m, &Options::default(), &Sampling::default()).unwrap();
+        assert_eq!(plan(&m), plan(&line));
+        let err = |text: &str| Mystery::parse_json(text, "j", 3).unwrap_err().to_string();
+        assert_eq!(err(r#"[["Red","?"],["Red","Red"]]"#), "tube 1: its top unit is hidden, but a game always shows it");
+        assert_eq!(
+            err(r#"[["?","Red"],["Red","Blue"]]"#),
+            "4 units cannot fill tubes of 3 (every colour fills one tube)"
+        );
+        assert!(err(r#"[["?", 1]]"#).contains("tube 1: a colour must be a string"));
     }
 
     #[test]

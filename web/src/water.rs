@@ -77,6 +77,9 @@ fn level(f: &mut Fields) -> Result<Result<Given, String>, ApiError> {
     Ok(match value {
         Value::String(text) if text.contains('?') => one(Mystery::parse_all(&text, capacity)).map(Given::Hidden),
         Value::String(text) => one(parse_levels(&text, capacity)).map(Given::Seen),
+        Value::Array(ref tubes) if tubes.iter().flat_map(|t| t.as_array()).flatten().any(|u| u == "?") => {
+            Mystery::parse_json(&value.to_string(), "level", capacity).map(Given::Hidden).map_err(bad_level)
+        }
         Value::Array(_) => parse_json(&value.to_string(), "level", capacity).map(Given::Seen).map_err(bad_level),
         _ => Err("bad level: give a level line (a string) or an array of tubes".to_string()),
     })
