@@ -20,6 +20,7 @@
 //! no longer share it once it is moved: on a well-filled cache nothing is moved.
 
 use memmap2::Mmap;
+use std::fs::File;
 use std::io;
 
 /// The huge page size this module works in (x86-64 and arm64 with 4 KiB pages).
@@ -34,7 +35,7 @@ const ENOUGH_PERCENT: u64 = 75;
 pub struct Backing {
     /// Bytes the entry spans.
     pub bytes: u64,
-    /// Bytes mapped from the page cache with 2 MiB pages (`FilePmdMapped`).
+    /// Bytes mapped from the page cache with 2 MiB pages (`FilePmdMapped`, or `ShmemPmdMapped` on tmpfs).
     pub file_huge: u64,
     /// Bytes of anonymous memory in 2 MiB pages (`AnonHugePages`).
     pub anon_huge: u64,
@@ -97,7 +98,8 @@ fn parse_smaps(smaps: &str, addr: usize) -> Option<Backing> {
         }
         let kb = || rest.trim().trim_end_matches("kB").trim().parse::<u64>().ok().map(|k| k << 10);
         match key {
-            "FilePmdMapped" => backing.file_huge = kb()?,
+            // A file on tmpfs is in shared memory: its huge pages count as the page cache's.
+            "FilePmdMapped" | "ShmemPmdMapped" => backing.file_huge += kb()?,
             "AnonHugePages" => backing.anon_huge = kb()?,
             _ => {}
         }
@@ -112,7 +114,7 @@ fn thp_available() -> bool {
 
 /// Moves the mapping into anonymous 2 MiB pages when too little of it is in 2 MiB pages (module comment).
 /// Call it after the bytes have been read once, so that what the page cache holds is what counts.
-pub fn rehome(map: &Mmap) -> io::Result<Rehomed> {
+pub fn rehome(map: &Mmap, file: &File) -> io::Result<Rehomed> {
     let addr = map.as_ptr() as usize;
     let len = map.len().next_multiple_of(page_size());
     if !cfg!(target_os = "linux") || !thp_available() {
@@ -131,7 +133,9 @@ pub fn rehome(map: &Mmap) -> io::Result<Rehomed> {
     if before.huge() * 100 >= whole * ENOUGH_PERCENT {
         return Ok(Rehomed::Kept(before));
     }
-    move_to_anonymous(map, len)?;
+    if !move_to_anonymous(map, len, file, true)? {
+        return Ok(Rehomed::Skipped("the copy did not get 2 MiB pages (memory too fragmented?)"));
+    }
     let after = backing_at(addr).unwrap_or_default();
     Ok(Rehomed::Moved { before, after })
 }
@@ -148,9 +152,13 @@ fn page_size() -> usize {
     4096
 }
 
+/// Copies the mapping (`len` bytes, whole pages) into anonymous memory and moves that over it. With
+/// `require_huge`, a copy that did not come out at least [`ENOUGH_PERCENT`] in 2 MiB pages is dropped instead
+/// (false). `file` is the mapped file, to map it back should the move fail halfway.
 #[cfg(target_os = "linux")]
-fn move_to_anonymous(map: &Mmap, len: usize) -> io::Result<()> {
-    use libc::{c_void, MAP_ANONYMOUS, MAP_FAILED, MAP_PRIVATE, PROT_READ, PROT_WRITE};
+fn move_to_anonymous(map: &Mmap, len: usize, file: &File, require_huge: bool) -> io::Result<bool> {
+    use libc::{c_void, MAP_ANONYMOUS, MAP_FAILED, MAP_FIXED, MAP_PRIVATE, MAP_SHARED, PROT_READ, PROT_WRITE};
+    use std::os::fd::AsRawFd;
     let target = map.as_ptr() as *mut c_void;
     // SAFETY: a fresh private anonymous mapping, one huge page longer than needed so that an aligned range
     // of `len` bytes lies inside it; nothing else refers to it.
@@ -174,6 +182,12 @@ fn move_to_anonymous(map: &Mmap, len: usize) -> io::Result<()> {
         std::ptr::copy_nonoverlapping(map.as_ptr(), copy as *mut u8, map.len());
         libc::mprotect(copy, len, PROT_READ);
     }
+    let whole = (len - len % HUGE) as u64;
+    if require_huge && backing_at(copy as usize).is_none_or(|b| b.anon_huge * 100 < whole * ENOUGH_PERCENT) {
+        // SAFETY: the copy is ours and unused.
+        unsafe { libc::munmap(copy, len) };
+        return Ok(false);
+    }
     // SAFETY: moves the copy (exactly `len` bytes, 2 MiB aligned) over the table's mapping (exactly `len`
     // bytes at `target`, 2 MiB aligned, checked by the caller against smaps) in one call: the kernel unmaps the
     // old range and moves the new pages in while holding the address space's lock, so a thread that touches
@@ -182,16 +196,25 @@ fn move_to_anonymous(map: &Mmap, len: usize) -> io::Result<()> {
     let moved = unsafe { libc::mremap(copy, len, len, libc::MREMAP_MAYMOVE | libc::MREMAP_FIXED, target) };
     if moved == MAP_FAILED {
         let e = io::Error::last_os_error();
-        // SAFETY: the copy is still ours and unused; the table's mapping is untouched.
-        unsafe { libc::munmap(copy, len) };
+        // SAFETY: the copy is still ours and unused. The kernel may have unmapped the target range before
+        // failing, so the file is mapped there again, as memmap2 mapped it (shared, read-only, offset 0): the
+        // same bytes at the same address, for the readers and for `map`'s drop. If even that fails, readers
+        // would fault on the next access: stopping the process at once is the lesser harm.
+        unsafe {
+            libc::munmap(copy, len);
+            let back = libc::mmap(target, len, PROT_READ, MAP_SHARED | MAP_FIXED, file.as_raw_fd(), 0);
+            if back != target {
+                std::process::abort();
+            }
+        }
         return Err(e);
     }
-    Ok(())
+    Ok(true)
 }
 
 #[cfg(not(target_os = "linux"))]
-fn move_to_anonymous(_: &Mmap, _: usize) -> io::Result<()> {
-    Ok(())
+fn move_to_anonymous(_: &Mmap, _: usize, _: &File, _: bool) -> io::Result<bool> {
+    Ok(false)
 }
 
 #[cfg(test)]
@@ -246,9 +269,9 @@ AnonHugePages:      2048 kB
                 rounds
             });
             // Forced, whatever the backing: the move itself is what is tested.
-            move_to_anonymous(&map, map.len().next_multiple_of(page_size())).unwrap();
+            assert!(move_to_anonymous(&map, map.len().next_multiple_of(page_size()), &file, false).unwrap());
             // The decision on the moved mapping: kept when the pages came out huge, never an error.
-            rehome(&map).unwrap();
+            rehome(&map, &file).unwrap();
             stop.store(true, std::sync::atomic::Ordering::Relaxed);
             assert!(reader.join().unwrap() > 0);
         });

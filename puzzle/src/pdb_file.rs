@@ -330,6 +330,8 @@ pub struct PdbFile {
     /// Its header, checked on open.
     pub header: Header,
     map: Mmap,
+    /// The file mapped, kept open so that [`PdbFile::rehome`] can map it back should a move fail halfway.
+    file: File,
 }
 
 /// What the caller expects a table to be; checked on open. `None` accepts whatever the header names (tools
@@ -378,7 +380,7 @@ impl PdbFile {
             return Err(err(path, PdbErrorKind::Length { expected: header.file_len(), found: map.len() as u64 }));
         }
         backing::advise(&map);
-        Ok(PdbFile { path: path.to_path_buf(), header, map })
+        Ok(PdbFile { path: path.to_path_buf(), header, map, file })
     }
 
     /// The payload bytes.
@@ -389,7 +391,7 @@ impl PdbFile {
     /// Moves the table into 2 MiB pages when too little of it is in them (see [`backing`]); call it once its
     /// bytes have been read, for example after [`PdbFile::verify_checksum`].
     pub fn rehome(&self) -> std::io::Result<Rehomed> {
-        backing::rehome(&self.map)
+        backing::rehome(&self.map, &self.file)
     }
 
     /// The stored excess of entry `index` (checked).

@@ -11,8 +11,13 @@ use std::process::ExitCode;
 use watersort::mystery::{plan, Mystery, Plan, PlanError, Sampling};
 use watersort::{is_json, LevelError, Model, Options, Tubes};
 
-/// Whether level text holds a hidden unit (`?` outside comments).
+/// Whether level text holds a hidden unit: `?` outside comments in level lines, a `"?"` unit in JSON (whose
+/// colour names may hold `#`, as in `"#ff0000"`: JSON has no comments).
 pub fn has_hidden(text: &str) -> bool {
+    if is_json(text) {
+        // A JSON string cannot hold a bare quote, so `"?"` is always a whole unit's name.
+        return text.contains("\"?\"");
+    }
     text.lines().any(|l| l.split('#').next().unwrap_or("").contains('?'))
 }
 

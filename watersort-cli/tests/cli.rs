@@ -242,8 +242,9 @@ fn hidden_units_in_json_levels() {
         assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
         serde_json::from_str::<serde_json::Value>(&text(&o.stdout)).unwrap()
     };
-    // An inline JSON level is named `level`.
+    // An inline JSON level is named `level`. Colour names may hold `#`, which is no comment in JSON.
     assert_eq!(plan(json), plan("level: ??a ?bb ?ab -"));
+    assert_eq!(plan(&json.replace("Red", "#f00")), plan("level: ??a ?bb ?ab -"));
     // The truth: Red at the bottom of tube 1 and in tube 2, the unseen colour under everything else.
     let o = watersort(
         &["play", json, "--capacity", "3"],

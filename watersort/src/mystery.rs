@@ -166,7 +166,7 @@ impl Mystery {
                 .filter(|u| *u != "Empty")
                 .map(|u| if u == "?" { HIDDEN } else { colour_index(&mut colours, u) })
                 .collect();
-            if colours.len() >= HIDDEN as usize {
+            if colours.len() > MAX_COLOURS {
                 return Err(Problem::TooManyColours { colours: colours.len() }.at(None));
             }
             tubes.push(tube);
