@@ -16,10 +16,7 @@ use std::io::{IsTerminal, Read, Write};
 use std::process::ExitCode;
 use watersort::generate::{generate_each, Spec, Tally};
 use watersort::reverse;
-use watersort::{
-    is_json, parse_json, parse_levels, solve, Heuristic, Level, Model, Named, Options, Outcome, Pruning, Rule,
-    Solution, Tubes,
-};
+use watersort::{parse_input, solve, Heuristic, Level, Model, Named, Options, Outcome, Pruning, Rule, Solution, Tubes};
 
 const EXAMPLES: &str = "\
 Examples:
@@ -243,7 +240,7 @@ fn parse_capacity(s: &str) -> Result<usize, String> {
 /// The levels named by `input`, one result a level (a bad one does not stop the rest).
 pub(crate) fn read_levels(input: &str, capacity: usize) -> anyhow::Result<Vec<Result<Level, watersort::LevelError>>> {
     let (text, name) = read_input(input)?;
-    Ok(if is_json(&text) { vec![parse_json(&text, &name, capacity)] } else { parse_levels(&text, capacity) })
+    Ok(parse_input(&text, &name, capacity))
 }
 
 /// The text `input` names (a level itself, a file, or `-` for stdin) and the name a JSON level gets.
@@ -282,11 +279,11 @@ pub(crate) fn read_input(input: &str) -> anyhow::Result<(String, String)> {
 fn solve_command(args: &SolveArgs) -> anyhow::Result<ExitCode> {
     let options = options(&args.search, args.limits.limits(None))?;
     let (text, name) = read_input(&args.input)?;
-    if mystery::has_hidden(&text) {
+    if watersort::mystery::has_hidden(&text) {
         return mystery::solve(&text, &name, args.search.model.capacity, &options, args.format);
     }
     let capacity = args.search.model.capacity;
-    let levels = if is_json(&text) { vec![parse_json(&text, &name, capacity)] } else { parse_levels(&text, capacity) };
+    let levels = parse_input(&text, &name, capacity);
     if levels.is_empty() {
         return Err(usage(anyhow::anyhow!("no level in the input")));
     }

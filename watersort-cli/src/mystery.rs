@@ -9,17 +9,7 @@ use serde_json::json;
 use std::io::{BufRead, IsTerminal, Write};
 use std::process::ExitCode;
 use watersort::mystery::{plan, Mystery, Plan, PlanError, Sampling};
-use watersort::{is_json, LevelError, Model, Options, Tubes};
-
-/// Whether level text holds a hidden unit: `?` outside comments in level lines, a `"?"` unit in JSON (whose
-/// colour names may hold `#`, as in `"#ff0000"`: JSON has no comments).
-pub fn has_hidden(text: &str) -> bool {
-    if is_json(text) {
-        // A JSON string cannot hold a bare quote, so `"?"` is always a whole unit's name.
-        return text.contains("\"?\"");
-    }
-    text.lines().any(|l| l.split('#').next().unwrap_or("").contains('?'))
-}
+use watersort::{Model, Options, Tubes};
 
 #[derive(clap::Args)]
 pub struct PlayArgs {
@@ -50,18 +40,9 @@ impl SamplingArgs {
     }
 }
 
-/// The levels of `text`, level lines or one JSON level (named `name`), with hidden units.
-fn read(text: &str, name: &str, capacity: usize) -> Vec<Result<Mystery, LevelError>> {
-    if is_json(text) {
-        vec![Mystery::parse_json(text, name, capacity)]
-    } else {
-        Mystery::parse_all(text, capacity)
-    }
-}
-
 /// `watersort solve` on levels with hidden units: each level's plan.
 pub fn solve(text: &str, name: &str, capacity: usize, options: &Options, format: Format) -> anyhow::Result<ExitCode> {
-    let levels = read(text, name, capacity);
+    let levels = Mystery::parse_input(text, name, capacity);
     if levels.is_empty() {
         return Err(usage(anyhow!("no level in the input")));
     }
@@ -158,7 +139,7 @@ pub fn play(args: &PlayArgs) -> anyhow::Result<ExitCode> {
         return Err(usage(anyhow!("play reads the revealed colours on stdin: give the level inline or as a file")));
     }
     let (text, name) = read_input(&args.input)?;
-    let mut levels = read(&text, &name, args.model.capacity);
+    let mut levels = Mystery::parse_input(&text, &name, args.model.capacity);
     if levels.len() != 1 {
         return Err(usage(anyhow!("play takes one level; the input holds {}", levels.len())));
     }
@@ -166,7 +147,8 @@ pub fn play(args: &PlayArgs) -> anyhow::Result<ExitCode> {
     let options = Options { model: Model { rule: args.model.rule, ..Model::default() }, ..Options::default() };
     let sampling = args.sampling.sampling();
     let letters = seen.letters();
-    if seen.colours().iter().zip(&letters).any(|(name, &l)| *name != l.to_string()) {
+    // Colours of level lines are letters; JSON names are drawn as letters, with this key.
+    if seen.colours().iter().any(|name| name.chars().count() != 1) {
         let key: Vec<String> = letters.iter().zip(seen.colours()).map(|(l, name)| format!("{l} {name}")).collect();
         writeln!(std::io::stdout(), "colours: {}", key.join(", "))?;
     }

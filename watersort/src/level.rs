@@ -234,6 +234,15 @@ pub fn parse_levels(text: &str, capacity: usize) -> Vec<Result<Level, LevelError
     level_lines(text).map(|(number, line)| parse_line(line, number, capacity)).collect()
 }
 
+/// Reads level input of either form: one JSON level (named `name`) or level lines ([`parse_levels`]).
+pub fn parse_input(text: &str, name: &str, capacity: usize) -> Vec<Result<Level, LevelError>> {
+    if is_json(text) {
+        vec![parse_json(text, name, capacity)]
+    } else {
+        parse_levels(text, capacity)
+    }
+}
+
 /// The level lines of `text` with their line numbers (from 1): comments cut, blank lines skipped.
 pub(crate) fn level_lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
     text.lines().enumerate().filter_map(|(i, raw)| {

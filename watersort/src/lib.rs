@@ -23,7 +23,7 @@ pub mod state;
 pub mod tube;
 
 pub use heuristic::Heuristic;
-pub use level::{is_json, parse_json, parse_levels, Level, LevelError, Problem};
+pub use level::{is_json, parse_input, parse_json, parse_levels, Level, LevelError, Problem};
 pub use play::{check, parse_pours, Pour, Tubes};
 pub use puzzle::{Model, Pruning};
 pub use rule::Rule;

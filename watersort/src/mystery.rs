@@ -24,12 +24,22 @@
 //!    to the candidate found first (assignments in the order of step 1).
 
 use crate::hint::{solvable, Sortable};
-use crate::level::{colour_index, name_and_body, Level, LevelError, Problem, MAX_COLOURS};
+use crate::level::{colour_index, is_json, name_and_body, Level, LevelError, Problem, MAX_COLOURS};
 use crate::play::{IllegalPour, Pour, Tubes};
 use crate::rule::Rule;
 use crate::solve::{solve, time_left, Options, Outcome, SolveError};
 use crate::{Heuristic, Model};
 use search::rng::SplitMix64;
+
+/// Whether level input holds a hidden unit: `?` outside comments in level lines, a `"?"` unit in JSON (whose
+/// colour names may hold `#`, as in `"#ff0000"`: JSON has no comments).
+pub fn has_hidden(text: &str) -> bool {
+    if is_json(text) {
+        // A JSON string cannot hold a bare quote, so `"?"` is always a whole unit's name.
+        return text.contains("\"?\"");
+    }
+    text.lines().any(|l| l.split('#').next().unwrap_or("").contains('?'))
+}
 
 /// A hidden unit's code in [`Mystery::tubes`].
 pub const HIDDEN: u8 = u8::MAX;
@@ -128,6 +138,15 @@ impl Mystery {
     /// [`crate::parse_levels`]).
     pub fn parse_all(text: &str, capacity: usize) -> Vec<Result<Mystery, LevelError>> {
         crate::level::level_lines(text).map(|(number, line)| Mystery::parse(line, number, capacity)).collect()
+    }
+
+    /// Reads level input of either form with hidden units, as [`crate::parse_input`] reads plain levels.
+    pub fn parse_input(text: &str, name: &str, capacity: usize) -> Vec<Result<Mystery, LevelError>> {
+        if is_json(text) {
+            vec![Mystery::parse_json(text, name, capacity)]
+        } else {
+            Mystery::parse_all(text, capacity)
+        }
     }
 
     /// Reads one level line with `?` for hidden units; `number` is its line in the input.

@@ -23,7 +23,7 @@ use std::sync::Arc;
 use std::time::Instant;
 use watersort::generate::{generate, GenerateError, Spec};
 use watersort::hint::{Hint, Verdict};
-use watersort::mystery::{plan, Mystery, Plan, PlanError, Sampling};
+use watersort::mystery::{has_hidden, plan, Mystery, Plan, PlanError, Sampling};
 use watersort::{parse_json, parse_levels, Algorithm, Level, LevelError, Model, Named, Options, Pour, Rule};
 
 /// The puzzle's name in requests and answers.
@@ -77,10 +77,14 @@ fn level(f: &mut Fields) -> Result<Result<Given, String>, ApiError> {
     Ok(match value {
         Value::String(text) if text.contains('?') => one(Mystery::parse_all(&text, capacity)).map(Given::Hidden),
         Value::String(text) => one(parse_levels(&text, capacity)).map(Given::Seen),
-        Value::Array(ref tubes) if tubes.iter().flat_map(|t| t.as_array()).flatten().any(|u| u == "?") => {
-            Mystery::parse_json(&value.to_string(), "level", capacity).map(Given::Hidden).map_err(bad_level)
+        Value::Array(_) => {
+            let json = value.to_string();
+            if has_hidden(&json) {
+                Mystery::parse_json(&json, "level", capacity).map(Given::Hidden).map_err(bad_level)
+            } else {
+                parse_json(&json, "level", capacity).map(Given::Seen).map_err(bad_level)
+            }
         }
-        Value::Array(_) => parse_json(&value.to_string(), "level", capacity).map(Given::Seen).map_err(bad_level),
         _ => Err("bad level: give a level line (a string) or an array of tubes".to_string()),
     })
 }
