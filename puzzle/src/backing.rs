@@ -133,11 +133,10 @@ pub fn rehome(map: &Mmap, file: &File) -> io::Result<Rehomed> {
     if before.huge() * 100 >= whole * ENOUGH_PERCENT {
         return Ok(Rehomed::Kept(before));
     }
-    if !move_to_anonymous(map, len, file, true)? {
-        return Ok(Rehomed::Skipped("the copy did not get 2 MiB pages (memory too fragmented?)"));
+    match move_to_anonymous(map, len, file, true)? {
+        Some(after) => Ok(Rehomed::Moved { before, after }),
+        None => Ok(Rehomed::Skipped("the copy did not get 2 MiB pages (memory too fragmented?)")),
     }
-    let after = backing_at(addr).unwrap_or_default();
-    Ok(Rehomed::Moved { before, after })
 }
 
 #[cfg(target_os = "linux")]
@@ -152,11 +151,12 @@ fn page_size() -> usize {
     4096
 }
 
-/// Copies the mapping (`len` bytes, whole pages) into anonymous memory and moves that over it. With
-/// `require_huge`, a copy that did not come out at least [`ENOUGH_PERCENT`] in 2 MiB pages is dropped instead
-/// (false). `file` is the mapped file, to map it back should the move fail halfway.
+/// Copies the mapping (`len` bytes, whole pages) into anonymous memory and moves that over it; the copy's
+/// backing, which the move keeps. With `require_huge`, a copy that did not come out at least
+/// [`ENOUGH_PERCENT`] in 2 MiB pages is dropped instead (`None`). `file` is the mapped file, to map it back
+/// should the move fail halfway.
 #[cfg(target_os = "linux")]
-fn move_to_anonymous(map: &Mmap, len: usize, file: &File, require_huge: bool) -> io::Result<bool> {
+fn move_to_anonymous(map: &Mmap, len: usize, file: &File, require_huge: bool) -> io::Result<Option<Backing>> {
     use libc::{c_void, MAP_ANONYMOUS, MAP_FAILED, MAP_FIXED, MAP_PRIVATE, MAP_SHARED, PROT_READ, PROT_WRITE};
     use std::os::fd::AsRawFd;
     let target = map.as_ptr() as *mut c_void;
@@ -183,10 +183,11 @@ fn move_to_anonymous(map: &Mmap, len: usize, file: &File, require_huge: bool) ->
         libc::mprotect(copy, len, PROT_READ);
     }
     let whole = (len - len % HUGE) as u64;
-    if require_huge && backing_at(copy as usize).is_none_or(|b| b.anon_huge * 100 < whole * ENOUGH_PERCENT) {
+    let backing = backing_at(copy as usize).unwrap_or_default();
+    if require_huge && backing.anon_huge * 100 < whole * ENOUGH_PERCENT {
         // SAFETY: the copy is ours and unused.
         unsafe { libc::munmap(copy, len) };
-        return Ok(false);
+        return Ok(None);
     }
     // SAFETY: moves the copy (exactly `len` bytes, 2 MiB aligned) over the table's mapping (exactly `len`
     // bytes at `target`, 2 MiB aligned, checked by the caller against smaps) in one call: the kernel unmaps the
@@ -209,12 +210,12 @@ fn move_to_anonymous(map: &Mmap, len: usize, file: &File, require_huge: bool) ->
         }
         return Err(e);
     }
-    Ok(true)
+    Ok(Some(backing))
 }
 
 #[cfg(not(target_os = "linux"))]
-fn move_to_anonymous(_: &Mmap, _: usize, _: &File, _: bool) -> io::Result<bool> {
-    Ok(false)
+fn move_to_anonymous(_: &Mmap, _: usize, _: &File, _: bool) -> io::Result<Option<Backing>> {
+    Ok(None)
 }
 
 #[cfg(test)]
@@ -269,7 +270,7 @@ AnonHugePages:      2048 kB
                 rounds
             });
             // Forced, whatever the backing: the move itself is what is tested.
-            assert!(move_to_anonymous(&map, map.len().next_multiple_of(page_size()), &file, false).unwrap());
+            assert!(move_to_anonymous(&map, map.len().next_multiple_of(page_size()), &file, false).unwrap().is_some());
             // The decision on the moved mapping: kept when the pages came out huge, never an error.
             rehome(&map, &file).unwrap();
             stop.store(true, std::sync::atomic::Ordering::Relaxed);
