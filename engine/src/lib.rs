@@ -34,7 +34,7 @@ use moves::Moves;
 use puzzle::pdb_file::PdbFile;
 use puzzle::{Board, State};
 use std::path::PathBuf;
-use std::sync::mpsc::Receiver;
+use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender};
 use std::sync::{Arc, Mutex, OnceLock};
 
 // One value a solver, built once: the size of the table-heavy variants costs nothing.
@@ -88,29 +88,40 @@ pub struct Solver {
 /// The payload checksums of the mapped tables, computed on a background thread so that loading stays
 /// instant; every result waits for it, so a corrupt table can delay an answer but never produce one.
 ///
-/// Once the checksums are in, the same thread moves tables that are mapped in small pages into huge ones
-/// ([`PdbFile::rehome`]): the checksum has just read every byte, so the page cache's backing shows. Results
-/// do not wait for that; the thread holds the tables until it is done, so they cannot be unmapped under it.
+/// Once the checksums are in, and the solver has lived [`REHOME_AFTER`], the same thread moves tables that
+/// are mapped in small pages into huge ones ([`PdbFile::rehome`]): the checksum has read every byte, so the
+/// page cache's backing shows. Results do not wait for that; the thread holds the tables until it is done,
+/// so they cannot be unmapped under it, and it gives up when the solver is dropped first.
 struct PayloadCheck {
     verdict: Mutex<Option<Receiver<Result<(), String>>>>,
     result: OnceLock<Result<(), String>>,
+    /// Dropped with the solver: tells the thread that no search will gain from a move.
+    _alive: Sender<()>,
 }
+
+/// How long a solver lives before its tables are moved into huge pages. Moving the 7-8 set costs about 40 ms
+/// of a process's time (a copy of 288 MB, and the pages behind it zeroed), which Korf's 100 (about 0.12 s of
+/// search) does not win back, and which a search of seconds wins many times over (BENCHMARKS.md).
+const REHOME_AFTER: std::time::Duration = std::time::Duration::from_secs(1);
 
 impl PayloadCheck {
     fn start(sets: Vec<Arc<Vec<PdbFile>>>) -> PayloadCheck {
+        let born = std::time::Instant::now();
         let (send, verdict) = std::sync::mpsc::channel();
+        let (alive, dropped) = std::sync::mpsc::channel::<()>();
         std::thread::spawn(move || {
             let files = || sets.iter().flat_map(|files| files.iter());
             let checked = files().try_for_each(|f| f.verify_checksum()).map_err(|e| format!("{e}; rebuild the table"));
             let ok = checked.is_ok();
             let _ = send.send(checked);
-            if ok {
+            let lived = dropped.recv_timeout(REHOME_AFTER.saturating_sub(born.elapsed()));
+            if ok && lived == Err(RecvTimeoutError::Timeout) {
                 for f in files() {
                     let _ = f.rehome(); // an error here costs speed, never a result
                 }
             }
         });
-        PayloadCheck { verdict: Mutex::new(Some(verdict)), result: OnceLock::new() }
+        PayloadCheck { verdict: Mutex::new(Some(verdict)), result: OnceLock::new(), _alive: alive }
     }
 
     fn wait(&self) -> Result<(), Error> {
