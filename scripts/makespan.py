@@ -6,8 +6,8 @@
 RECORDS are the `solver work` record files of one iteration (JSON lines; each record's `instance` is
 `bound B prefix P`). Items are dealt to array tasks as `--shard I/W` deals them: item k to task k mod W, so a
 task's load is the sum of its items' nodes and the iteration ends with the most loaded task (the makespan).
-Efficiency is the ideal (all nodes / W) over that makespan. A work queue that hands the next item to the
-next free worker (greedy, in item order) is shown beside it.
+Efficiency is the ideal (all nodes / W) over that makespan. Beside it, "queue": each item in file order to
+the first free worker, as workers that claim items (`work --claim`) take them.
 
 Coarser cuts are simulated from the same records: an item deeper than d is merged into its ancestor at
 depth d (its prefix cut short), which is exactly the item a cut there would have made (its subtree), less the
@@ -85,7 +85,8 @@ def main():
     p.add_argument(
         "--previous",
         nargs="+",
-        help="the records of the same items at the previous bound: also show shards planned by those sizes",
+        help="the records of the same items at the previous bound: also show shards planned by those sizes, "
+        "and a queue in their order, largest first (`split --plan` without --shards, then `work --claim`)",
     )
     args = p.parse_args()
     items = read_items(args.records)
@@ -108,12 +109,16 @@ def main():
             cells.append(f"{ideal / greedy_makespan(loads, w):.2f}")
         print(f"| {len(loads)} | {d} | " + " | ".join(cells) + " |")
     if args.previous:
-        before = read_items(args.previous)
-        if [prefix for prefix, _ in before] != [prefix for prefix, _ in items]:
+        before = dict(read_items(args.previous))
+        if sorted(before) != sorted(prefix for prefix, _ in items):
             sys.exit("--previous: not the same items (split both iterations with the same --items)")
-        loads, predicted = [n for _, n in items], [n for _, n in before]
+        loads, predicted = [n for _, n in items], [before[prefix] for prefix, _ in items]
         cells = [f"{total / w / planned_makespan(loads, predicted, w):.2f}" for w in workers]
         print("shards planned by the previous iteration's sizes (largest first to the least loaded): " +
+              ", ".join(f"W={w} {c}" for w, c in zip(workers, cells)))
+        ordered = [loads[k] for k in sorted(range(len(loads)), key=lambda k: -predicted[k])]
+        cells = [f"{total / w / greedy_makespan(ordered, w):.2f}" for w in workers]
+        print("a queue in the previous iteration's sizes, largest first: " +
               ", ".join(f"W={w} {c}" for w, c in zip(workers, cells)))
 
 

@@ -7,6 +7,7 @@
 
 mod args;
 pub mod checkpoint;
+mod claim;
 pub mod compare;
 pub mod jobs;
 pub mod limits;

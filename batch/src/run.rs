@@ -11,6 +11,7 @@
 //! stdin is read one instance at a time as the workers take them, so an endless stream is worked on at once.
 
 use crate::args::{BatchArgs, Parallel};
+use crate::claim::Claims;
 use crate::jobs::{Job, JobReader, Parse};
 use crate::pool::{Msg, Pool, Shape, Todo};
 use crate::progress::Progress;
@@ -50,7 +51,11 @@ pub fn run<T: Task>(args: &BatchArgs, task: &T) -> anyhow::Result<ExitCode> {
     let input = read_input(args, &parse)?;
     let format = args.format.or(args.output.as_deref().map(RecordFormat::for_path)).unwrap_or(RecordFormat::Jsonl);
     let (mut sink, records) = Sink::open(task.name(), args.output.as_deref(), format, args.resume).map_err(usage)?;
-    let result = run_into(args, task, input, &mut sink, records);
+    let claims = match (&args.claim, &args.output) {
+        (Some(dir), Some(out)) => Some(Claims::open(dir, out).map_err(usage)?),
+        _ => None,
+    };
+    let result = run_into(args, task, input, &mut sink, records, claims.as_ref());
     sink.close();
     result
 }
@@ -73,6 +78,7 @@ fn run_into<T: Task>(
     mut input: Input<'_, T::Instance>,
     sink: &mut Sink,
     records: Vec<Record>,
+    claims: Option<&Claims>,
 ) -> anyhow::Result<ExitCode> {
     let name = task.name();
     let out_name = args.output.as_ref().map_or("stdout".to_string(), |p| p.display().to_string());
@@ -85,7 +91,7 @@ fn run_into<T: Task>(
         say(args, &format!("{name}: note: records of {out_name} from an older version do not say their settings; they were not checked against this run's"));
     }
     let recorded = Recorded::new(&records, &out_name, &args.input);
-    let (mut todo, total) = todo(&mut input, recorded)?;
+    let (mut todo, total) = todo(&mut input, recorded, claims)?;
     if let (Some(count), Some(total), true) = (listed, total, args.resume && !records.is_empty()) {
         let had = records.len();
         say(args, &format!("{name}: resuming {out_name}: {had} records there, {total} of {count} instances to go"));
@@ -146,25 +152,33 @@ impl<'a> Recorded<'a> {
     }
 }
 
-/// The jobs of `input` that have no record yet, and how many there are (`None` for a stream). A listed input
-/// is checked against the records whole before any work; a stream, as it is read.
+/// The jobs of `input` that have no record yet, and how many there are (`None` for a stream, or when shared
+/// by `claims`: which are this worker's is known only as they are claimed, one at a time as it takes them).
+/// A listed input is checked against the records whole before any work; a stream, as it is read.
 fn todo<'a, I: Send + 'a>(
     input: &'a mut Input<'_, I>,
     recorded: Recorded<'a>,
+    claims: Option<&'a Claims>,
 ) -> anyhow::Result<(Todo<'a, I>, Option<usize>)> {
-    match input {
+    let (todo, total): (Todo<'a, I>, _) = match input {
         Input::Listed(jobs) => {
             let jobs = std::mem::take(jobs).into_iter().filter_map(|j| recorded.unless_recorded(j).transpose());
             let todo = jobs.collect::<anyhow::Result<Vec<_>>>()?;
             let total = todo.len();
-            Ok((Box::new(todo.into_iter().map(Ok)), Some(total)))
+            (Box::new(todo.into_iter().map(Ok)), Some(total))
         }
         Input::Streamed(reader) => {
             let jobs = reader.by_ref().map(|j| j.context("cannot read stdin"));
             let todo = jobs.filter_map(move |j| j.and_then(|j| recorded.unless_recorded(j)).transpose());
-            Ok((Box::new(todo), None))
+            (Box::new(todo), None)
         }
-    }
+    };
+    let Some(claims) = claims else { return Ok((todo, total)) };
+    let claimed = todo.filter_map(move |j| match j.and_then(|j| Ok(claims.take(j.line)?.then_some(j))) {
+        Ok(job) => job.map(Ok),
+        Err(e) => Some(Err(e)),
+    });
+    Ok((Box::new(claimed), None))
 }
 
 /// The main thread's side of a run: the only writer of records, so no record is ever torn by another.

@@ -1,18 +1,19 @@
 #!/usr/bin/env bash
 # Solves one hard sliding-tile position on a Slurm cluster, unattended: each IDA* iteration is cut into work
-# items (`solver split`), searched by one job array (`solver work`, one shard an array task, all its cores),
-# and merged by a job that depends on the array (`solver merge`); the merge job submits the next iteration,
-# until a merge finds the solution. From the second iteration on, items are dealt to the array tasks by the
-# size their subtrees had in the previous iteration (`split --shards --plan`). Coordination is Slurm and the
-# shared file system only.
+# items (`solver split`), searched by one job array (`solver work`, all its cores, each array task claiming
+# items one at a time in the shared folder, so that a task that starts late or runs slower takes fewer), and
+# merged by a job that depends on the array (`solver merge`); the merge job submits the next iteration, until
+# a merge finds the solution. From the second iteration on, the items are ordered by the size their subtrees
+# had in the previous iteration, largest first (`split --plan`), so the longest are claimed first.
+# Coordination is Slurm and the shared file system only.
 #
 #   scripts/slurm/solve-one.sh [options] POSITION TABLES WORKERS [-- extra solver options]
 #
 #   POSITION   the tiles (quoted), as `solver solve` takes them
 #   TABLES     the tables' folder, readable by every node (or a node-local copy at the same path)
-#   WORKERS    array tasks an iteration (each searches about ITEMS of the items)
+#   WORKERS    array tasks an iteration
 #   --dir DIR          where the items, records and logs go (default ./solve-one-<date>); on the shared FS
-#   --items-per-worker K   items an array task gets (default 100: uneven subtrees even out)
+#   --items-per-worker K   items an iteration has per array task (default 100: uneven subtrees even out)
 #   --bound B          the first iteration's bound (default: the position's estimate; or a checkpoint's)
 #   --wait             block until the solution (or a failure) is written, then print it
 #   --iterations N     stop after N iterations merged without a solution (DIR/stopped: the next bound)
@@ -21,9 +22,9 @@
 #
 # The solution lands in DIR/solution.json (the merge's JSON: length, moves, this iteration's nodes) and
 # DIR/solution.txt; every iteration's outcome in DIR/iterations.jsonl. A merge that finds items without a
-# record (a task killed, preempted or failed) resubmits those array tasks with --resume and merges again,
-# up to 3 times, then writes DIR/failed. Environment: SOLVER (default `solver` on PATH, else
-# target/release/solver).
+# record (a task killed, preempted or failed) resubmits the array with --resume (a task takes back the items
+# it had claimed and not finished) and merges again, up to 3 times, then writes DIR/failed. Environment:
+# SOLVER (default `solver` on PATH, else target/release/solver).
 set -euo pipefail
 
 die() { echo "solve-one: $*" >&2; exit 2; }
@@ -45,7 +46,7 @@ else
             --sbatch) sbatch_extra=$2; shift 2 ;;
             --cpus) cpus=$2; shift 2 ;;
             --iterations) iterations=$2; shift 2 ;;
-            -h|--help) sed -n '2,24p' "$0"; exit 0 ;;
+            -h|--help) sed -n '2,27p' "$0"; exit 0 ;;
             --) break ;;
             -*) die "unknown option $1 (see --help)" ;;
             *) break ;;
@@ -77,10 +78,10 @@ start_iteration() {
     local b=$1 previous=${2:-} items
     local args=(split "$position" --pdbs "$tables" --items $((workers * items_per)) -o "$dir/next.items" "${extra[@]}")
     [[ -n "$b" ]] && args+=(--bound "$b")
-    # The previous iteration's item sizes deal this one's items evenly (largest first to the least loaded).
+    # The previous iteration's item sizes order this one's items, largest first, as the tasks claim them.
     shopt -s nullglob
     local before=("$previous"/*.jsonl)
-    [[ -n "$previous" && ${#before[@]} -gt 0 ]] && args+=(--shards "$workers" --plan "${before[@]}")
+    [[ -n "$previous" && ${#before[@]} -gt 0 ]] && args+=(--plan "${before[@]}")
     "$solver" "${args[@]}" >&2
     b=$(sed -n '1s/.*"bound":\([0-9]*\).*/\1/p' "$dir/next.items")
     mv "$dir/next.items" "$dir/iter-$b.items"
@@ -101,7 +102,7 @@ submit_iteration() {
     fi
     # shellcheck disable=SC2016 # expanded by the array task
     cmd=$(printf '%q ' "$solver" work "$dir/iter-$b.items" --pdbs "$tables" "${extra[@]}" "${threads[@]}" -q --resume)
-    cmd+='--shard $SLURM_ARRAY_TASK_ID/'"$workers"' -o '"$(printf '%q' "$dir/iter-$b")"'/$SLURM_ARRAY_TASK_ID.jsonl'
+    cmd+="--claim $(printf '%q' "$dir/iter-$b/claims") -o $(printf '%q' "$dir/iter-$b")"'/$SLURM_ARRAY_TASK_ID.jsonl'
     # shellcheck disable=SC2086 # sbatch_extra is a list of options
     jid=$(sbatch --parsable $sbatch_extra "${size[@]}" --job-name="solve-one-$b" --array="$tasks" \
         --output="$dir/iter-$b/task-%a.log" --wrap="$cmd")
@@ -131,7 +132,7 @@ merge_iteration() {
             start_iteration "$(sed -n 's/.*"next":\([0-9]*\).*/\1/p' <<< "$out")" "$dir/iter-$b"
         fi
     elif [[ $r -lt 3 ]] && grep -q "have no record yet\|did not finish" "$dir/iter-$b/merge-$r.err"; then
-        # Every task again with --resume: a finished shard skips all its items at once.
+        # Every task again with --resume: each takes back its unfinished claims, then claims what is left.
         echo "solve-one: bound $b: $(cat "$dir/iter-$b/merge-$r.err"); resubmitting (round $((r + 1)))" >&2
         submit_iteration "$b" $((r + 1))
     else

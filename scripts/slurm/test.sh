@@ -164,7 +164,8 @@ for case in "4x4|14 1 9 6 4 8 12 5 7 2 3 0 10 11 13 15" "5x5|$walk5"; do
     say "   $board: length $got as on one machine, in $(ls "$d"/iter-*.items | wc -l) iterations"
 done
 # Korf's #88 at bound 63 (68 million nodes with linear conflict: seconds a task): one task cancelled after its
-# first record; the merge resubmits it, and the iteration's nodes are the unsplit iteration's exactly.
+# first record, holding a claimed item; the merge resubmits the array, that task takes its item back, and the
+# iteration's nodes are the unsplit iteration's exactly.
 p88="15 2 12 11 14 13 9 5 1 3 8 7 0 10 6 4"
 d=$work/one-killed
 solve_one --dir "$d" --items-per-worker 25 --bound 63 --iterations 1 "$p88" "$work/no-tables" 4 -- \
@@ -177,8 +178,11 @@ done
 array=$(squeue --noheader --name solve-one-63 --format %F | head -1)
 jobs_submitted+=("$array")
 scancel "${array}_1"
+while squeue --noheader --jobs "${array}_1" 2>/dev/null | grep -q .; do sleep 0.1; done
 done_before=$(wc -l <"$d/iter-63/1.jsonl")
-[ "$done_before" -lt 25 ] || fail "array task 1 finished before it was cancelled; the test proves nothing"
+claimed=$(grep -lFx "$d/iter-63/1.jsonl" "$d/iter-63/claims"/[0-9]* | wc -l)
+[ "$claimed" -gt "$done_before" ] ||
+    fail "array task 1 held no unfinished item when it was cancelled ($claimed claims, $done_before records); the test proves nothing"
 until [ -e "$d/stopped" ] || [ -e "$d/failed" ]; do
     [ $SECONDS -lt $deadline ] || fail "the split iteration did not end within 120 s"
     sleep 0.5
@@ -195,5 +199,7 @@ split=$(sed -n 's/.*"expanded":\([0-9]*\),.*/\1/p' "$d/stopped")
 [ "$split" = "$((plain - before))" ] ||
     fail "bound 63 split expanded $split nodes; the unsplit iteration $((plain - before))"
 grep -q '"next":65' "$d/stopped" || fail "the next bound is not 65: $(cat "$d/stopped")"
-say "   cancelled with $done_before of 25 records, resubmitted: $split expanded nodes, as unsplit ($((SECONDS - t)) s)"
+[ "$(wc -l <"$d/iter-63/1.jsonl")" -eq "$(grep -lFx "$d/iter-63/1.jsonl" "$d/iter-63/claims"/[0-9]* | wc -l)" ] ||
+    fail "array task 1 did not record each item it had claimed"
+say "   cancelled with $done_before records of $claimed claimed, resubmitted: $split expanded nodes, as unsplit ($((SECONDS - t)) s)"
 say "passed in $((SECONDS - started)) s"

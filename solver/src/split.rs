@@ -25,14 +25,15 @@ use std::process::ExitCode;
 #[command(after_long_help = "Examples:
   solver split --board 5x5 --pdbs pdbs --bound 100 --items 2000 \\
       -o iter-100.items \"...25 tiles...\"
-  # worker 3 of 64
-  solver work iter-100.items --pdbs pdbs --shard 3/64 -o iter-100/3.jsonl \\
-      --resume
+  # each worker (any number, anywhere the folder is shared) takes items in turn
+  solver work iter-100.items --pdbs pdbs --claim iter-100/claims \\
+      -o iter-100/$WORKER.jsonl --resume
   # the solution, or the next bound
   solver merge iter-100.items iter-100/*.jsonl
 
 The bound defaults to the position's estimate (the first iteration); after a
-merge without a solution, split again at the next bound it gives.
+merge without a solution, split again at the next bound it gives (with --plan
+and the records just merged, to order the items largest first).
 scripts/slurm/solve-one.sh runs the whole loop on Slurm.")]
 pub struct SplitArgs {
     /// The position, as `solve` takes it (tiles, or `id length tiles...`).
@@ -49,8 +50,10 @@ pub struct SplitArgs {
     /// takes the items planned for shard I.
     #[arg(long, value_name = "N", requires = "plan", value_parser = clap::value_parser!(u64).range(1..=100_000), help_heading = INPUT)]
     pub shards: Option<u64>,
-    /// The previous iteration's records (of an items file cut the same way), whose sizes plan --shards.
-    #[arg(long, value_name = "RECORDS", num_args = 1.., requires = "shards", help_heading = INPUT)]
+    /// The previous iteration's records (of an items file cut the same way): with --shards, their sizes deal
+    /// the items to the shards; without, they put the items in order, largest first, for workers that take
+    /// them with `work --claim` (each item to the first worker free, the longest first).
+    #[arg(long, value_name = "RECORDS", num_args = 1.., help_heading = INPUT)]
     pub plan: Vec<PathBuf>,
     /// The items file to write (replaced whole: written beside it, then renamed).
     #[arg(long, short, value_name = "FILE", help_heading = OUTPUT)]
@@ -143,7 +146,8 @@ pub fn split(args: &SplitArgs) -> anyhow::Result<ExitCode> {
     let settings = batch::settings::encode(&Items { board, recorder, mine: None }.settings());
     let sizes = previous_sizes(&args.plan)?;
     let size = |prefix: &str| sizes.get(prefix).copied();
-    let planned = args.shards.map(|n| (n as usize, &size as &dyn Fn(&str) -> Option<u64>));
+    let planned =
+        (!args.plan.is_empty()).then_some((args.shards.map(|n| n as usize), &size as &dyn Fn(&str) -> Option<u64>));
     let text = items_file(&inst.state, s.goal, bound, &cut, settings, planned);
     write_whole(&args.output, &text)?;
     let header = read_header(&text).map_err(|e| anyhow!("internal error: {e}"))?;
@@ -202,15 +206,19 @@ pub fn work(args: &WorkArgs) -> anyhow::Result<ExitCode> {
     search.board = Some(header.board.parse().map_err(|e| usage(anyhow!("the items' board: {e}")))?);
     search.goal = header.goal.parse::<Goal>().map_err(|e| usage(anyhow!("the items' goal: {e}")))?;
     let solver = search.solver()?;
-    // Items planned for shards are taken by their shard, not dealt by their place in the file.
+    // Items planned for shards are taken by their shard, not dealt by their place in the file; claimed, by
+    // whichever worker comes first.
     let mut batch_args = args.batch.clone();
     let mine = match (header.shards, args.batch.shard) {
         (None, _) => None,
+        (Some(_), None) if args.batch.claim.is_some() => None,
         (Some(n), Some(shard)) if shard.count == n => {
             batch_args.shard = None;
             Some(shard.index)
         }
-        (Some(n), _) => bail!(usage(anyhow!("the items are planned for {n} shards: give --shard I/{n}"))),
+        (Some(n), _) => {
+            bail!(usage(anyhow!("the items are planned for {n} shards: give --shard I/{n} (or --claim DIR)")))
+        }
     };
     let items = Items { board: search.board(), recorder: Recorder::new(&solver, search.goal, MoveStyle::Tiles), mine };
     let mine = batch::settings::encode(&items.settings());

@@ -141,3 +141,84 @@ fn shards_planned_by_the_previous_iteration_take_every_item_once() {
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("planned for 3 shards: give --shard I/3"), "{o:?}");
 }
+
+/// Workers that claim items (`work --claim`) run side by side as processes: every item searched by exactly
+/// one of them, the iteration's nodes those of one plain worker; items ordered by the previous iteration's
+/// sizes (`split --plan` without `--shards`) come largest first; and a worker cut off before a record takes
+/// its claimed item back on `--resume`, which no other worker had taken.
+#[test]
+fn claiming_workers_take_every_item_once_and_a_resumed_one_its_own() {
+    let dir = TempDir::new("split-claimed");
+    let position = "15 2 12 11 14 13 9 5 1 3 8 7 0 10 6 4";
+    let path = |name: &str| dir.path(name).to_str().unwrap().to_string();
+    fn with_h<'a>(args: &[&'a str]) -> Vec<&'a str> {
+        [args, &["--heuristic", "linear-conflict", "--pdbs", "/nonexistent"][..]].concat()
+    }
+    let merged = |items: &str, records: &[String]| {
+        let args = [&["merge", "--format", "json", items][..], &records.iter().map(String::as_str).collect::<Vec<_>>()]
+            .concat();
+        serde_json::from_str::<serde_json::Value>(&ok(&solver(&args))).unwrap()
+    };
+    let (first, before) = (path("55.items"), path("55.jsonl"));
+    ok(&solver(&with_h(&["split", "--bound", "55", "--items", "200", "-o", &first, position])));
+    ok(&solver(&with_h(&["work", &first, "-o", &before, "-q"])));
+    let (plain_items, plain) = (path("57.items"), path("57.jsonl"));
+    ok(&solver(&with_h(&["split", "--bound", "57", "--items", "200", "-o", &plain_items, position])));
+    ok(&solver(&with_h(&["work", &plain_items, "-o", &plain, "-q"])));
+    let want = merged(&plain_items, std::slice::from_ref(&plain));
+
+    let ordered = path("57o.items");
+    ok(&solver(&with_h(&["split", "--bound", "57", "--items", "200", "--plan", &before, "-o", &ordered, position])));
+    // Largest first by the bound-55 sizes, each prefix's.
+    let sizes: std::collections::HashMap<String, u64> = std::fs::read_to_string(&before)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .map(|r| {
+            let prefix = r["instance"].as_str().unwrap().split_once(" prefix ").unwrap().1.to_string();
+            (prefix, r["nodes"].as_u64().unwrap())
+        })
+        .collect();
+    let text = std::fs::read_to_string(&ordered).unwrap();
+    let predicted: Vec<u64> = text
+        .lines()
+        .skip(1)
+        .map(|l| sizes[serde_json::from_str::<serde_json::Value>(l).unwrap()["prefix"].as_str().unwrap()])
+        .collect();
+    assert!(predicted.len() > 100 && predicted.windows(2).all(|w| w[0] >= w[1]), "{predicted:?}");
+
+    let claims = path("claims");
+    let outs: Vec<String> = (0..3).map(|w| path(&format!("57o-{w}.jsonl"))).collect();
+    let workers: Vec<_> = outs
+        .iter()
+        .map(|out| {
+            std::process::Command::new(BIN)
+                .args(with_h(&["work", &ordered, "--claim", &claims, "-o", out, "-q"]))
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    for mut w in workers {
+        assert!(w.wait().unwrap().success());
+    }
+    let got = merged(&ordered, &outs);
+    assert_eq!((got["nodes"].clone(), got["next"].clone()), (want["nodes"].clone(), want["next"].clone()), "{got}");
+
+    // Worker 0 "cut off" before its last record: merge misses that item; worker 1 does not take it, worker 0
+    // resumed does, and the merge is whole again.
+    let records = std::fs::read_to_string(&outs[0]).unwrap();
+    let kept: Vec<&str> = records.lines().collect();
+    assert!(kept.len() > 1, "worker 0 took {} items", kept.len());
+    std::fs::write(&outs[0], kept[..kept.len() - 1].join("\n") + "\n").unwrap();
+    let o = solver(&[&["merge", &ordered][..], &outs.iter().map(String::as_str).collect::<Vec<_>>()].concat());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("1 of"), "{o:?}");
+    let count = |out: &str| std::fs::read_to_string(out).unwrap().lines().count();
+    let had = count(&outs[1]);
+    for (out, want) in [(&outs[1], had), (&outs[0], kept.len())] {
+        ok(&solver(&with_h(&["work", &ordered, "--claim", &claims, "-o", out, "--resume"])));
+        assert_eq!(count(out), want, "{out}");
+    }
+    assert_eq!(merged(&ordered, &outs)["nodes"], want["nodes"]);
+    let o = solver(&with_h(&["work", &ordered, "--claim", &claims, "--shard", "0/2", "-o", &path("x.jsonl")]));
+    assert_eq!(o.status.code(), Some(2), "{o:?}");
+}

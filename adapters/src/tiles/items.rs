@@ -82,10 +82,12 @@ pub fn plan(predicted: &[u64], shards: usize) -> Vec<usize> {
 }
 
 /// Shards to plan for, and each item's size in the previous iteration by its prefix (`None`: not known).
-pub type Planned<'a> = (usize, &'a dyn Fn(&str) -> Option<u64>);
+/// Without shards, the sizes put the items in order, largest first: workers that claim items in file order
+/// (`work --claim`) then schedule the longest first, each item to the first worker free.
+pub type Planned<'a> = (Option<usize>, &'a dyn Fn(&str) -> Option<u64>);
 
 /// The items file of a cut of the iteration at `bound` from `state`: its header line and item lines, each item
-/// with its shard when `planned` (see [`plan`]).
+/// with its shard when `planned` for shards (see [`plan`]), or in order of predicted size when planned without.
 pub fn items_file(
     state: &State,
     goal: Goal,
@@ -110,16 +112,27 @@ pub fn items_file(
         next: (cut.next != u32::MAX).then_some(cut.next),
         solved,
         settings,
-        shards: planned.map(|(n, _)| n),
+        shards: planned.and_then(|(n, _)| n),
     };
     let mut text = format!("{HEADER}{}\n", serde_json::to_string(&header).expect("a header encodes"));
-    let prefixes: Vec<String> = prefixes.iter().map(|p| user_moves(state, p, goal, MoveStyle::Tiles)).collect();
-    let shards = planned.map(|(n, size)| {
+    let mut prefixes: Vec<String> = prefixes.iter().map(|p| user_moves(state, p, goal, MoveStyle::Tiles)).collect();
+    let predicted = planned.map(|(_, size)| {
         // An item the earlier records do not know is predicted at their mean.
         let known: Vec<u64> = prefixes.iter().filter_map(|p| size(p)).collect();
         let mean = known.iter().sum::<u64>() / known.len().max(1) as u64;
-        plan(&prefixes.iter().map(|p| size(p).unwrap_or(mean)).collect::<Vec<_>>(), n)
+        prefixes.iter().map(|p| size(p).unwrap_or(mean)).collect::<Vec<_>>()
     });
+    let shards = match (planned, &predicted) {
+        (Some((Some(n), _)), Some(predicted)) => Some(plan(predicted, n)),
+        (_, Some(predicted)) => {
+            // A stable sort: items of equal size keep the cut's order.
+            let mut order: Vec<usize> = (0..prefixes.len()).collect();
+            order.sort_by_key(|&k| std::cmp::Reverse(predicted[k]));
+            prefixes = order.into_iter().map(|k| std::mem::take(&mut prefixes[k])).collect();
+            None
+        }
+        _ => None,
+    };
     for (k, prefix) in prefixes.into_iter().enumerate() {
         let shard = shards.as_ref().map(|s| s[k]);
         let item = Item { item: k + 1, instance: instance.clone(), bound, prefix, shard };
