@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Reproduces the figures in BENCHMARKS.md. Release build, tables in $PDBS (default pdbs/, `make pdbs`).
-# Usage: scripts/bench.sh [korf|lc|threads|lanes|hard|textbook|kf50|all]   (default: korf lc threads; `hard`
-# and `textbook` take minutes, `kf50` up to a day, resumably; `all` leaves `kf50` out)
+# Usage: scripts/bench.sh [korf|lc|threads|lanes|hard|textbook|split|kf50|all]   (default: korf lc threads;
+# `hard`, `textbook` and `split` take minutes, `kf50` up to a day, resumably; `all` leaves `split` and `kf50` out)
 # Times are medians of $RUNS runs; node counts are exact (one thread).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -115,6 +115,45 @@ kf50() {
   $BIN/solver batch /tmp/bench-kf50.txt --board 5x5 --partition "$part" --pdbs "${PDBS5:-$PDBS}" --heuristic pdb \
     --threads 2 --parallel search --time-limit "${KF_LIMIT:-3600}" -o "$out" --resume
   python3 $summ published $KF_NODES $KF50 "$out"
+}
+
+# One split iteration against the same iteration unsplit, whole runs in turn ($RUNS pairs): Korf-Felner #42 at
+# bound $SPLIT_BOUND (default 104), 6-6-6-6 tables in $PDBS5 (default $PDBS). Split: 2,000 items ordered by the
+# previous iteration's sizes (`split --plan`), claimed by two single-thread workers, then merged; unsplit: one
+# item searched by one two-thread worker. Both print the iteration's nodes, which must be equal.
+split() {
+  local t="--board 5x5 --pdbs ${PDBS5:-$PDBS} --partition 6-6-6-6 --heuristic pdb" b=${SPLIT_BOUND:-104}
+  local p="16 6 20 18 23 19 7 11 13 17 12 9 1 24 3 22 2 21 10 4 8 15 14 5 0"
+  local d; d=$(mktemp -d)
+  # shellcheck disable=SC2086 # $t is a list of options
+  claimed() {  # bound, folder, [records to order the items by]
+    mkdir -p "$2"
+    $BIN/solver split $t --bound "$1" --items 2000 ${3:+--plan $3} -o "$2.items" "$p" >/dev/null
+    for w in 0 1; do $BIN/solver work "$2.items" $t -j 1 --claim "$2/claims" -o "$2/w$w.jsonl" -q & done
+    wait
+    $BIN/solver merge "$2.items" "$2"/w*.jsonl
+  }
+  # shellcheck disable=SC2086
+  unsplit() {  # folder
+    $BIN/solver split $t --bound "$b" --items 1 -o "$1.items" "$p" >/dev/null
+    $BIN/solver work "$1.items" $t -j 2 -o "$1.jsonl" -q
+    $BIN/solver merge "$1.items" "$1.jsonl"
+  }
+  timed() {  # name, command...: the merge's line into $d/name.out, the wall seconds into $d/name.txt
+    local start; start=$(date +%s.%N)
+    "${@:2}" > "$d/$1.out"
+    awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN { printf "%.2f\n", e - s }' > "$d/$1.txt"
+  }
+  echo "== Korf-Felner #42, bound $b, 6-6-6-6: 2 claiming workers of 1 thread against 1 worker of 2 threads"
+  claimed $((b - 2)) "$d/previous"
+  for i in $(seq "$RUNS"); do
+    timed "s$i" claimed "$b" "$d/s$i" "$d/previous/w0.jsonl $d/previous/w1.jsonl"
+    timed "u$i" unsplit "$d/u$i"
+    echo "pair $i: split $(cat "$d/s$i.txt") s, unsplit $(cat "$d/u$i.txt") s; $(grep -o 'nodes [0-9]*' "$d/s$i.out"), $(grep -o 'nodes [0-9]*' "$d/u$i.out")"
+  done
+  python3 $summ median "$d"/s*.txt
+  python3 $summ median "$d"/u*.txt
+  rm -rf "$d"
 }
 
 targets=${*:-korf lc threads}
