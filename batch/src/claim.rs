@@ -7,6 +7,10 @@
 //!
 //! A worker killed in the middle leaves claims it has no record for; run again with `--resume` and the same
 //! record file, it takes those back first (they name it), so nothing is lost and nothing done twice.
+//!
+//! Claims go by line number, so a folder holds the claims on one input only: its first worker writes
+//! `DIR/.input`, the input's length and checksum, and a worker on other content is refused rather than
+//! finding every line taken.
 
 use anyhow::{anyhow, Context};
 use std::fs;
@@ -23,8 +27,9 @@ pub struct Claims {
 }
 
 impl Claims {
-    /// Claims in `dir` (created if missing) for the worker writing `output`.
-    pub fn open(dir: &Path, output: &Path) -> anyhow::Result<Claims> {
+    /// Claims in `dir` (created if missing) on the lines of `input` (a file, or `-` for stdin) for the worker
+    /// writing `output`.
+    pub fn open(dir: &Path, input: &str, output: &Path) -> anyhow::Result<Claims> {
         fs::create_dir_all(dir).with_context(|| format!("cannot create the claim folder {}", dir.display()))?;
         let owner = std::path::absolute(output)
             .with_context(|| format!("cannot name {} absolutely", output.display()))?
@@ -38,7 +43,34 @@ impl Claims {
             f.sync_all()
         };
         write().with_context(|| format!("cannot write in the claim folder {}", dir.display()))?;
-        Ok(Claims { dir: dir.to_owned(), owner, mark })
+        let claims = Claims { dir: dir.to_owned(), owner, mark };
+        claims.check_input(input)?;
+        Ok(claims)
+    }
+
+    /// That the folder's claims are on `input`: its identity is written by the first worker (linked into
+    /// place like a claim, so it is whole or absent), and must match for every later one.
+    fn check_input(&self, input: &str) -> anyhow::Result<()> {
+        let identity = input_identity(input)?;
+        let stamp = self.dir.join(".input");
+        let tmp = self.mark.with_extension("input");
+        fs::write(&tmp, &identity).with_context(|| format!("cannot write {}", tmp.display()))?;
+        let linked = fs::hard_link(&tmp, &stamp);
+        let _ = fs::remove_file(&tmp);
+        match linked {
+            Ok(()) => return Ok(()),
+            Err(e) if e.kind() == ErrorKind::AlreadyExists => {}
+            Err(e) => return Err(anyhow!(e).context(format!("cannot write {}", stamp.display()))),
+        }
+        let theirs = fs::read_to_string(&stamp).with_context(|| format!("cannot read {}", stamp.display()))?;
+        if theirs != identity {
+            anyhow::bail!(
+                "the claim folder {} holds claims on another input ({theirs}; {input} is {identity}): give each \
+                 input a folder of its own",
+                self.dir.display()
+            );
+        }
+        Ok(())
     }
 
     /// Whether this worker searches the instance on input line `line`: it claims it now, or had claimed it
@@ -56,6 +88,16 @@ impl Claims {
     }
 }
 
+/// An input's identity: its length and FNV-1a checksum (stdin: only that it is stdin).
+fn input_identity(input: &str) -> anyhow::Result<String> {
+    if input == "-" {
+        return Ok("stdin".to_string());
+    }
+    let bytes = fs::read(input).with_context(|| format!("cannot read {input}"))?;
+    let hash = bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3));
+    Ok(format!("{} bytes, FNV-1a {hash:016x}", bytes.len()))
+}
+
 impl Drop for Claims {
     /// The claims stay (they say who took what); only the file they link to loses its own name.
     fn drop(&mut self) {
@@ -67,32 +109,41 @@ impl Drop for Claims {
 mod tests {
     use super::*;
 
+    /// A fresh folder with an input file `in.txt` of `lines` lines.
     fn scratch(name: &str) -> PathBuf {
         let dir = std::env::temp_dir().join(format!("batch-claim-{name}-{}", std::process::id()));
         let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).unwrap();
+        fs::write(dir.join("in.txt"), "1\n2\n3\n").unwrap();
         dir
+    }
+
+    fn open(dir: &Path, worker: &str) -> anyhow::Result<Claims> {
+        Claims::open(&dir.join("claims"), dir.join("in.txt").to_str().unwrap(), &dir.join(worker))
     }
 
     #[test]
     fn the_first_worker_to_claim_a_line_has_it_and_keeps_it_when_run_again() {
         let dir = scratch("first");
         let claims = dir.join("claims");
-        let a = Claims::open(&claims, &dir.join("a.jsonl")).unwrap();
-        let b = Claims::open(&claims, &dir.join("b.jsonl")).unwrap();
+        let a = open(&dir, "a.jsonl").unwrap();
+        let b = open(&dir, "b.jsonl").unwrap();
         assert!(a.take(1).unwrap());
         assert!(!b.take(1).unwrap());
         assert!(b.take(2).unwrap());
         assert!(a.take(1).unwrap(), "a worker's own claim is still its own");
         drop(a);
         // Run again for the same record file, it takes back what it had claimed.
-        let again = Claims::open(&claims, &dir.join("a.jsonl")).unwrap();
+        let again = open(&dir, "a.jsonl").unwrap();
         assert!(again.take(1).unwrap());
         assert!(!again.take(2).unwrap());
         let names: Vec<String> =
             fs::read_dir(&claims).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
         assert_eq!(names.iter().filter(|n| !n.starts_with('.')).count(), 2, "{names:?}");
         drop((b, again));
-        assert_eq!(fs::read_dir(&claims).unwrap().count(), 2, "the workers' own files are removed");
+        let left: Vec<String> =
+            fs::read_dir(&claims).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
+        assert_eq!(left.len(), 3, "only the claims and .input are left: {left:?}");
         fs::remove_dir_all(&dir).unwrap();
     }
 
@@ -100,8 +151,7 @@ mod tests {
     #[test]
     fn racing_workers_take_every_line_once() {
         let dir = scratch("race");
-        let workers: Vec<Claims> =
-            (0..4).map(|w| Claims::open(&dir.join("claims"), &dir.join(format!("{w}.jsonl"))).unwrap()).collect();
+        let workers: Vec<Claims> = (0..4).map(|w| open(&dir, &format!("{w}.jsonl")).unwrap()).collect();
         let taken: Vec<Vec<u64>> = std::thread::scope(|s| {
             let handles: Vec<_> =
                 workers.iter().map(|c| s.spawn(move || (1..=500).filter(|&l| c.take(l).unwrap()).collect())).collect();
@@ -116,7 +166,24 @@ mod tests {
 
     #[test]
     fn an_unwritable_claim_folder_is_an_error_naming_it() {
-        let err = Claims::open(Path::new("/proc/no-such/claims"), Path::new("a.jsonl")).err().unwrap();
+        let err = Claims::open(Path::new("/proc/no-such/claims"), "-", Path::new("a.jsonl")).err().unwrap();
         assert!(format!("{err:#}").contains("/proc/no-such/claims"), "{err:#}");
+    }
+
+    /// A folder of claims on one input refuses a worker of another, even one under the same name; a copy of
+    /// the same input elsewhere is the same input.
+    #[test]
+    fn a_folder_of_claims_on_one_input_refuses_another() {
+        let dir = scratch("input");
+        let a = open(&dir, "a.jsonl").unwrap();
+        assert!(a.take(1).unwrap());
+        fs::copy(dir.join("in.txt"), dir.join("copy.txt")).unwrap();
+        let copy = Claims::open(&dir.join("claims"), dir.join("copy.txt").to_str().unwrap(), &dir.join("b.jsonl"));
+        assert!(!copy.unwrap().take(1).unwrap());
+        fs::write(dir.join("in.txt"), "1\n2\n4\n").unwrap();
+        let err = format!("{:#}", open(&dir, "c.jsonl").err().unwrap());
+        assert!(err.contains("holds claims on another input"), "{err}");
+        drop(a);
+        fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -52,7 +52,7 @@ pub fn run<T: Task>(args: &BatchArgs, task: &T) -> anyhow::Result<ExitCode> {
     let format = args.format.or(args.output.as_deref().map(RecordFormat::for_path)).unwrap_or(RecordFormat::Jsonl);
     let (mut sink, records) = Sink::open(task.name(), args.output.as_deref(), format, args.resume).map_err(usage)?;
     let claims = match (&args.claim, &args.output) {
-        (Some(dir), Some(out)) => Some(Claims::open(dir, out).map_err(usage)?),
+        (Some(dir), Some(out)) => Some(Claims::open(dir, &args.input, out).map_err(usage)?),
         _ => None,
     };
     let result = run_into(args, task, input, &mut sink, records, claims.as_ref());
