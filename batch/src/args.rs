@@ -20,10 +20,11 @@ pub struct BatchArgs {
     /// the outputs with the tool's `report`.
     #[arg(long, value_name = "I/N", help_heading = INPUT)]
     pub shard: Option<Shard>,
-    /// Share the input with other workers (on this machine or others, over a shared file system): each
-    /// instance is searched by the first worker to claim it in DIR, so a faster worker takes more and all
-    /// end within an instance of each other. Needs --output; run again with --resume and the same OUT, a
-    /// worker takes back the instances it had claimed and not finished.
+    /// Share the input file with other workers (on this machine or others, over a shared file system): each
+    /// instance is searched by the first worker to claim it in DIR (a hard link named by its line), so a
+    /// faster worker takes more and all end at about the same time. Needs --output; run again with --resume
+    /// and the same OUT, a worker takes back the instances it had claimed and not finished. One folder an
+    /// input; not with stdin or --parallel trial.
     #[arg(long, value_name = "DIR", conflicts_with = "shard", requires = "output", help_heading = INPUT)]
     pub claim: Option<PathBuf>,
     /// Record file (default: stdout). Refused if it already holds records, unless --resume.

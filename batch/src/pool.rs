@@ -5,7 +5,8 @@
 //! single-threaded search a thread (`instances`) beat every thread on one instance (`search`) and the
 //! node-budget hybrid (`trial`) on Korf's 100 and on easy sets, and was the least hurt by other processes
 //! (it has no barriers); it loses only when there are few instances, so `auto` picks it unless there are
-//! fewer than twice as many instances as threads (or they come from stdin, and their number is unknown).
+//! fewer than twice as many instances as threads (or they come from stdin, or are claimed one at a time, and
+//! their number is unknown).
 
 use crate::args::{BatchArgs, Parallel};
 use crate::checkpoint::{Checkpoints, Entry, SAVE_AFTER};

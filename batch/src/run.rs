@@ -52,12 +52,51 @@ pub fn run<T: Task>(args: &BatchArgs, task: &T) -> anyhow::Result<ExitCode> {
     let format = args.format.or(args.output.as_deref().map(RecordFormat::for_path)).unwrap_or(RecordFormat::Jsonl);
     let (mut sink, records) = Sink::open(task.name(), args.output.as_deref(), format, args.resume).map_err(usage)?;
     let claims = match (&args.claim, &args.output) {
-        (Some(dir), Some(out)) => Some(Claims::open(dir, &args.input, out).map_err(usage)?),
+        (Some(dir), Some(out)) => match open_claims(task.name(), args, dir, out, &records) {
+            Ok(claims) => Some(claims),
+            Err(e) => {
+                sink.close();
+                return Err(usage(e));
+            }
+        },
         _ => None,
     };
     let result = run_into(args, task, input, &mut sink, records, claims.as_ref());
     sink.close();
     result
+}
+
+/// The claims of a worker sharing its input (`--claim`). The lines its output already has records for are
+/// claimed first, so that no other worker takes them again (an output begun without `--claim`).
+fn open_claims(
+    name: &str,
+    args: &BatchArgs,
+    dir: &std::path::Path,
+    out: &std::path::Path,
+    records: &[Record],
+) -> anyhow::Result<Claims> {
+    if args.parallel == Parallel::Trial {
+        return Err(anyhow!(
+            "--parallel trial leaves the hard instances to the end, which claiming cannot even out: use instances or search"
+        ));
+    }
+    let claims = Claims::open(dir, &args.input, out)?;
+    let mut theirs = Vec::new();
+    for r in records {
+        if !claims.take(r.line)? {
+            theirs.push(r.line);
+        }
+    }
+    if !theirs.is_empty() && !args.quiet {
+        let lines: Vec<String> = theirs.iter().take(10).map(u64::to_string).collect();
+        log(&format!(
+            "{name}: note: {} lines recorded in {} are claimed by other workers too (lines {}): the merged records will hold them twice",
+            theirs.len(),
+            out.display(),
+            lines.join(", ")
+        ));
+    }
+    Ok(claims)
 }
 
 /// The input: a file read whole, or stdin to be read as it is worked on.
@@ -298,6 +337,9 @@ fn exit_code(args: &BatchArgs, name: &str, writer: Writer, summary: &Summary, li
     }
     if signals::interrupted() {
         let left = match listed {
+            _ if args.claim.is_some() => {
+                "its unclaimed instances are left to the other workers, and its claimed ones to --resume".to_string()
+            }
             Some(count) => format!("{} instances left", count.saturating_sub(writer.records.len())),
             None => "the rest of stdin was not read".to_string(),
         };
