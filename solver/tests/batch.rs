@@ -782,3 +782,35 @@ fn control_characters_of_the_input_are_printed_escaped() {
     assert!(err.contains(&format!("line 2: id '{id}' is already used on line 1")), "{err}");
     assert!(err.contains(&format!("differ from the input's: {id}")), "{err}");
 }
+
+/// `--claim` on an output begun without it: the worker claims the lines it has records for before any
+/// other, so a second worker takes neither those nor the one in flight when the first was interrupted.
+#[test]
+fn a_claiming_worker_keeps_its_recorded_lines_and_its_claim_in_flight() {
+    let d = Dir::new("claim-recorded");
+    let korf = |id: &str| EASY_KORF.lines().find(|l| l.starts_with(&format!("{id} "))).unwrap().to_string();
+    let input = d.file("in.txt", &format!("{}\n{HARD}{}\n{}\n", korf("9"), korf("12"), korf("5")));
+    let input = input.to_str().unwrap();
+    let (a, b, claims) = (d.path("a.jsonl"), d.path("b.jsonl"), d.path("claims"));
+    let (a, b, claims) = (a.to_str().unwrap(), b.to_str().unwrap(), claims.to_str().unwrap());
+    let o = run(&["batch", input, "--shard", "0/2", "-o", a, "-q"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(ids(&jsonl(Path::new(a))), ["9", "12"]);
+    let child = solver(&["batch", input, "--claim", claims, "-o", a, "--resume", "--threads", "1", "-q"])
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    while !Path::new(claims).join("2").exists() {
+        assert!(start.elapsed() < Duration::from_secs(30), "the hard line was not claimed within 30 s");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    // SAFETY: kill(2) on our own child's pid.
+    assert_eq!(unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) }, 0);
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(130), "{}", stderr(&o));
+    let o = run(&["batch", input, "--claim", claims, "-o", b, "-q"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(ids(&jsonl(Path::new(b))), ["5"], "the second worker takes only the line nobody had");
+    assert_eq!(ids(&jsonl(Path::new(a))), ["9", "12"]);
+}
