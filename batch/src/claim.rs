@@ -36,12 +36,9 @@ pub struct Claims {
 }
 
 impl Claims {
-    /// Claims in `dir` (created if missing) on the lines of the file `input` for the worker writing `output`
-    /// (which exists: the batch has opened it).
+    /// Claims in `dir` (created if missing) on the lines of the file `input` (not stdin: the batch refuses
+    /// that) for the worker writing `output` (which exists: the batch has opened it).
     pub fn open(dir: &Path, input: &str, output: &Path) -> anyhow::Result<Claims> {
-        if input == "-" {
-            bail!("--claim needs an input file: claims go by line number, and stdin's lines are not the same for every worker");
-        }
         fs::create_dir_all(dir).with_context(|| format!("cannot create the claim folder {}", dir.display()))?;
         let owner = fs::canonicalize(output)
             .with_context(|| format!("cannot resolve the path of {}", output.display()))?
@@ -195,15 +192,13 @@ mod tests {
     }
 
     #[test]
-    fn an_unwritable_claim_folder_and_stdin_are_refused() {
+    fn an_unwritable_claim_folder_is_refused() {
         let dir = scratch("refused");
         fs::write(dir.join("a.jsonl"), "").unwrap();
         let input = dir.join("in.txt");
         let err = Claims::open(Path::new("/proc/no-such/claims"), input.to_str().unwrap(), &dir.join("a.jsonl"));
         let err = format!("{:#}", err.err().unwrap());
         assert!(err.contains("/proc/no-such/claims"), "{err}");
-        let err = format!("{:#}", Claims::open(&dir.join("claims"), "-", &dir.join("a.jsonl")).err().unwrap());
-        assert!(err.contains("--claim needs an input file"), "{err}");
         fs::remove_dir_all(&dir).unwrap();
     }
 

@@ -47,6 +47,16 @@ pub fn run<T: Task>(args: &BatchArgs, task: &T) -> anyhow::Result<ExitCode> {
     if args.resume && args.output.is_none() {
         return Err(usage(anyhow!("--resume needs --output: the record file to continue")));
     }
+    if args.claim.is_some() && args.input == "-" {
+        return Err(usage(anyhow!(
+            "--claim needs an input file: claims go by line number, and stdin's lines are not the same for every worker"
+        )));
+    }
+    if args.claim.is_some() && args.parallel == Parallel::Trial {
+        return Err(usage(anyhow!(
+            "--parallel trial leaves the hard instances to the end, which claiming cannot even out: use instances or search"
+        )));
+    }
     let parse = |line: &str| task.parse(line);
     let input = read_input(args, &parse)?;
     let format = args.format.or(args.output.as_deref().map(RecordFormat::for_path)).unwrap_or(RecordFormat::Jsonl);
@@ -75,11 +85,6 @@ fn open_claims(
     out: &std::path::Path,
     records: &[Record],
 ) -> anyhow::Result<Claims> {
-    if args.parallel == Parallel::Trial {
-        return Err(anyhow!(
-            "--parallel trial leaves the hard instances to the end, which claiming cannot even out: use instances or search"
-        ));
-    }
     let claims = Claims::open(dir, &args.input, out)?;
     let mut theirs = Vec::new();
     for r in records {
@@ -213,10 +218,7 @@ fn todo<'a, I: Send + 'a>(
         }
     };
     let Some(claims) = claims else { return Ok((todo, total)) };
-    let claimed = todo.filter_map(move |j| match j.and_then(|j| Ok(claims.take(j.line)?.then_some(j))) {
-        Ok(job) => job.map(Ok),
-        Err(e) => Some(Err(e)),
-    });
+    let claimed = todo.filter_map(move |j| j.and_then(|j| Ok(claims.take(j.line)?.then_some(j))).transpose());
     Ok((Box::new(claimed), None))
 }
 

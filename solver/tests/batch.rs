@@ -814,3 +814,22 @@ fn a_claiming_worker_keeps_its_recorded_lines_and_its_claim_in_flight() {
     assert_eq!(ids(&jsonl(Path::new(b))), ["5"], "the second worker takes only the line nobody had");
     assert_eq!(ids(&jsonl(Path::new(a))), ["9", "12"]);
 }
+
+/// Claims go by line number over a fixed input, and `trial` would leave the hard instances to one worker at
+/// the end: both are refused before the output is touched.
+#[test]
+fn claiming_refuses_stdin_and_trial_before_writing_anything() {
+    let d = Dir::new("claim-refused");
+    let input = d.file("in.txt", EASY_KORF);
+    let (out, claims) = (d.path("out.jsonl"), d.path("claims"));
+    let (out_s, claims_s) = (out.to_str().unwrap(), claims.to_str().unwrap());
+    for (args, problem) in [
+        (vec!["-"], "--claim needs an input file"),
+        (vec![input.to_str().unwrap(), "--parallel", "trial"], "--parallel trial leaves the hard instances"),
+    ] {
+        let o = run(&[&["batch", "--claim", claims_s, "-o", out_s][..], &args[..]].concat());
+        assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+        assert!(stderr(&o).contains(problem), "{}", stderr(&o));
+        assert!(!out.exists() && !claims.exists());
+    }
+}

@@ -16,6 +16,13 @@ fn ok(o: &Output) -> String {
     String::from_utf8(o.stdout.clone()).unwrap()
 }
 
+/// `merge --format json` of an items file and its record files.
+fn merged(items: &str, records: &[String]) -> serde_json::Value {
+    let args =
+        [&["merge", "--format", "json", items][..], &records.iter().map(String::as_str).collect::<Vec<_>>()].concat();
+    serde_json::from_str(&ok(&solver(&args))).unwrap()
+}
+
 /// Splits every iteration of `position` into about `items` items, works them in `workers` shards and merges,
 /// until a merge gives the solution; returns its length and the iterations it took.
 fn split_solve(board: &str, position: &str, items: &str, workers: usize) -> (u64, usize) {
@@ -115,11 +122,6 @@ fn shards_planned_by_the_previous_iteration_take_every_item_once() {
     let (first, before) = (path("55.items"), path("55.jsonl"));
     ok(&solver(&[&["split", "--bound", "55", "--items", "200", "-o", &first, position][..], &h[..]].concat()));
     ok(&solver(&[&["work", &first, "-o", &before, "-q"][..], &h[..]].concat()));
-    let merged = |items: &str, records: &[String]| {
-        let args = [&["merge", "--format", "json", items][..], &records.iter().map(String::as_str).collect::<Vec<_>>()]
-            .concat();
-        serde_json::from_str::<serde_json::Value>(&ok(&solver(&args))).unwrap()
-    };
     // The same bound dealt round-robin, for the node count.
     let (plain_items, plain) = (path("57.items"), path("57.jsonl"));
     ok(&solver(&[&["split", "--bound", "57", "--items", "200", "-o", &plain_items, position][..], &h[..]].concat()));
@@ -154,11 +156,6 @@ fn claiming_workers_take_every_item_once_and_a_resumed_one_its_own() {
     fn with_h<'a>(args: &[&'a str]) -> Vec<&'a str> {
         [args, &["--heuristic", "linear-conflict", "--pdbs", "/nonexistent"][..]].concat()
     }
-    let merged = |items: &str, records: &[String]| {
-        let args = [&["merge", "--format", "json", items][..], &records.iter().map(String::as_str).collect::<Vec<_>>()]
-            .concat();
-        serde_json::from_str::<serde_json::Value>(&ok(&solver(&args))).unwrap()
-    };
     let (first, before) = (path("55.items"), path("55.jsonl"));
     ok(&solver(&with_h(&["split", "--bound", "55", "--items", "200", "-o", &first, position])));
     ok(&solver(&with_h(&["work", &first, "-o", &before, "-q"])));

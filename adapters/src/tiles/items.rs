@@ -116,23 +116,22 @@ pub fn items_file(
     };
     let mut text = format!("{HEADER}{}\n", serde_json::to_string(&header).expect("a header encodes"));
     let mut prefixes: Vec<String> = prefixes.iter().map(|p| user_moves(state, p, goal, MoveStyle::Tiles)).collect();
-    let predicted = planned.map(|(_, size)| {
+    let mut shards = None;
+    if let Some((n, size)) = planned {
         // An item the earlier records do not know is predicted at their mean.
         let known: Vec<u64> = prefixes.iter().filter_map(|p| size(p)).collect();
         let mean = known.iter().sum::<u64>() / known.len().max(1) as u64;
-        prefixes.iter().map(|p| size(p).unwrap_or(mean)).collect::<Vec<_>>()
-    });
-    let shards = match (planned, &predicted) {
-        (Some((Some(n), _)), Some(predicted)) => Some(plan(predicted, n)),
-        (_, Some(predicted)) => {
-            // A stable sort: items of equal size keep the cut's order.
-            let mut order: Vec<usize> = (0..prefixes.len()).collect();
-            order.sort_by_key(|&k| std::cmp::Reverse(predicted[k]));
-            prefixes = order.into_iter().map(|k| std::mem::take(&mut prefixes[k])).collect();
-            None
+        let predicted: Vec<u64> = prefixes.iter().map(|p| size(p).unwrap_or(mean)).collect();
+        match n {
+            Some(n) => shards = Some(plan(&predicted, n)),
+            None => {
+                // A stable sort: items of equal size keep the cut's order.
+                let mut order: Vec<usize> = (0..prefixes.len()).collect();
+                order.sort_by_key(|&k| std::cmp::Reverse(predicted[k]));
+                prefixes = order.into_iter().map(|k| std::mem::take(&mut prefixes[k])).collect();
+            }
         }
-        _ => None,
-    };
+    }
     for (k, prefix) in prefixes.into_iter().enumerate() {
         let shard = shards.as_ref().map(|s| s[k]);
         let item = Item { item: k + 1, instance: instance.clone(), bound, prefix, shard };
