@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Reproduces the figures in BENCHMARKS.md. Release build, tables in $PDBS (default pdbs/, `make pdbs`).
-# Usage: scripts/bench.sh [korf|lc|threads|lanes|hard|textbook|split|kf50|all]   (default: korf lc threads;
-# `hard`, `textbook` and `split` take minutes, `kf50` up to a day, resumably; `all` leaves `split` and `kf50` out)
+# Usage: scripts/bench.sh [korf|lc|threads|lanes|hard|textbook|split|sets|kf50|all]   (default: korf lc threads;
+# `hard`, `textbook`, `split` and `sets` take minutes, `kf50` up to a day, resumably; `all` leaves `split` and `kf50` out)
 # Times are medians of $RUNS runs; node counts are exact (one thread).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -153,6 +153,33 @@ split() {
   done
   python3 $summ median "$d"/s*.txt
   python3 $summ median "$d"/u*.txt
+  rm -rf "$d"
+}
+
+# One set of tables against the larger of two, one thread, in turn ($RUNS runs each): four of Korf and Felner's
+# easiest (#38, #40, #25, #32) with $SETS5 (default "7-6-6-5 6-6-6-6", tables in $PDBS5, default $PDBS), and
+# Korf's 100 with $SETS4 (default: 7-8 and the L-shaped split, tables in $PDBS). Prints each run's search
+# seconds and nodes summed over the instances, then the medians.
+sets() {
+  local d; d=$(mktemp -d)
+  grep -v '^#' $KF50 | awk '$1 == 38 || $1 == 40 || $1 == 25 || $1 == 32' > "$d/kf4.txt"
+  local sets5=(${SETS5:-7-6-6-5 6-6-6-6}) sets4=(${SETS4:-7-8 1,2,3,4,5,8,12/6,7,9,10,11,13,14,15})
+  sum() { python3 -c 'import json,sys; r=[json.loads(l) for l in open(sys.argv[1])]; assert all(x["matched"] for x in r), "a length differs from the optimum"; print("%.2f s %d nodes" % (sum(x["seconds"] for x in r), sum(x["nodes"] for x in r)))' "$1"; }
+  for board in 5x5 4x4; do
+    local input=$d/kf4.txt pdbs=${PDBS5:-$PDBS} sets=("${sets5[@]}")
+    [ $board = 4x4 ] && { input=$KORF; pdbs=$PDBS; sets=("${sets4[@]}"); }
+    echo "== $board: ${sets[0]} against ${sets[0]} + ${sets[1]}, 1 thread ($RUNS runs each, in turn)"
+    for i in $(seq "$RUNS"); do
+      for k in 1 2; do
+        local args=(--partition "${sets[0]}"); [ $k = 2 ] && args+=(--partition "${sets[1]}")
+        $BIN/solver batch "$input" --board $board --pdbs "$pdbs" --heuristic pdb "${args[@]}" -j 1 -q > "$d/$board-$k-$i.jsonl"
+        sum "$d/$board-$k-$i.jsonl" | sed "s/^/run $i, $k set(s): /" | tee "$d/$board-$k-$i.txt"
+      done
+    done
+    for k in 1 2; do
+      echo "-- $k set(s), median search seconds: $(cut -d' ' -f5 "$d"/$board-$k-*.txt | sort -n | awk '{a[NR]=$1} END {print a[int((NR + 1) / 2)]}')"
+    done
+  done
   rm -rf "$d"
 }
 

@@ -44,7 +44,7 @@ pub(crate) fn expand<H: Heuristic, T: Transitions>(
         let tile = it.tiles[from];
         let mut child = H::Node::default();
         heur.child(&it.node, &it.tiles, tile, from, it.blank, &mut child);
-        heur.settle(&mut child);
+        heur.settle(&mut child, bound.saturating_sub(it.depth() + 1));
         counts.generated += 1;
         let f = it.depth() + 1 + H::h(&child);
         if f > bound {

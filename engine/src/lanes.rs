@@ -169,8 +169,10 @@ impl<N: Copy + Default> Lane<N> {
         'settle: loop {
             let f = &mut self.frames[self.top - 1];
             let n = f.n as usize;
+            // The children are at depth g0 + top.
+            let limit = sh.bound.saturating_sub(self.g0 + self.top as u32);
             for k in &mut f.kids[..n] {
-                sh.heur.settle(&mut k.node);
+                sh.heur.settle(&mut k.node, limit);
             }
             // Most promising first: it changes nothing in an iteration that finds no solution, and in the
             // last one it tends to reach the goal sooner. Indices are sorted, not the nodes: moving a node

@@ -29,7 +29,7 @@ pub use settings::{cores, Settings, FSM_DEPTH, LANES, MAX_LANES, MAX_THREADS};
 pub use tables::{default_partition, open_tables, HeuristicChoice, Lookups, TableSpec, MAX_SETS};
 
 use fsm::TableRef;
-use heuristic::{Heuristic, LinearConflictH, Manhattan, MaxOf, PdbHeuristic};
+use heuristic::{Heuristic, LinearConflictH, Manhattan, PdbHeuristic};
 use moves::Moves;
 use puzzle::pdb_file::PdbFile;
 use puzzle::{Board, State};
@@ -42,13 +42,15 @@ use std::sync::{Arc, Mutex, OnceLock};
 enum Loaded {
     Manhattan(Manhattan),
     LinearConflict(LinearConflictH),
-    Pdb2(PdbHeuristic<2>),
-    Pdb3(PdbHeuristic<3>),
-    Pdb4(PdbHeuristic<4>),
-    PdbMany(PdbHeuristic<{ puzzle::MAX_CELLS }>),
+    Pdb2(PdbHeuristic<2, 1>),
+    Pdb3(PdbHeuristic<3, 1>),
+    Pdb4(PdbHeuristic<4, 1>),
+    PdbMany(PdbHeuristic<{ puzzle::MAX_CELLS }, 1>),
+    /// Two partitions of two tables each (4x4's 7-8 with another split): nodes half the size of `Max`'s.
+    Max2(PdbHeuristic<2, 2>),
     /// Two partitions of up to `MAXED_TABLES` tables each (every catalogue entry): one more copy of the
     /// search, not one per pair of sizes.
-    Max(MaxOf<PdbHeuristic<MAXED_TABLES>, PdbHeuristic<MAXED_TABLES>>),
+    Max(PdbHeuristic<MAXED_TABLES, 2>),
 }
 
 /// The most tables each of two maxed partitions may have.
@@ -64,6 +66,7 @@ macro_rules! with_heuristic {
             Loaded::Pdb3($h) => $body,
             Loaded::Pdb4($h) => $body,
             Loaded::PdbMany($h) => $body,
+            Loaded::Max2($h) => $body,
             Loaded::Max($h) => $body,
         }
     };
@@ -164,16 +167,15 @@ impl Solver {
                 let sets: Vec<Arc<Vec<PdbFile>>> = sets.into_iter().map(Arc::new).collect();
                 let check = Some(PayloadCheck::start(sets.clone()));
                 let heuristic = match <[_; 2]>::try_from(sets) {
-                    Ok([a, b]) => {
-                        Loaded::Max(MaxOf(PdbHeuristic::new(board, a, reflect), PdbHeuristic::new(board, b, reflect)))
-                    }
+                    Ok([a, b]) if a.len().max(b.len()) <= 2 => Loaded::Max2(PdbHeuristic::new(board, [a, b], reflect)),
+                    Ok([a, b]) => Loaded::Max(PdbHeuristic::new(board, [a, b], reflect)),
                     Err(mut one) => {
                         let files = one.remove(0);
                         match files.len() {
-                            2 => Loaded::Pdb2(PdbHeuristic::new(board, files, reflect)),
-                            3 => Loaded::Pdb3(PdbHeuristic::new(board, files, reflect)),
-                            4 => Loaded::Pdb4(PdbHeuristic::new(board, files, reflect)),
-                            _ => Loaded::PdbMany(PdbHeuristic::new(board, files, reflect)),
+                            2 => Loaded::Pdb2(PdbHeuristic::new(board, [files], reflect)),
+                            3 => Loaded::Pdb3(PdbHeuristic::new(board, [files], reflect)),
+                            4 => Loaded::Pdb4(PdbHeuristic::new(board, [files], reflect)),
+                            _ => Loaded::PdbMany(PdbHeuristic::new(board, [files], reflect)),
                         }
                     }
                 };
@@ -245,11 +247,12 @@ impl Solver {
     /// The tables in use: (path, payload hash), so a result can be traced to what produced it.
     pub fn tables(&self) -> Vec<(PathBuf, u64)> {
         let files: Vec<&PdbFile> = match &self.heuristic {
-            Loaded::Pdb2(h) => h.files().iter().collect(),
-            Loaded::Pdb3(h) => h.files().iter().collect(),
-            Loaded::Pdb4(h) => h.files().iter().collect(),
-            Loaded::PdbMany(h) => h.files().iter().collect(),
-            Loaded::Max(MaxOf(a, b)) => a.files().iter().chain(b.files()).collect(),
+            Loaded::Pdb2(h) => h.files().collect(),
+            Loaded::Pdb3(h) => h.files().collect(),
+            Loaded::Pdb4(h) => h.files().collect(),
+            Loaded::PdbMany(h) => h.files().collect(),
+            Loaded::Max2(h) => h.files().collect(),
+            Loaded::Max(h) => h.files().collect(),
             Loaded::Manhattan(_) | Loaded::LinearConflict(_) => Vec::new(),
         };
         files.iter().map(|f| (f.path.clone(), f.header.payload_hash)).collect()

@@ -172,9 +172,10 @@ fn auto_uses_the_strongest_complete_set_and_never_skips_a_corrupt_table() {
     assert!(said[0].contains("no complete set") && said[0].contains("6-6-3: 0 of 3 tables"), "{said:?}");
 }
 
-/// Two partitions given: the estimate is on every 3x3 position exactly the larger of the two sets' (so
-/// admissible), each set wins somewhere, and searches with it are optimal, serial and parallel. More sets,
-/// or a set of more tables than the combined heuristic holds, are refused by name.
+/// Two partitions given (two tables each, and two against three): the estimate is on every 3x3 position
+/// exactly the larger of the two sets' (so admissible), each set wins somewhere, and searches with it are
+/// optimal, serial and parallel. More sets, or a set of more tables than the combined heuristic holds, are
+/// refused by name.
 #[test]
 fn two_partitions_give_the_larger_estimate_and_stay_optimal() {
     let board: Board = "3x3".parse().unwrap();
@@ -192,25 +193,30 @@ fn two_partitions_give_the_larger_estimate_and_stay_optimal() {
     let open = |names: &[&str], choice| {
         Solver::new(board, choice, &spec(names), Settings::default(), &mut |w| panic!("unexpected warning {w}"))
     };
-    let max = open(&[a, b], HeuristicChoice::Pdb).unwrap();
-    assert_eq!(max.name(), format!("pdb max({a}, {b}) + reflection"));
-    assert_eq!(open(&[a, b], HeuristicChoice::Auto).unwrap().name(), max.name());
-    assert_eq!(max.tables().len(), 5);
-    let (sa, sb) = (pdb_solver(board, a, &dir, Lookups::Reflected), pdb_solver(board, b, &dir, Lookups::Reflected));
-    let (mut a_wins, mut b_wins) = (0, 0);
-    for (&packed, &d) in &dist {
-        let s = State::unpack(board, packed).unwrap();
-        let (h, ha, hb) = (max.estimate(&s), sa.estimate(&s), sb.estimate(&s));
-        assert_eq!(h, ha.max(hb), "{s}");
-        assert!(h <= d as u32, "{s}: {h} over the true {d}");
-        a_wins += (ha > hb) as usize;
-        b_wins += (hb > ha) as usize;
-    }
-    assert!(a_wins > 0 && b_wins > 0, "{a} higher on {a_wins}, {b} on {b_wins}: one adds nothing");
-    for (s, d) in sample(board, &dist, 500) {
-        for threads in [1, 2] {
-            let r = max.solve_with(&s, threads, &Limits::default()).unwrap();
-            assert_eq!(r.moves().map(|m| m.len()), Some(d as usize), "{s} threads {threads}");
+    // Two tables in each set (nodes of the smaller kind) and two against three.
+    let rows = "1,2,4,5/3,6,7,8";
+    build(board, rows, &dir);
+    for (b, tables) in [(b, 5), (rows, 4)] {
+        let max = open(&[a, b], HeuristicChoice::Pdb).unwrap();
+        assert_eq!(max.name(), format!("pdb max({a}, {b}) + reflection"));
+        assert_eq!(open(&[a, b], HeuristicChoice::Auto).unwrap().name(), max.name());
+        assert_eq!(max.tables().len(), tables);
+        let (sa, sb) = (pdb_solver(board, a, &dir, Lookups::Reflected), pdb_solver(board, b, &dir, Lookups::Reflected));
+        let (mut a_wins, mut b_wins) = (0, 0);
+        for (&packed, &d) in &dist {
+            let s = State::unpack(board, packed).unwrap();
+            let (h, ha, hb) = (max.estimate(&s), sa.estimate(&s), sb.estimate(&s));
+            assert_eq!(h, ha.max(hb), "{s}");
+            assert!(h <= d as u32, "{s}: {h} over the true {d}");
+            a_wins += (ha > hb) as usize;
+            b_wins += (hb > ha) as usize;
+        }
+        assert!(a_wins > 0 && b_wins > 0, "{a} higher on {a_wins}, {b} on {b_wins}: one adds nothing");
+        for (s, d) in sample(board, &dist, 500) {
+            for threads in [1, 2] {
+                let r = max.solve_with(&s, threads, &Limits::default()).unwrap();
+                assert_eq!(r.moves().map(|m| m.len()), Some(d as usize), "{s} threads {threads}");
+            }
         }
     }
 

@@ -42,7 +42,8 @@ pub struct SearchArgs {
     /// partition such as 1,2,3,4,5,6,7/8,9,10,11,12,13,14,15. Default: with --heuristic pdb the board's
     /// first catalogue entry; with auto the first complete one in --pdbs. Given twice (e.g. --partition
     /// 7-6-6-5 --partition 6-6-6-6), the estimate is the larger of the two sets' (up to 4 tables each):
-    /// fewer nodes, more work a node.
+    /// fewer nodes, more work a node. The second set is read only where the first keeps a node, so name
+    /// the stronger first.
     #[arg(long, value_name = "PARTITION", help_heading = TABLES)]
     pub partition: Vec<String>,
     /// Table lookups at every node: regular (the position only) or reflected (also its reflection about
