@@ -231,9 +231,10 @@ impl Payload {
 /// excesses`. The sets share all but their tables: the Manhattan distance, the move's geometry and the tiles a
 /// vertical move passes are found once a move, and each set then re-ranks and rereads only the table of the
 /// moved tile in each view. A child is read set by set and view by view only until it is known to be over the
-/// search's bound, so the second set costs its reads only at children the first keeps. Two sets cut apart differently miss different interactions (on 5x5, 6-6-6-6 and
-/// 7-6-6-5 together average 82.77 at random positions against 82.45 for the better alone). Not maxed with
-/// linear conflict: on random positions that beats 7-8 + reflection once in 33,000 (BENCHMARKS.md).
+/// search's bound, so the second set costs its reads only at children the first keeps. Two sets cut apart
+/// differently miss different interactions (on 5x5, 6-6-6-6 and 7-6-6-5 together average 82.77 at random
+/// positions against 82.45 for the better alone). Not maxed with linear conflict: on random positions that
+/// beats 7-8 + reflection once in 33,000 (BENCHMARKS.md).
 pub struct PdbHeuristic<const P: usize, const S: usize> {
     md: [[u8; MAX_CELLS]; MAX_CELLS],
     /// `views[s][v]`: set `s` seen in view `v` (0: the position, 1: its reflection).
@@ -296,7 +297,14 @@ pub struct PdbNode<const P: usize, const S: usize> {
 
 impl<const P: usize, const S: usize> Default for PdbNode<P, S> {
     fn default() -> Self {
-        PdbNode { md: 0, h: 0, sums: [[0; 2]; S], ranks: [[[0; P]; 2]; S], excess: [[[0; P]; 2]; S], moved: [[0; 2]; S] }
+        PdbNode {
+            md: 0,
+            h: 0,
+            sums: [[0; 2]; S],
+            ranks: [[[0; P]; 2]; S],
+            excess: [[[0; P]; 2]; S],
+            moved: [[0; 2]; S],
+        }
     }
 }
 
@@ -329,9 +337,8 @@ impl<const P: usize, const S: usize> PdbHeuristic<P, S> {
             views[s] = [identity, if reflect { View::reflected(board, &owner) } else { identity }];
             (weight[s], pass[s]) = rank_weights(board.cells(), &views[s][..nviews], &weights);
         }
-        let payloads = std::array::from_fn(|s| {
-            std::array::from_fn(|p| sets[s].get(p).map_or(Payload::NONE, Payload::of))
-        });
+        let payloads =
+            std::array::from_fn(|s| std::array::from_fn(|p| sets[s].get(p).map_or(Payload::NONE, Payload::of)));
         PdbHeuristic {
             md: manhattan_table(board),
             views,
@@ -551,6 +558,10 @@ mod tests {
         Arc::new(files)
     }
 
+    /// Two 4x4 partitions cut apart differently: by rows and by columns.
+    const ROWS: &str = "1,2,3,4/5,6,7,8/9,10,11,12/13,14,15";
+    const COLS: &str = "1,5,9,13/2,6,10,14/3,7,11,15/4,8,12";
+
     /// Walks 5,000 random moves from the goal and checks that the node updated move by move (ranks, entries,
     /// estimate) equals the node computed from scratch; returns how many moves were vertical.
     fn walk<const S: usize>(board: &str, sets: [&str; S], reflect: bool) -> usize {
@@ -591,13 +602,11 @@ mod tests {
     /// (8 columns: 7 cells between), and with two sets sharing the move's work.
     #[test]
     fn the_incremental_node_equals_the_node_from_scratch_along_a_random_walk() {
-        let rows = "1,2,3,4/5,6,7,8/9,10,11,12/13,14,15";
-        let cols = "1,5,9,13/2,6,10,14/3,7,11,15/4,8,12";
         for vertical in [
-            walk("4x4", [rows], true),
+            walk("4x4", [ROWS], true),
             walk("3x5", ["1,2,3,4,5/6,7,8,9,10/11,12,13,14"], false),
             walk("2x8", ["1,2,3/4,5,6/7,8,9/10,11,12/13,14,15"], false),
-            walk("4x4", [rows, cols], true),
+            walk("4x4", [ROWS, COLS], true),
             walk("3x5", ["1,2,3,4,5/6,7,8,9,10/11,12,13,14", "1,6,11,2,7/12,3,8,13/4,9,14,5,10"], false),
         ] {
             assert!(vertical > 1000, "only {vertical} vertical moves");
@@ -608,7 +617,7 @@ mod tests {
     #[test]
     fn two_sets_estimate_the_larger_of_each_sets_estimate() {
         let board: Board = "4x4".parse().unwrap();
-        let (a, b) = (tables(board, "1,2,3,4/5,6,7,8/9,10,11,12/13,14,15"), tables(board, "1,5,9,13/2,6,10,14/3,7,11,15/4,8,12"));
+        let (a, b) = (tables(board, ROWS), tables(board, COLS));
         let both = PdbHeuristic::<4, 2>::new(board, [a.clone(), b.clone()], true);
         let (one, other) = (PdbHeuristic::<4, 1>::new(board, [a], true), PdbHeuristic::<4, 1>::new(board, [b], true));
         let mut state = State::goal(board);
@@ -626,12 +635,26 @@ mod tests {
         assert!(higher[0] > 0 && higher[1] > 0, "each set should be the larger somewhere: {higher:?}");
     }
 
+    /// The estimate of the child of `tiles` whose tile on `from` moves to `blank`, settled with `limit`.
+    fn settled<const S: usize>(
+        heur: &PdbHeuristic<4, S>,
+        tiles: &[u8; MAX_CELLS],
+        from: usize,
+        blank: usize,
+        limit: u32,
+    ) -> u32 {
+        let mut child = PdbNode::default();
+        heur.child(&heur.root(tiles), tiles, tiles[from], from, blank, &mut child);
+        heur.settle(&mut child, limit);
+        child.h as u32
+    }
+
     /// A child settled with a limit has the full estimate when that is within the limit, and otherwise an
     /// estimate over the limit and no higher than the full one: with one set and with two.
     #[test]
     fn a_limited_settle_is_exact_within_the_limit_and_over_it_otherwise() {
         let board: Board = "4x4".parse().unwrap();
-        let (a, b) = (tables(board, "1,2,3,4/5,6,7,8/9,10,11,12/13,14,15"), tables(board, "1,5,9,13/2,6,10,14/3,7,11,15/4,8,12"));
+        let (a, b) = (tables(board, ROWS), tables(board, COLS));
         let one = PdbHeuristic::<4, 1>::new(board, [a.clone()], true);
         let two = PdbHeuristic::<4, 2>::new(board, [a, b], true);
         let mut skipped = [0; 2];
@@ -654,19 +677,8 @@ mod tests {
                         }
                     }
                 };
-                let (n1, n2) = (one.root(&tiles), two.root(&tiles));
-                let settled1 = |limit| {
-                    let mut c = PdbNode::default();
-                    one.child(&n1, &tiles, tiles[from], from, blank, &mut c);
-                    one.settle(&mut c, limit);
-                    c.h as u32
-                };
-                let settled2 = |limit| {
-                    let mut c = PdbNode::default();
-                    two.child(&n2, &tiles, tiles[from], from, blank, &mut c);
-                    two.settle(&mut c, limit);
-                    c.h as u32
-                };
+                let settled1 = |limit| settled(&one, &tiles, from, blank, limit);
+                let settled2 = |limit| settled(&two, &tiles, from, blank, limit);
                 check(0, settled1(u32::MAX), &settled1, &mut skipped);
                 check(1, settled2(u32::MAX), &settled2, &mut skipped);
             }
