@@ -5,6 +5,7 @@
 
 use puzzle::heuristic::LinearConflict;
 use puzzle::pdb_file::{Encoding, PdbFile};
+use puzzle::regions::Regions;
 use puzzle::{Board, MAX_CELLS};
 use std::sync::Arc;
 
@@ -187,11 +188,13 @@ struct Payload {
     nibble: u32,
     mask: u8,
     entries: u64,
+    /// Entries a placement has: 1, or the region labels of a blank-aware table.
+    labels: u32,
 }
 
 impl Payload {
     /// No table: what the slots past the last table hold.
-    const NONE: Payload = Payload { ptr: std::ptr::null(), nibble: 0, mask: 0, entries: 0 };
+    const NONE: Payload = Payload { ptr: std::ptr::null(), nibble: 0, mask: 0, entries: 0, labels: 1 };
 
     /// `f`'s payload, read in place in its mapping.
     fn of(f: &PdbFile) -> Payload {
@@ -201,6 +204,7 @@ impl Payload {
             nibble,
             mask: if nibble == 1 { 0xF } else { 0xFF },
             entries: f.header.entries,
+            labels: f.header.labels,
         }
     }
 
@@ -251,6 +255,9 @@ pub struct PdbHeuristic<const P: usize, const S: usize> {
     /// Cells strictly between a move's ends in cell order, for a vertical move in a view: `cols - 1`.
     between: usize,
     payloads: [[Payload; P]; S],
+    /// The blank's regions, when some table is blank-aware: its entry is found by the label of the region the
+    /// blank is in among the cells its pattern's tiles leave free (labels tabled on boards of up to 16 cells).
+    regions: Option<Regions>,
     /// Owns the mappings the payload pointers point into.
     sets: [Arc<Vec<PdbFile>>; S],
 }
@@ -260,6 +267,10 @@ pub struct PdbHeuristic<const P: usize, const S: usize> {
 /// ends in cell order, whose tiles change the rank; so one list of cells serves both views.
 #[derive(Clone, Copy, Default)]
 struct Geometry {
+    /// Per view: the move's two cells, which the moved tile's pattern takes and leaves.
+    flip: [u32; 2],
+    /// Per view: the cell the blank lands on (the one the tile left).
+    blank: [u8; 2],
     /// The change of the moved tile's cell number in each view.
     step: [i8; 2],
     /// Per view: the sign of `step` if the move is vertical in that view, else 0.
@@ -293,6 +304,11 @@ pub struct PdbNode<const P: usize, const S: usize> {
     excess: [[[u8; P]; 2]; S],
     /// The pattern whose rank the last move changed, per set and view (to be read by `settle`).
     moved: [[u8; 2]; S],
+    /// The entry of that pattern to read, per set and view: its rank, or in a blank-aware table the rank
+    /// times the labels plus the blank's region's label.
+    at: [[u32; 2]; S],
+    /// The cells each pattern's tiles stand on, per set and view: kept only when a table is blank-aware.
+    occ: [[[u32; P]; 2]; S],
 }
 
 impl<const P: usize, const S: usize> Default for PdbNode<P, S> {
@@ -304,6 +320,8 @@ impl<const P: usize, const S: usize> Default for PdbNode<P, S> {
             ranks: [[[0; P]; 2]; S],
             excess: [[[0; P]; 2]; S],
             moved: [[0; 2]; S],
+            at: [[0; 2]; S],
+            occ: [[[0; P]; 2]; S],
         }
     }
 }
@@ -337,8 +355,9 @@ impl<const P: usize, const S: usize> PdbHeuristic<P, S> {
             views[s] = [identity, if reflect { View::reflected(board, &owner) } else { identity }];
             (weight[s], pass[s]) = rank_weights(board.cells(), &views[s][..nviews], &weights);
         }
-        let payloads =
+        let payloads: [[Payload; P]; S] =
             std::array::from_fn(|s| std::array::from_fn(|p| sets[s].get(p).map_or(Payload::NONE, Payload::of)));
+        let blank_aware = payloads.iter().flatten().any(|p| p.labels > 1);
         PdbHeuristic {
             md: manhattan_table(board),
             views,
@@ -348,7 +367,19 @@ impl<const P: usize, const S: usize> PdbHeuristic<P, S> {
             geo: geometry(board, &views[0][..nviews]),
             between: board.cols() - 1,
             payloads,
+            regions: blank_aware.then(|| Regions::new(board, false)),
             sets,
+        }
+    }
+
+    /// The entry of `rank` in set `s`'s table `p` with the blank on `blank` and that pattern's tiles on `occ`
+    /// (in the view's cells).
+    #[inline(always)]
+    fn entry(&self, s: usize, p: usize, rank: u32, occ: u32, blank: usize) -> u32 {
+        let labels = self.payloads[s][p].labels;
+        match &self.regions {
+            Some(regions) if labels > 1 => rank * labels + regions.label_of(regions.all & !occ, blank),
+            _ => rank,
         }
     }
 
@@ -436,6 +467,8 @@ fn geometry(board: Board, views: &[View]) -> Box<[[Geometry; MAX_CELLS]; MAX_CEL
             for (v, view) in views.iter().enumerate() {
                 let cell = &view.cell;
                 let (a, b) = (cell[from] as usize, cell[to] as usize);
+                g.flip[v] = 1 << a | 1 << b;
+                g.blank[v] = a as u8;
                 g.step[v] = (b as i64 - a as i64) as i8;
                 if a.abs_diff(b) > 1 {
                     g.vertical = v as u8;
@@ -465,11 +498,15 @@ impl<const P: usize, const S: usize> Heuristic for PdbHeuristic<P, S> {
                         cells[p as usize][i as usize] = view.cell[c];
                     }
                 }
+                let blank = view.cell[tiles.iter().position(|&t| t == 0).expect("a blank")] as usize;
                 for (p, f) in files.iter().enumerate() {
                     let pattern = f.header.pattern();
-                    let rank = pattern.rank(&cells[p][..pattern.len()]);
-                    node.ranks[s][v][p] = rank as u32;
-                    node.excess[s][v][p] = f.excess(rank);
+                    let cells = &cells[p][..pattern.len()];
+                    let rank = pattern.rank(cells) as u32;
+                    let occ = cells.iter().fold(0, |m, &c| m | 1 << c);
+                    node.ranks[s][v][p] = rank;
+                    node.occ[s][v][p] = occ;
+                    node.excess[s][v][p] = f.excess(self.entry(s, p, rank, occ, blank) as u64);
                     node.sums[s][v] += node.excess[s][v][p] as u16;
                 }
             }
@@ -507,7 +544,14 @@ impl<const P: usize, const S: usize> Heuristic for PdbHeuristic<P, S> {
                 let rank = n.ranks[s][v][p].wrapping_add_signed(delta);
                 n.ranks[s][v][p] = rank;
                 n.moved[s][v] = p as u8;
-                self.payloads[s][p].prefetch(rank);
+                let at = if self.regions.is_some() {
+                    n.occ[s][v][p] ^= g.flip[v];
+                    self.entry(s, p, rank, n.occ[s][v][p], g.blank[v] as usize)
+                } else {
+                    rank
+                };
+                n.at[s][v] = at;
+                self.payloads[s][p].prefetch(at);
             }
         }
     }
@@ -518,9 +562,10 @@ impl<const P: usize, const S: usize> Heuristic for PdbHeuristic<P, S> {
         for s in 0..S {
             for v in 0..self.nviews {
                 let p = n.moved[s][v] as usize;
-                // SAFETY: `ranks[s][v][p]` is the rank of a placement of set s's pattern p (the delta keeps it
-                // exact, as the rank and search tests check), so it is below the table's entry count.
-                let e = unsafe { self.payloads[s][p].get(n.ranks[s][v][p]) };
+                // SAFETY: `at[s][v]` is an entry of set s's pattern p: the rank of a placement (the delta keeps
+                // it exact, as the rank and search tests check) times the labels plus a label below them, which
+                // is below the table's entry count.
+                let e = unsafe { self.payloads[s][p].get(n.at[s][v]) };
                 n.sums[s][v] = n.sums[s][v] + e as u16 - n.excess[s][v][p] as u16;
                 n.excess[s][v][p] = e;
                 best = best.max(n.sums[s][v]);
@@ -540,17 +585,24 @@ impl<const P: usize, const S: usize> Heuristic for PdbHeuristic<P, S> {
 mod tests {
     use super::*;
     use crate::{open_tables, Lookups, TableSpec};
-    use puzzle::partition::{file_name, Partition};
+    use puzzle::partition::Partition;
+    use puzzle::pdb_file::Kind;
     use puzzle::{Dir, State};
 
-    /// Tables for `partition`, built into a fresh folder.
+    /// Plain tables for `partition`, built into a fresh folder.
     fn tables(board: Board, partition: &str) -> Arc<Vec<PdbFile>> {
+        tables_of(board, partition, Kind::Plain)
+    }
+
+    /// Tables of `kind` for `partition`, built into a fresh folder.
+    fn tables_of(board: Board, partition: &str, kind: Kind) -> Arc<Vec<PdbFile>> {
         static FOLDERS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
         let k = FOLDERS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let dir = std::env::temp_dir().join(format!("solver-heur-{board}-{}-{k}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         for pattern in &Partition::parse(board, partition).unwrap().patterns {
-            pdb_builder::build_table(board, pattern, &dir.join(file_name(board, pattern)), &mut |_| {}).unwrap();
+            pdb_builder::build_table(board, pattern, kind, &dir.join(kind.file_name(board, pattern)), &mut |_| {})
+                .unwrap();
         }
         let spec = TableSpec { dir: dir.clone(), partitions: vec![partition.into()], lookups: Lookups::Reflected };
         let files = open_tables(board, &spec).unwrap().remove(0).1;
@@ -565,8 +617,13 @@ mod tests {
     /// Walks 5,000 random moves from the goal and checks that the node updated move by move (ranks, entries,
     /// estimate) equals the node computed from scratch; returns how many moves were vertical.
     fn walk<const S: usize>(board: &str, sets: [&str; S], reflect: bool) -> usize {
+        walk_kind(board, sets, reflect, Kind::Plain)
+    }
+
+    fn walk_kind<const S: usize>(board: &str, sets: [&str; S], reflect: bool, kind: Kind) -> usize {
         let board: Board = board.parse().unwrap();
-        let heur = PdbHeuristic::<{ MAX_CELLS }, S>::new(board, sets.map(|p| tables(board, p)), reflect);
+        let heur = PdbHeuristic::<{ MAX_CELLS }, S>::new(board, sets.map(|p| tables_of(board, p, kind)), reflect);
+        assert_eq!(heur.regions.is_some(), kind == Kind::BlankAware);
         assert_eq!(heur.nviews, 1 + reflect as usize);
         let mut state = State::goal(board);
         let mut tiles = state.tile_array();
@@ -587,9 +644,11 @@ mod tests {
             state.move_blank(dir);
             tiles = state.tile_array();
             let fresh = heur.root(&tiles);
+            // Only a blank-aware heuristic keeps the patterns' cells.
+            let occ = |n: &PdbNode<{ MAX_CELLS }, S>| heur.regions.as_ref().map(|_| n.occ);
             assert_eq!(
-                (child.ranks, child.excess, child.h),
-                (fresh.ranks, fresh.excess, fresh.h),
+                (child.ranks, child.excess, child.h, occ(&child)),
+                (fresh.ranks, fresh.excess, fresh.h, occ(&fresh)),
                 "{board} {sets:?} step {step}: {state}"
             );
             node = child;
@@ -608,6 +667,9 @@ mod tests {
             walk("2x8", ["1,2,3/4,5,6/7,8,9/10,11,12/13,14,15"], false),
             walk("4x4", [ROWS, COLS], true),
             walk("3x5", ["1,2,3,4,5/6,7,8,9,10/11,12,13,14", "1,6,11,2,7/12,3,8,13/4,9,14,5,10"], false),
+            // Blank-aware tables: labels tabled on 4x4, flood-filled on 3x6 (18 cells).
+            walk_kind("4x4", [ROWS, COLS], true, Kind::BlankAware),
+            walk_kind("3x6", ["1,2,3,4/5,6,7,8/9,10,11,12/13,14,15,16,17"], false, Kind::BlankAware),
         ] {
             assert!(vertical > 1000, "only {vertical} vertical moves");
         }

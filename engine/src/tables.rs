@@ -3,7 +3,7 @@
 
 use crate::error::Error;
 use puzzle::partition::{file_name, Partition, CATALOGUE};
-use puzzle::pdb_file::{Expect, PdbFile};
+use puzzle::pdb_file::{Expect, Kind, PdbFile};
 use puzzle::Board;
 use std::path::PathBuf;
 use std::str::FromStr;
@@ -116,17 +116,32 @@ struct Found {
     missing: Vec<PathBuf>,
 }
 
-/// Opens the tables of `name` that exist in `spec.dir`. A table that is there but unreadable, corrupt or
-/// for something else is an error, whatever else is missing: it is never silently skipped.
+/// Opens the tables of `name` that exist in `spec.dir`, for each pattern the blank-aware table if it is
+/// there (never weaker), else the plain one. A table that is there but unreadable, corrupt or for something
+/// else is an error, whatever else is missing: it is never silently skipped.
 fn look(board: Board, name: &str, spec: &TableSpec) -> Result<Found, Error> {
     let partition = Partition::parse(board, name)?;
     let (mut files, mut missing) = (Vec::new(), Vec::new());
     for pattern in &partition.patterns {
-        let path = spec.dir.join(file_name(board, pattern));
-        if path.exists() {
-            files.push(PdbFile::open(&path, &Expect { board: Some(board), tiles: Some(pattern.tiles()) })?);
-        } else {
-            missing.push(path);
+        let found = [Kind::BlankAware, Kind::Plain]
+            .into_iter()
+            .map(|kind| (kind, spec.dir.join(kind.file_name(board, pattern))))
+            .find(|(_, path)| path.exists());
+        match found {
+            Some((kind, path)) => {
+                let expect = Expect { board: Some(board), tiles: Some(pattern.tiles()), kind: Some(kind) };
+                let file = PdbFile::open(&path, &expect)?;
+                // The search indexes entries with 32 bits.
+                if file.header.entries > 1 << 32 {
+                    return Err(Error::Setting(format!(
+                        "{}: {} entries, more than the search can index (2^32)",
+                        path.display(),
+                        file.header.entries
+                    )));
+                }
+                files.push(file);
+            }
+            None => missing.push(spec.dir.join(file_name(board, pattern))),
         }
     }
     Ok(Found { partition, files, missing })
@@ -199,7 +214,14 @@ pub(crate) fn load(
             [one] => one.to_string(),
             many => format!("max({})", many.join(", ")),
         };
-        let name = format!("pdb {names}{}", if reflect { " + reflection" } else { "" });
+        let kinds: Vec<Kind> = found.iter().flat_map(|(_, files)| files.iter().map(|f| f.header.kind())).collect();
+        let blank = kinds.iter().filter(|&&k| k == Kind::BlankAware).count();
+        let blank = match blank {
+            0 => String::new(),
+            b if b == kinds.len() => " blank-aware".to_string(),
+            b => format!(" ({b} of {} tables blank-aware)", kinds.len()),
+        };
+        let name = format!("pdb {names}{blank}{}", if reflect { " + reflection" } else { "" });
         Chosen::Pdb { name, sets: found.into_iter().map(|(_, files)| files).collect(), reflect }
     };
     match choice {

@@ -65,7 +65,7 @@ fn pdb_solver(board: Board, partition: &str, dir: &TempDir, lookups: Lookups) ->
     for pattern in &Partition::parse(board, partition).unwrap().patterns {
         let path = dir.path(&file_name(board, pattern));
         if !path.exists() {
-            pdb_builder::build_table(board, pattern, &path, &mut |_| {}).unwrap();
+            pdb_builder::build_table(board, pattern, puzzle::pdb_file::Kind::Plain, &path, &mut |_| {}).unwrap();
         }
     }
     let spec = TableSpec { dir: dir.path(""), partitions: vec![partition.to_string()], lookups };

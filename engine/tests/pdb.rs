@@ -5,14 +5,20 @@ use engine::Limits;
 use engine::{HeuristicChoice, Lookups, Settings, Solver, TableSpec};
 use harness::{bfs_distances, sample, table_free, TempDir};
 use puzzle::partition::{file_name, Partition};
+use puzzle::pdb_file::Kind;
 use puzzle::{Board, State};
 use std::path::Path;
 
-/// Builds every table of `partition` into `dir` with the builder's library.
+/// Builds every plain table of `partition` into `dir` with the builder's library.
 fn build(board: Board, partition: &str, dir: &Path) {
+    build_kind(board, partition, dir, Kind::Plain)
+}
+
+/// Builds every table of `partition` of `kind` into `dir`.
+fn build_kind(board: Board, partition: &str, dir: &Path, kind: Kind) {
     let p = Partition::parse(board, partition).unwrap();
     for pattern in &p.patterns {
-        pdb_builder::build_table(board, pattern, &dir.join(file_name(board, pattern)), &mut |_| {}).unwrap();
+        pdb_builder::build_table(board, pattern, kind, &dir.join(kind.file_name(board, pattern)), &mut |_| {}).unwrap();
     }
 }
 
@@ -238,4 +244,66 @@ fn two_partitions_give_the_larger_estimate_and_stay_optimal() {
     build(board, five, &dir);
     let err = open(&[a, five], HeuristicChoice::Pdb).err().expect("five tables").to_string();
     assert!(err.contains("at most 4 tables each; one has 5"), "{err}");
+}
+
+/// Blank-aware tables on every 3x3 position: admissible, never below the plain tables of the same partition
+/// and above them somewhere, with both lookups; searches with them optimal, serial and parallel; with both
+/// kinds in the folder the solver takes the blank-aware ones; and two sets of them give the larger estimate.
+#[test]
+fn blank_aware_tables_are_admissible_never_weaker_and_optimal() {
+    let board: Board = "3x3".parse().unwrap();
+    let dist = bfs_distances(board);
+    let (plain, blank) = (TempDir::new("pdb-plain"), TempDir::new("pdb-blank"));
+    let partitions = ["4-4", "1,2/3,4,5/6,7,8", "1,4,7/2,5,8/3,6"];
+    for partition in partitions {
+        build(board, partition, &plain);
+        build_kind(board, partition, &blank, Kind::BlankAware);
+    }
+    build(board, "4-4", &blank);
+    for (partition, lookups) in partitions.iter().flat_map(|p| [Lookups::Regular, Lookups::Reflected].map(|l| (p, l))) {
+        let (sp, sb) = (pdb_solver(board, partition, &plain, lookups), pdb_solver(board, partition, &blank, lookups));
+        assert!(
+            sb.tables().iter().all(|(path, _)| path.to_string_lossy().ends_with(".blank.pdb")),
+            "{:?}",
+            sb.tables()
+        );
+        assert!(sb.name().contains("blank-aware"), "{}", sb.name());
+        let mut above = 0;
+        for (&packed, &d) in &dist {
+            let s = State::unpack(board, packed).unwrap();
+            let (hp, hb) = (sp.estimate(&s), sb.estimate(&s));
+            assert!(hp <= hb && hb <= d as u32, "{partition} {lookups:?}: {s}: plain {hp}, blank-aware {hb}, true {d}");
+            assert_eq!((d as u32 - hb) % 2, 0);
+            above += (hb > hp) as usize;
+        }
+        assert!(above > 0, "{partition} {lookups:?}: blank-aware never above plain");
+        for (s, d) in sample(board, &dist, 500) {
+            for threads in [1, 2] {
+                let r = sb.solve_with(&s, threads, &Limits::default()).unwrap();
+                assert_eq!(
+                    r.moves().map(|m| m.len()),
+                    Some(d as usize),
+                    "{partition} {lookups:?}: {s} threads {threads}"
+                );
+            }
+        }
+    }
+    let spec = TableSpec {
+        dir: blank.to_path_buf(),
+        partitions: vec![partitions[0].into(), partitions[2].into()],
+        lookups: Lookups::Reflected,
+    };
+    let max = Solver::new(board, HeuristicChoice::Pdb, &spec, Settings::default(), &mut |w| panic!("{w}")).unwrap();
+    let one = |p| pdb_solver(board, p, &blank, Lookups::Reflected);
+    let (sa, sc) = (one(partitions[0]), one(partitions[2]));
+    for (&packed, &d) in &dist {
+        let s = State::unpack(board, packed).unwrap();
+        let h = max.estimate(&s);
+        assert_eq!(h, sa.estimate(&s).max(sc.estimate(&s)), "{s}");
+        assert!(h <= d as u32);
+    }
+    for (s, d) in sample(board, &dist, 500) {
+        let r = max.solve_with(&s, 2, &Limits::default()).unwrap();
+        assert_eq!(r.moves().map(|m| m.len()), Some(d as usize), "{s}");
+    }
 }

@@ -10,7 +10,7 @@
 //!
 //! Layout, chosen for the 8-tile table (518,918,400 placements) on 2 cores in under 2 GiB:
 //! - A region is labelled by its place among the placement's regions ordered by their smallest cells, so
-//!   labels are below the most regions `k` pattern tiles can cut the board into ([`max_regions`]: 5 for six
+//!   labels are below the most regions `k` pattern tiles can cut the board into (`Regions::most`: 5 for six
 //!   tiles on 5x5, where the free cells number 19). Each placement has a *slot* of `LB` bits: `LB/2` "seen"
 //!   bits, one per region label, then `LB/2` "frontier" bits. Slots are packed into `AtomicU64` words (four
 //!   16-bit slots when there are at most 8 regions, two 32-bit slots when at most 16, else one 64-bit slot),
@@ -32,7 +32,9 @@
 //!   their cache lines prefetched, so several misses on the big array are in flight at once.
 
 use crate::mem::Zeroed;
+use puzzle::pdb_file::Encoding;
 use puzzle::rank::MAX_PATTERN_TILES;
+use puzzle::regions::{bits, Regions, TABLED_CELLS};
 use puzzle::{Board, Pattern, MAX_CELLS};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
@@ -54,10 +56,18 @@ pub struct DepthReport {
 }
 
 /// A computed table: one excess `(value - md) / 2` a byte, in rank order, and the value histogram.
+///
+/// A plain table has an entry a placement: the fewest moves over every region the blank may be in. A
+/// blank-aware one has `labels` entries a placement (entry `rank * labels + l`): the fewest moves with the blank
+/// in the region labelled `l` (see `puzzle::regions`), never less than the plain value; a label the
+/// placement has no region for holds the plain value. The search reads the entry of its blank's region.
 pub struct Table {
-    /// Each placement's `(value - md) / 2`, by rank.
+    /// Each entry's `(value - md) / 2`, by index, in `encoding`.
     pub excess: Zeroed<u8>,
-    /// Placements of each value, from 0: what the file's header records and the tests compare.
+    /// How `excess` holds entries: a byte each in a plain table (the file's encoding is chosen after), a
+    /// nibble each in a blank-aware one, which then fails if an excess is over 15.
+    pub encoding: Encoding,
+    /// Entries of each value, from 0: what the file's header records and the tests compare.
     pub histogram: Vec<u64>,
     /// The largest excess, which decides the file's encoding.
     pub max_excess: u8,
@@ -66,56 +76,45 @@ pub struct Table {
     pub unreachable: u64,
 }
 
-/// Bytes the search for `pattern` holds at its peak: the slot words, the one-byte excess array and the
-/// region tables (the slots are freed before the payload is encoded, and the payload is never larger than
-/// the excess array).
-pub fn memory_needed(board: Board, pattern: &Pattern) -> u64 {
+/// Bytes the search for `pattern` holds at its peak: the slot words, the excess array (a byte an entry, a
+/// nibble in a blank-aware table) and the region tables (the slots are freed before the payload is encoded,
+/// and the payload is never larger than the excess array).
+pub fn memory_needed(board: Board, pattern: &Pattern, blank_aware: bool) -> u64 {
     let entries = pattern.size();
     let slots = 64 / slot_bits(board, pattern) as u64;
-    let tables = if tabled(board) { (1u64 << board.cells()) * (16 * 2 + 8) } else { 0 };
-    entries.div_ceil(slots) * 8 + entries + tables
+    let tables = if board.cells() <= TABLED_CELLS { (1u64 << board.cells()) * (16 * 2 + 8) } else { 0 };
+    let labels = labels(board, pattern, blank_aware) as u64;
+    let excess = if blank_aware { (entries * labels).div_ceil(2) } else { entries };
+    entries.div_ceil(slots) * 8 + excess + tables
 }
 
-/// Whether regions and labels come from tables over all cell sets (see the module notes).
-fn tabled(board: Board) -> bool {
-    board.cells() <= TABLED_CELLS
+/// Entries a placement has: one for each region label in a blank-aware table, else one.
+pub fn labels(board: Board, pattern: &Pattern, blank_aware: bool) -> u32 {
+    if blank_aware {
+        Regions::untabled(board).most(pattern.len())
+    } else {
+        1
+    }
 }
-
-/// Largest board whose region tables are made: 16 cells, 2.5 MiB.
-const TABLED_CELLS: usize = 16;
 
 /// A slot holds a seen and a frontier bit per possible region label.
 fn slot_bits(board: Board, pattern: &Pattern) -> u32 {
-    match max_regions(&BoardGraph::untabled(board), pattern.len()) {
+    match Regions::untabled(board).most(pattern.len()) {
         0..=8 => 16,
         9..=16 => 32,
         _ => 64,
     }
 }
 
-/// The most regions the free cells fall into when `k` cells of the board are taken, over every set of `k`
-/// cells (at most C(25, 12) = 5.2 M flood fills; 480,700 for seven tiles on 5x5, a few milliseconds).
-fn max_regions(geo: &BoardGraph, k: usize) -> u32 {
-    let n = geo.all.count_ones();
-    if k == 0 || k as u32 >= n {
-        return 1;
-    }
-    let mut most = 1;
-    let mut occ = (1u32 << k) - 1;
-    while occ <= geo.all {
-        let free = geo.all & !occ;
-        most = most.max(geo.regions(free, free).count() as u32);
-        // The next set of `k` cells in increasing order (Gosper's hack).
-        let low = occ & occ.wrapping_neg();
-        let ripple = occ + low;
-        occ = (((ripple ^ occ) >> 2) / low) | ripple;
-    }
-    most
-}
-
 /// Computes the table of `pattern` on `board` in the current rayon pool, calling `progress` after each depth.
-pub fn build(board: Board, pattern: &Pattern, progress: &mut dyn FnMut(&DepthReport)) -> std::io::Result<Table> {
-    let ctx = Ctx::new(board, pattern);
+/// With `blank_aware`, a placement has an entry for each region label (see [`Table`]).
+pub fn build(
+    board: Board,
+    pattern: &Pattern,
+    blank_aware: bool,
+    progress: &mut dyn FnMut(&DepthReport),
+) -> std::io::Result<Table> {
+    let ctx = Ctx::new(board, pattern, labels(board, pattern, blank_aware) as usize);
     match slot_bits(board, pattern) {
         16 => search::<16>(&ctx, progress),
         32 => search::<32>(&ctx, progress),
@@ -123,127 +122,25 @@ pub fn build(board: Board, pattern: &Pattern, progress: &mut dyn FnMut(&DepthRep
     }
 }
 
-/// Cell masks of a board (bit `c` = cell `c`).
+/// Cell masks of a board (bit `c` = cell `c`) and its regions.
 struct BoardGraph {
-    all: u32,
-    not_first_col: u32,
-    not_last_col: u32,
-    cols: u32,
+    /// Regions and labels, tabled with the regions themselves on boards of up to 16 cells (2 MiB on 4x4).
+    r: Regions,
     neighbors: [u32; MAX_CELLS],
     /// Cells whose row + col is odd.
     odd: u32,
-    /// `components[free << 4 | c]`: the connected part of the cell set `free` that holds cell `c` (2 MiB on
-    /// 4x4; a flood fill instead is a chain of dependent shifts per step). Empty on boards of more than
-    /// [`TABLED_CELLS`] cells, which flood fill instead.
-    components: Vec<u16>,
-    /// `labels[free]`: nibble `c` is the label of the region of `free` holding cell `c`. Looked up once per
-    /// child, so it is kept small (512 KiB on 4x4) to stay in L2 next to the slot words. Empty like
-    /// `components`.
-    labels: Vec<u64>,
 }
 
 impl BoardGraph {
     fn new(board: Board) -> BoardGraph {
-        let mut g = BoardGraph::untabled(board);
-        if !tabled(board) {
-            return g;
-        }
-        let n = board.cells();
-        let mut components = vec![0u16; 16 << n];
-        let mut labels = vec![0u64; 1 << n];
-        for free in 0..1u32 << n {
-            for (l, part) in g.regions(free, free).enumerate() {
-                for x in bits(part) {
-                    components[(free << 4) as usize | x] = part as u16;
-                    labels[free as usize] |= (l as u64) << (4 * x);
-                }
-            }
-        }
-        (g.components, g.labels) = (components, labels);
-        g
-    }
-
-    /// The masks without the region tables: every region is flood-filled.
-    fn untabled(board: Board) -> BoardGraph {
-        let n = board.cells();
-        let mut g = BoardGraph {
-            all: (1 << n) - 1,
-            not_first_col: 0,
-            not_last_col: 0,
-            cols: board.cols() as u32,
-            neighbors: [0; MAX_CELLS],
-            odd: 0,
-            components: Vec::new(),
-            labels: Vec::new(),
-        };
-        for c in 0..n {
-            if board.col(c) != 0 {
-                g.not_first_col |= 1 << c;
-            }
-            if board.col(c) + 1 != board.cols() {
-                g.not_last_col |= 1 << c;
-            }
+        let mut g = BoardGraph { r: Regions::new(board, true), neighbors: [0; MAX_CELLS], odd: 0 };
+        for c in 0..board.cells() {
             if (board.row(c) + board.col(c)) % 2 == 1 {
                 g.odd |= 1 << c;
             }
             g.neighbors[c] = board.neighbors(c).fold(0, |m, x| m | 1 << x);
         }
         g
-    }
-
-    /// The regions of `free` that hold a cell of `starts` (a subset of `free`), in the order of their lowest
-    /// cell in `starts`. With `starts == free` the `l`-th is the region labelled `l`; with `starts` the free
-    /// cells below some cell, they are the regions whose smallest cell is below it.
-    #[inline]
-    fn regions(&self, free: u32, starts: u32) -> impl Iterator<Item = u32> + '_ {
-        let mut rest = starts;
-        std::iter::from_fn(move || {
-            (rest != 0).then(|| {
-                let r = self.region(free, rest.trailing_zeros() as usize);
-                rest &= !r;
-                r
-            })
-        })
-    }
-
-    /// The label of the region of `free` holding `cell` (a cell of `free`): how many regions have their
-    /// smallest cell below this region's.
-    #[inline]
-    fn label_of(&self, free: u32, cell: usize) -> u32 {
-        if self.labels.is_empty() {
-            let region = self.flood(1 << cell, free);
-            let below = free & ((region & region.wrapping_neg()) - 1);
-            return self.regions(free, below).count() as u32;
-        }
-        (self.labels[free as usize] >> (4 * cell) & 15) as u32
-    }
-
-    /// The connected part of `free` holding `cell` (a cell of `free`).
-    #[inline]
-    fn region(&self, free: u32, cell: usize) -> u32 {
-        if self.components.is_empty() {
-            return self.flood(1 << cell, free);
-        }
-        self.components[(free << 4) as usize | cell] as u32
-    }
-
-    /// Cells adjacent to some cell of `m`.
-    #[inline]
-    fn spread(&self, m: u32) -> u32 {
-        ((m << 1 & self.not_first_col) | (m >> 1 & self.not_last_col) | m << self.cols | m >> self.cols) & self.all
-    }
-
-    /// The connected part of `free` containing `from` (a subset of `free`).
-    #[inline]
-    fn flood(&self, from: u32, free: u32) -> u32 {
-        let mut r = from;
-        loop {
-            let next = (r | self.spread(r)) & free;
-            if next == r {
-                return r;
-            }
-            r = next;
-        }
     }
 }
 
@@ -256,17 +153,8 @@ fn select(mut m: u32, j: u32) -> u32 {
     m.trailing_zeros()
 }
 
-fn bits(mut m: u32) -> impl Iterator<Item = usize> {
-    std::iter::from_fn(move || {
-        (m != 0).then(|| {
-            let b = m.trailing_zeros();
-            m &= m - 1;
-            b as usize
-        })
-    })
-}
-
 struct Ctx<'a> {
+    board: Board,
     geo: BoardGraph,
     pattern: &'a Pattern,
     k: usize,
@@ -274,17 +162,27 @@ struct Ctx<'a> {
     run: usize,
     /// `md[i][c]`: Manhattan distance of pattern tile `i` standing on cell `c`.
     md: [[u32; MAX_CELLS]; MAX_PATTERN_TILES],
+    /// Entries a placement has: 1, or the most region labels in a blank-aware table.
+    labels: usize,
 }
 
 impl Ctx<'_> {
-    fn new(board: Board, pattern: &Pattern) -> Ctx<'_> {
+    fn new(board: Board, pattern: &Pattern, labels: usize) -> Ctx<'_> {
         let mut md = [[0; MAX_CELLS]; MAX_PATTERN_TILES];
         for (i, &t) in pattern.tiles().iter().enumerate() {
             for (c, d) in md[i].iter_mut().enumerate().take(board.cells()) {
                 *d = board.manhattan(t as usize, c);
             }
         }
-        Ctx { geo: BoardGraph::new(board), pattern, k: pattern.len(), run: board.cells() - pattern.len() + 1, md }
+        Ctx {
+            board,
+            geo: BoardGraph::new(board),
+            pattern,
+            k: pattern.len(),
+            run: board.cells() - pattern.len() + 1,
+            md,
+            labels,
+        }
     }
 }
 
@@ -336,7 +234,7 @@ impl<'a> Cursor<'a> {
         let i = ctx.k - 2;
         let c = self.cells[i] as u32;
         let others = self.occ & !(1 << c);
-        let later = ctx.geo.all & !others & !((2 << c) - 1);
+        let later = ctx.geo.r.all & !others & !((2 << c) - 1);
         if later == 0 {
             return self.jump(base);
         }
@@ -361,7 +259,7 @@ impl<'a> Cursor<'a> {
                 self.jump(index - index % ctx.run);
             }
         }
-        let last = select(ctx.geo.all & !self.occ, (index - self.base) as u32) as usize;
+        let last = select(ctx.geo.r.all & !self.occ, (index - self.base) as u32) as usize;
         let mut cells = self.cells;
         cells[ctx.k - 1] = last as u8;
         Placement {
@@ -486,7 +384,9 @@ fn search<const LB: u32>(ctx: &Ctx, progress: &mut dyn FnMut(&DepthReport)) -> s
     let slots = (64 / LB) as usize;
     let entries = ctx.pattern.size() as usize;
     let words = Zeroed::<AtomicU64>::new(entries.div_ceil(slots))?;
-    let mut excess = Zeroed::<u8>::new(entries)?;
+    // A blank-aware table is kept in nibbles from the start: its entries are several times a plain table's.
+    let encoding = if ctx.labels > 1 { Encoding::Nibble } else { Encoding::Byte };
+    let mut excess = Zeroed::<u8>::new(encoding.payload_len((entries * ctx.labels) as u64) as usize)?;
 
     // The goal: every pattern tile on its home cell (its number), the blank's region the one holding cell 0,
     // which is the smallest free cell, hence label 0.
@@ -500,7 +400,7 @@ fn search<const LB: u32>(ctx: &Ctx, progress: &mut dyn FnMut(&DepthReport)) -> s
     for depth in 0u32.. {
         let parity = goal_parity ^ (depth & 1);
         let stats = excess
-            .par_chunks_mut(CHUNK_WORDS * slots)
+            .par_chunks_mut(encoding.payload_len((CHUNK_WORDS * slots * ctx.labels) as u64) as usize)
             .enumerate()
             .map(|(chunk, out)| scan::<LB>(ctx, &words, chunk * CHUNK_WORDS, out, depth, parity))
             .reduce(PassStats::default, PassStats::merge);
@@ -519,7 +419,10 @@ fn search<const LB: u32>(ctx: &Ctx, progress: &mut dyn FnMut(&DepthReport)) -> s
         });
     }
     let unreachable = entries as u64 - reached;
-    if unreachable > 0 {
+    if ctx.labels > 1 {
+        // Entries, not placements: every label's value, counted from the entries themselves.
+        histogram = puzzle::pdb_file::histogram_of(ctx.board, ctx.pattern, encoding, &excess, ctx.labels as u32);
+    } else if unreachable > 0 {
         for (value, count) in unreached_by_manhattan::<LB>(ctx, &words).into_iter().enumerate() {
             if histogram.len() <= value {
                 histogram.resize(value + 1, 0);
@@ -527,7 +430,7 @@ fn search<const LB: u32>(ctx: &Ctx, progress: &mut dyn FnMut(&DepthReport)) -> s
             histogram[value] += count;
         }
     }
-    Ok(Table { excess, histogram, max_excess, unreachable })
+    Ok(Table { excess, encoding, histogram, max_excess, unreachable })
 }
 
 /// Pass `depth` over the words `first..first + CHUNK_WORDS`; `out` holds their entries' excess bytes.
@@ -572,16 +475,28 @@ fn scan<const LB: u32>(
                 if placement.parity != parity {
                     continue; // a child marked in this pass
                 }
+                let md = placement.md;
+                assert!(
+                    depth >= md && (depth - md).is_multiple_of(2),
+                    "depth {depth} and Manhattan distance {md} differ in parity"
+                );
+                let e = ((depth - md) / 2) as u8;
+                let at = (index - first_entry) * ctx.labels;
                 if (value & low_bits(half)) as u32 == frontier {
-                    // First reached now: the PDB value is `depth`.
-                    let md = placement.md;
-                    assert!(
-                        depth >= md && (depth - md).is_multiple_of(2),
-                        "depth {depth} and Manhattan distance {md} differ in parity"
-                    );
-                    let e = ((depth - md) / 2) as u8;
-                    out[index - first_entry] = e;
+                    // First reached now: the PDB value is `depth`, and every label's entry starts at it (a
+                    // label no region of this placement has keeps it).
+                    if ctx.labels == 1 {
+                        out[at] = e;
+                    } else {
+                        (0..ctx.labels).for_each(|l| put_nibble(out, at + l, e));
+                    }
                     stats.found += 1;
+                    stats.max_excess = stats.max_excess.max(e);
+                } else if ctx.labels > 1 {
+                    // A blank-aware table: the regions reached now are `depth` moves away.
+                    for l in puzzle::regions::bits(frontier) {
+                        put_nibble(out, at + l, e);
+                    }
                     stats.max_excess = stats.max_excess.max(e);
                 }
                 stats.expanded += frontier.count_ones() as u64;
@@ -597,29 +512,36 @@ fn scan<const LB: u32>(
     stats
 }
 
+/// Sets entry `i` of a nibble-packed array (an excess over 15 is cut to its low bits, and the build fails).
+#[inline]
+fn put_nibble(out: &mut [u8], i: usize, e: u8) {
+    let shift = (i & 1) * 4;
+    out[i / 2] = out[i / 2] & !(0xF << shift) | (e & 0xF) << shift;
+}
+
 /// Queues every child of the states (`placement`, region labelled `l`) for each bit `l` of `frontier`.
 #[inline]
 fn expand<const LB: u32>(ctx: &Ctx, placement: &Placement, rank: usize, frontier: u32, pending: &mut Pending<LB>) {
     let geo = &ctx.geo;
-    let free = geo.all & !placement.occ;
+    let free = geo.r.all & !placement.occ;
     let mut pattern_index = [0u8; MAX_CELLS];
     for (i, &c) in placement.cells[..ctx.k].iter().enumerate() {
         pattern_index[c as usize] = i as u8;
     }
-    for (l, region) in geo.regions(free, free).enumerate().take(32 - frontier.leading_zeros() as usize) {
+    for (l, region) in geo.r.regions(free, free).enumerate().take(32 - frontier.leading_zeros() as usize) {
         if frontier >> l & 1 == 0 {
             continue;
         }
         // Each pattern tile next to the region moves into any region cell next to it; the blank ends on the
         // cell the tile left.
-        for from in bits(geo.spread(region) & placement.occ) {
+        for from in bits(geo.r.spread(region) & placement.occ) {
             let i = pattern_index[from] as usize;
             for to in bits(geo.neighbors[from] & region) {
                 let free_after = free ^ (1 << to) ^ (1 << from);
                 let (lo, hi) = (from.min(to), from.max(to));
                 let between = placement.occ & ((1 << hi) - 1) & !((2 << lo) - 1);
                 let delta = ctx.pattern.delta(i, from, to, bits(between).map(|c| pattern_index[c] as usize));
-                pending.push((rank as i64 + delta) as usize, geo.label_of(free_after, from));
+                pending.push((rank as i64 + delta) as usize, geo.r.label_of(free_after, from));
             }
         }
     }
@@ -649,66 +571,10 @@ mod tests {
     use super::*;
 
     #[test]
-    fn flood_fill_and_labels() {
-        let g = BoardGraph::new(Board::FOUR);
-        // Pattern tiles on cells 1 and 4 cut cell 0 off.
-        let free = g.all & !(1 << 1 | 1 << 4);
-        assert_eq!(g.flood(1, free), 1);
-        let rest = g.flood(1 << 15, free);
-        assert_eq!(rest, free & !1);
-        assert_eq!(select(free, 1), 2);
-        // A wrap-around must not connect cell 3 to cell 4.
-        assert_eq!(g.flood(1 << 3, 1 << 3 | 1 << 4), 1 << 3);
-        assert_eq!(g.region(free, 15), rest);
-        assert_eq!(g.region(free, 0), 1);
-        assert_eq!(g.label_of(free, 0), 0);
-        assert_eq!(g.label_of(free, 15), 1);
-    }
-
-    /// Boards too big for the region tables flood fill per lookup, with the same answers.
-    #[test]
-    fn untabled_regions_agree_with_the_tables() {
-        let board: Board = "4x4".parse().unwrap();
-        let tables = BoardGraph::new(board);
-        let mut plain = BoardGraph::new(board);
-        (plain.components, plain.labels) = (Vec::new(), Vec::new());
-        for free in (0..1u32 << 16).step_by(97) {
-            for c in bits(free) {
-                assert_eq!(
-                    (plain.region(free, c), plain.label_of(free, c)),
-                    (tables.region(free, c), tables.label_of(free, c))
-                );
-            }
-        }
-        let five = BoardGraph::new("5x5".parse().unwrap());
-        assert!(five.labels.is_empty());
-        // Tiles on cells 1 and 5 cut cell 0 off; the rest is one region.
-        let free = five.all & !(1 << 1 | 1 << 5);
-        assert_eq!((five.region(free, 0), five.label_of(free, 0), five.label_of(free, 24)), (1, 0, 1));
-        // Labels count regions, not free cells: cells 0 and 24 cut off, the region of cell 24 is the third.
-        let free = five.all & !(1 << 1 | 1 << 5 | 1 << 19 | 1 << 23);
-        assert_eq!((five.label_of(free, 0), five.label_of(free, 2), five.label_of(free, 24)), (0, 1, 2));
-        assert_eq!(five.regions(free, free).collect::<Vec<_>>(), [1, free & !(1 | 1 << 24), 1 << 24]);
-    }
-
-    /// The slot width follows the most regions a pattern's tiles can make, found by trying every cell set.
-    #[test]
-    fn most_regions() {
-        let most = |board: &str, k| max_regions(&BoardGraph::untabled(board.parse().unwrap()), k);
-        // Two opposite corners of a 2x2 board split the other two; a single cell splits nothing.
-        assert_eq!((most("2x2", 1), most("2x2", 2), most("2x2", 3)), (1, 2, 1));
-        // Cells 1, 3, 4, 6 of a 3x3 board leave four corners and the centre apart.
-        assert_eq!(most("3x3", 4), 5);
-        // What the slot widths rest on: 16-bit slots for every 4x4 pattern and for 6 and 7 tiles on 5x5.
-        assert!((1..16).all(|k| most("4x4", k) <= 8));
-        assert_eq!((most("5x5", 6), most("5x5", 7)), (5, 6));
-    }
-
-    #[test]
     fn cursor_walks_ranks_like_unrank() {
         let board: Board = "3x4".parse().unwrap();
         let pattern = Pattern::new(12, &[2, 5, 7, 11]);
-        let ctx = Ctx::new(board, &pattern);
+        let ctx = Ctx::new(board, &pattern, 1);
         let mut cursor = Cursor::new(&ctx, 0);
         let mut cells = [0u8; MAX_PATTERN_TILES];
         for index in (0..pattern.size() as usize).step_by(7) {

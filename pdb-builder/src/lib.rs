@@ -10,8 +10,7 @@ pub mod bfs;
 pub mod mem;
 pub mod symmetry;
 
-use puzzle::partition::file_name;
-use puzzle::pdb_file::{self, Encoding, Expect, Header, PdbError, PdbFile};
+use puzzle::pdb_file::{self, Encoding, Expect, Header, Kind, PdbError, PdbFile};
 use puzzle::{Board, Pattern};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -40,6 +39,14 @@ pub enum Error {
         limit: u64,
         /// Where the limit comes from: the option or the memory available.
         why: String,
+    },
+    /// A table with more entries than the search can index.
+    #[error("{what} would have {entries} entries, more than the {MAX_ENTRIES} the search can index; build fewer tiles a pattern, or the plain kind")]
+    TooManyEntries {
+        /// The table, for the message.
+        what: String,
+        /// Its entries.
+        entries: u64,
     },
     /// The output folder's file system has less free space than the tables to build need: refused before
     /// any work.
@@ -122,6 +129,7 @@ impl search::Fault for Error {
             Error::Partition(_)
             | Error::MemorySize(_)
             | Error::TooBig { .. }
+            | Error::TooManyEntries { .. }
             | Error::NoSpace { .. }
             | Error::NotFound(_)
             | Error::NoTables(_) => true,
@@ -139,10 +147,15 @@ impl search::Fault for Error {
 
 /// Refuses a build whose tables, `(pattern, path)` in the order they are written, cannot fit in the free
 /// space of `dir`, the existing output folder: said before the search, not as a failed write after it.
-pub fn check_disk<'a>(dir: &Path, tables: impl IntoIterator<Item = (&'a Pattern, &'a Path)>) -> Result<(), Error> {
+pub fn check_disk<'a>(
+    dir: &Path,
+    board: Board,
+    kind: Kind,
+    tables: impl IntoIterator<Item = (&'a Pattern, &'a Path)>,
+) -> Result<(), Error> {
     let sizes: Vec<(u64, u64)> = tables
         .into_iter()
-        .map(|(pattern, path)| (smallest_file(pattern), std::fs::metadata(path).map_or(0, |m| m.len())))
+        .map(|(pattern, path)| (smallest_file(board, pattern, kind), std::fs::metadata(path).map_or(0, |m| m.len())))
         .collect();
     let free =
         cli_common::resources::free_space(dir).map_err(|source| Error::FreeSpace { dir: dir.to_path_buf(), source })?;
@@ -151,8 +164,9 @@ pub fn check_disk<'a>(dir: &Path, tables: impl IntoIterator<Item = (&'a Pattern,
 
 /// The smallest file `pattern`'s table can be: its header and a nibble an entry. It is larger only if it needs
 /// the byte encoding, which nothing tells before the search.
-fn smallest_file(pattern: &Pattern) -> u64 {
-    pdb_file::HEADER_LEN as u64 + Encoding::Nibble.payload_len(pattern.size())
+fn smallest_file(board: Board, pattern: &Pattern, kind: Kind) -> u64 {
+    let labels = bfs::labels(board, pattern, kind == Kind::BlankAware) as u64;
+    pdb_file::HEADER_LEN as u64 + Encoding::Nibble.payload_len(pattern.size() * labels)
 }
 
 /// The disk space a build needs at its fullest, from each table's new file size and the size of the file it
@@ -186,13 +200,13 @@ pub enum Existing {
     Invalid(PdbError),
 }
 
-/// Checks the file a pattern's table would be written to: header, length, board, tiles and payload checksum
-/// (not the histogram recomputation, so that a no-op rebuild stays instant).
-pub fn existing(path: &Path, board: Board, pattern: &Pattern) -> Existing {
+/// Checks the file a pattern's table would be written to: header, length, board, tiles, kind and payload
+/// checksum (not the histogram recomputation, so that a no-op rebuild stays instant).
+pub fn existing(path: &Path, board: Board, pattern: &Pattern, kind: Kind) -> Existing {
     if !path.exists() {
         return Existing::Missing;
     }
-    match PdbFile::open(path, &Expect { board: Some(board), tiles: Some(pattern.tiles()) })
+    match PdbFile::open(path, &Expect { board: Some(board), tiles: Some(pattern.tiles()), kind: Some(kind) })
         .and_then(|f| f.verify_checksum())
     {
         Ok(()) => Existing::Valid,
@@ -216,22 +230,33 @@ pub struct Built {
     pub elapsed: Duration,
 }
 
-/// Builds `pattern`'s table in the current rayon pool and writes it atomically to `path`.
+/// Builds `pattern`'s table of `kind` in the current rayon pool and writes it atomically to `path`.
 pub fn build_table(
     board: Board,
     pattern: &Pattern,
+    kind: Kind,
     path: &Path,
     progress: &mut dyn FnMut(&bfs::DepthReport),
 ) -> Result<Built, Error> {
     let start = Instant::now();
-    let table = bfs::build(board, pattern, progress)
+    check_entries(board, pattern, kind)?;
+    let blank_aware = kind == Kind::BlankAware;
+    let table = bfs::build(board, pattern, blank_aware, progress)
         .map_err(|source| Error::Allocation { path: path.to_path_buf(), source })?;
+    let fail = |kind| pdb_file::PdbError { path: path.to_path_buf(), kind };
     let encoding = Encoding::for_max_excess(table.max_excess);
-    let payload = pdb_file::encode(encoding, &table.excess)
-        .map_err(|kind| pdb_file::PdbError { path: path.to_path_buf(), kind })?;
-    drop(table.excess);
-    let header = Header::new(board, pattern, encoding, &table.histogram, BUILDER);
-    pdb_file::write_atomic(path, &header, &payload)?;
+    let labels = bfs::labels(board, pattern, blank_aware);
+    let header = Header::new(board, pattern, labels, encoding, &table.histogram, BUILDER);
+    if table.encoding == encoding {
+        pdb_file::write_atomic(path, &header, &table.excess)?;
+    } else if table.encoding == Encoding::Byte {
+        let payload = pdb_file::encode(encoding, &table.excess).map_err(fail)?;
+        drop(table.excess);
+        pdb_file::write_atomic(path, &header, &payload)?;
+    } else {
+        // Nibbles kept, but an excess did not fit in one.
+        return Err(fail(pdb_file::PdbErrorKind::Overflow(table.max_excess)).into());
+    }
     Ok(Built {
         encoding,
         max_value: header.max_value,
@@ -253,7 +278,8 @@ pub fn derive_table(
     s: symmetry::Symmetry,
 ) -> Result<Built, Error> {
     let start = Instant::now();
-    let file = PdbFile::open(source_path, &Expect { board: Some(board), tiles: Some(source.tiles()) })?;
+    let expect = Expect { board: Some(board), tiles: Some(source.tiles()), kind: Some(Kind::Plain) };
+    let file = PdbFile::open(source_path, &expect)?;
     let mut excess = mem::Zeroed::<u8>::new(pattern.size() as usize)
         .map_err(|source| Error::Allocation { path: path.to_path_buf(), source })?;
     symmetry::relabel(board, pattern, source, s, &|rank| file.excess(rank), &mut excess);
@@ -262,7 +288,7 @@ pub fn derive_table(
     let payload =
         pdb_file::encode(encoding, &excess).map_err(|kind| pdb_file::PdbError { path: path.to_path_buf(), kind })?;
     drop(excess);
-    let header = Header::new(board, pattern, encoding, &file.header.histogram, BUILDER);
+    let header = Header::new(board, pattern, 1, encoding, &file.header.histogram, BUILDER);
     pdb_file::write_atomic(path, &header, &payload)?;
     Ok(Built {
         encoding,
@@ -273,6 +299,19 @@ pub fn derive_table(
         file_bytes: header.file_len(),
         elapsed: start.elapsed(),
     })
+}
+
+/// Most entries a table may have: the search indexes entries with 32 bits.
+pub const MAX_ENTRIES: u64 = 1 << 32;
+
+/// Refuses a table the search could not index (a blank-aware table of seven tiles on 5x5 has 14.5 billion
+/// entries): said before the search.
+pub fn check_entries(board: Board, pattern: &Pattern, kind: Kind) -> Result<(), Error> {
+    let entries = pattern.size() * bfs::labels(board, pattern, kind == Kind::BlankAware) as u64;
+    if entries > MAX_ENTRIES {
+        return Err(Error::TooManyEntries { what: kind.file_name(board, pattern), entries });
+    }
+    Ok(())
 }
 
 /// Checks that `dir` exists (creating it) and takes a new file, before minutes of work are spent on a table
@@ -343,37 +382,44 @@ fn in_use(pid: u32, path: &Path) -> bool {
     fds.filter_map(|fd| std::fs::read_link(fd.ok()?.path()).ok()).any(|open| open == target)
 }
 
-/// Checks that a table's file name is the one [`file_name`] gives its header's board and tiles: the solver
+/// Checks that a table's file name is the one [`Kind::file_name`] gives its header's board and tiles: the solver
 /// finds tables by name, so a renamed table (another partition's, or another board's) would be loaded for the
 /// wrong pattern or never found.
 fn check_name(path: &Path, header: &Header) -> Result<(), Error> {
-    let expected = file_name(header.board, &header.pattern());
+    let expected = header.kind().file_name(header.board, &header.pattern());
     let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     if name == expected {
         return Ok(());
     }
     let name_says = match parse_file_name(&name) {
-        Some((board, tiles)) => describe_table(&board, &tiles),
+        Some((board, tiles, kind)) => describe_table(&board, &tiles, kind),
         None => format!("nothing (not a BOARD-TILES.pdb name; this table's is {expected})"),
     };
     Err(Error::Misnamed {
         path: path.to_path_buf(),
         name_says,
-        header_says: describe_table(&header.board.to_string(), &header.tiles),
+        header_says: describe_table(&header.board.to_string(), &header.tiles, header.kind()),
     })
 }
 
-/// The board and tiles a name of [`file_name`]'s form `4x4-1-2-3.pdb` claims, as written (the board is not
-/// checked for being supported: the message should repeat the name, not judge it).
-fn parse_file_name(name: &str) -> Option<(String, Vec<u8>)> {
-    let mut parts = name.strip_suffix(".pdb")?.split('-');
+/// The board, tiles and kind a name of [`Kind::file_name`]'s form `4x4-1-2-3.pdb` or `4x4-1-2-3.blank.pdb`
+/// claims, as written (the board is not checked for being supported: the message should repeat the name, not
+/// judge it).
+fn parse_file_name(name: &str) -> Option<(String, Vec<u8>, Kind)> {
+    let stem = name.strip_suffix(".pdb")?;
+    let (stem, kind) = match stem.strip_suffix(".blank") {
+        Some(stem) => (stem, Kind::BlankAware),
+        None => (stem, Kind::Plain),
+    };
+    let mut parts = stem.split('-');
     let board = parts.next().filter(|b| b.split_once('x').is_some())?;
     let tiles = parts.map(|t| t.parse().ok()).collect::<Option<Vec<u8>>>()?;
-    (!tiles.is_empty()).then(|| (board.to_string(), tiles))
+    (!tiles.is_empty()).then(|| (board.to_string(), tiles, kind))
 }
 
-fn describe_table(board: &str, tiles: &[u8]) -> String {
-    format!("board {board}, tiles {tiles:?}")
+fn describe_table(board: &str, tiles: &[u8], kind: Kind) -> String {
+    let kind = if kind == Kind::Plain { String::new() } else { format!(", {}", kind.name()) };
+    format!("board {board}, tiles {tiles:?}{kind}")
 }
 
 /// The table files `paths` name: files as given, folders replaced by their `*.pdb` files in name order. A path
@@ -404,7 +450,7 @@ pub fn table_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, Error> {
 /// Opens a table with every check `verify` promises: header, length, board if given, payload checksum,
 /// recomputed histogram, and last the file name (damage matters more than a name, so it is reported first).
 pub fn verify_table(path: &Path, board: Option<Board>) -> Result<PdbFile, Error> {
-    let f = PdbFile::open(path, &Expect { board, tiles: None })?;
+    let f = PdbFile::open(path, &Expect { board, ..Expect::default() })?;
     f.verify()?;
     check_name(path, &f.header)?;
     Ok(f)
@@ -450,13 +496,17 @@ mod tests {
     #[test]
     fn a_table_file_is_at_least_its_header_and_a_nibble_an_entry() {
         let pattern = Pattern::new(16, &[1, 2, 3, 4, 5, 6, 7]);
-        assert_eq!(smallest_file(&pattern), 4096 + 57_657_600 / 2);
+        assert_eq!(smallest_file(Board::FOUR, &pattern, Kind::Plain), 4096 + 57_657_600 / 2);
+        // Seven tiles on 4x4 can cut the nine free cells into seven regions (tiles on cells 2, 5, 7, 8, 10,
+        // 13 and 15).
+        assert_eq!(smallest_file(Board::FOUR, &pattern, Kind::BlankAware), 4096 + 7 * 57_657_600 / 2);
     }
 
     #[test]
     fn file_names_are_read_back() {
-        assert_eq!(parse_file_name("3x3-1-2-3-4.pdb"), Some(("3x3".into(), vec![1, 2, 3, 4])));
-        for other in ["bad.pdb", "3x3.pdb", "3x3-1-x.pdb", "3x3-1-2", "tiles-1-2.pdb"] {
+        assert_eq!(parse_file_name("3x3-1-2-3-4.pdb"), Some(("3x3".into(), vec![1, 2, 3, 4], Kind::Plain)));
+        assert_eq!(parse_file_name("3x3-1-2.blank.pdb"), Some(("3x3".into(), vec![1, 2], Kind::BlankAware)));
+        for other in ["bad.pdb", "3x3.pdb", "3x3-1-x.pdb", "3x3-1-2", "tiles-1-2.pdb", "3x3-1.b.pdb"] {
             assert_eq!(parse_file_name(other), None, "{other}");
         }
     }

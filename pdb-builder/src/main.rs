@@ -21,8 +21,7 @@ use cli_common::units::{human_bytes, thousands};
 use cli_common::Format;
 use indicatif::{ProgressBar, ProgressStyle};
 use pdb_builder::{bfs, symmetry, Error, Existing};
-use puzzle::partition::file_name;
-use puzzle::pdb_file::{Expect, PdbFile};
+use puzzle::pdb_file::{Expect, Kind, PdbFile};
 use puzzle::{Board, Partition, Pattern};
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -77,6 +76,11 @@ enum Command {
         /// Rebuild tables whose valid file already exists.
         #[arg(long, help_heading = TABLES)]
         force: bool,
+        /// Blank-aware tables (NAME.blank.pdb): a value for each region the pattern's tiles may leave the
+        /// blank in, never below the plain table's and often above; as many times larger as the most regions
+        /// (5 for 7 or 8 tiles on 4x4, 5 for 6 tiles on 5x5). The solver prefers them when both are there.
+        #[arg(long, help_heading = TABLES)]
+        blank_aware: bool,
         /// Worker threads, 1 to 256 [default: all cores].
         #[arg(short = 'j', long, value_name = "N", value_parser = cli_common::parse_threads, help_heading = TUNING)]
         threads: Option<usize>,
@@ -167,8 +171,9 @@ fn main() -> ExitCode {
 
 fn run(cli: Cli) -> Result<ExitCode, Stop> {
     match cli.command {
-        Command::Build { partition, board, force, threads, memory_limit, out, quiet } => {
-            build(&partition, board, &out, threads, memory_limit, quiet, force)?;
+        Command::Build { partition, board, force, blank_aware, threads, memory_limit, out, quiet } => {
+            let kind = if blank_aware { Kind::BlankAware } else { Kind::Plain };
+            build(&partition, board, kind, &out, threads, memory_limit, quiet, force)?;
             Ok(ExitCode::SUCCESS)
         }
         Command::Info { paths, format } => {
@@ -221,9 +226,11 @@ impl Log {
 /// `pdb-builder build`: cleans up after killed builds, sees which tables are missing, refuses a build that
 /// does not fit in memory or on the disk, then makes the missing tables one at a time, relabelling a symmetric image of a
 /// table already there instead of searching when it can.
+#[allow(clippy::too_many_arguments)]
 fn build(
     partition: &str,
     board: Board,
+    kind: Kind,
     out: &Path,
     threads: Option<usize>,
     memory_limit: Option<u64>,
@@ -233,19 +240,24 @@ fn build(
     let partition = Partition::parse(board, partition)?;
     let log = Log { quiet };
     clean_up_killed_builds(out, log);
-    let (mut ready, todo) = survey(board, &partition, out, force, log);
-    let Some(largest) = todo.iter().map(|(p, _)| *p).max_by_key(|p| bfs::memory_needed(board, p)) else {
+    let (mut ready, todo) = survey(board, &partition, kind, out, force, log);
+    let blank_aware = kind == Kind::BlankAware;
+    let Some(largest) = todo.iter().map(|(p, _)| *p).max_by_key(|p| bfs::memory_needed(board, p, blank_aware)) else {
         return Ok(());
     };
-    check_memory(board, &partition, todo.len(), largest, memory_limit, log)?;
+    for (pattern, _) in &todo {
+        pdb_builder::check_entries(board, pattern, kind)?;
+    }
+    check_memory(board, &partition, kind, todo.len(), largest, memory_limit, log)?;
     pdb_builder::check_writable(out)?;
-    pdb_builder::check_disk(out, todo.iter().map(|(p, path)| (*p, path.as_path())))?;
+    pdb_builder::check_disk(out, board, kind, todo.iter().map(|(p, path)| (*p, path.as_path())))?;
     let pool = rayon::ThreadPoolBuilder::new().num_threads(threads.unwrap_or(0)).build()?;
     for (pattern, path) in todo {
         let sources: Vec<&Pattern> = ready.iter().map(|(p, _)| *p).collect();
-        match symmetry::find_image(board, pattern, &sources) {
+        // A symmetry moves the regions' order too, so blank-aware tables are always searched for.
+        match symmetry::find_image(board, pattern, &sources).filter(|_| !blank_aware) {
             Some((i, s)) => derive_one(&pool, board, pattern, &path, &ready[i], s, log)?,
-            None => build_one(&pool, board, pattern, &path, log)?,
+            None => build_one(&pool, board, pattern, kind, &path, log)?,
         }
         ready.push((pattern, path));
     }
@@ -267,6 +279,7 @@ fn clean_up_killed_builds(out: &Path, log: Log) {
 fn survey<'a>(
     board: Board,
     partition: &'a Partition,
+    kind: Kind,
     out: &Path,
     force: bool,
     log: Log,
@@ -275,8 +288,8 @@ fn survey<'a>(
     // Valid tables of this partition, which a symmetric pattern's table can be relabelled from.
     let mut ready = Vec::new();
     for pattern in &partition.patterns {
-        let path = out.join(file_name(board, pattern));
-        match pdb_builder::existing(&path, board, pattern) {
+        let path = out.join(kind.file_name(board, pattern));
+        match pdb_builder::existing(&path, board, pattern, kind) {
             Existing::Valid if !force => {
                 log.note(&format!("{}: valid table already there, skipped (--force rebuilds it)", path.display()));
                 ready.push((pattern, path));
@@ -297,12 +310,13 @@ fn survey<'a>(
 fn check_memory(
     board: Board,
     partition: &Partition,
+    kind: Kind,
     tables: usize,
     largest: &Pattern,
     memory_limit: Option<u64>,
     log: Log,
 ) -> Result<(), Error> {
-    let need = bfs::memory_needed(board, largest);
+    let need = bfs::memory_needed(board, largest, kind == Kind::BlankAware);
     let (limit, why) = match memory_limit {
         Some(l) => (l, "--memory-limit".to_string()),
         None => {
@@ -315,15 +329,16 @@ fn check_memory(
         }
     };
     log.note(&format!(
-        "partition {} on {board}: {} table(s) to build; memory needed {} (the {}-tile table, built one at a time), limit {} ({why})",
+        "partition {} on {board}: {} {} table(s) to build; memory needed {} (the {}-tile table, built one at a time), limit {} ({why})",
         partition.name,
         tables,
+        kind.name(),
         human_bytes(need),
         largest.len(),
         human_bytes(limit)
     ));
     if need > limit {
-        let what = format!("the {}-tile table {}", largest.len(), file_name(board, largest));
+        let what = format!("the {}-tile table {}", largest.len(), kind.file_name(board, largest));
         return Err(Error::TooBig { what, need, limit, why });
     }
     Ok(())
@@ -352,9 +367,16 @@ fn derive_one(
 
 /// Builds `pattern`'s table by a breadth-first search on `pool` and writes it to `path`, reporting each depth
 /// as it completes.
-fn build_one(pool: &rayon::ThreadPool, board: Board, pattern: &Pattern, path: &Path, log: Log) -> Result<(), Error> {
+fn build_one(
+    pool: &rayon::ThreadPool,
+    board: Board,
+    pattern: &Pattern,
+    kind: Kind,
+    path: &Path,
+    log: Log,
+) -> Result<(), Error> {
     log.note(&format!(
-        "building {}: {} entries, {} threads",
+        "building {}: {} placements, {} threads",
         path.display(),
         thousands(pattern.size()),
         pool.current_num_threads()
@@ -378,7 +400,7 @@ fn build_one(pool: &rayon::ThreadPool, board: Board, pattern: &Pattern, path: &P
             None => log.note(&line),
         }
     };
-    let built = pool.install(|| pdb_builder::build_table(board, pattern, path, &mut progress))?;
+    let built = pool.install(|| pdb_builder::build_table(board, pattern, kind, path, &mut progress))?;
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }
@@ -405,11 +427,20 @@ fn describe(f: &PdbFile) -> String {
     let tiles: Vec<String> = h.tiles.iter().map(|t| t.to_string()).collect();
     let hist: Vec<String> = h.used_histogram().iter().enumerate().map(|(v, c)| format!("{v}:{c}")).collect();
     format!(
-        "{}\n  board {}, goal: blank on cell 0, tile t on cell t\n  pattern: {} tiles: {}\n  index: lexicographic rank of the pattern tiles' cells, {} entries\n  encoding: {}, payload {} at offset {}\n  values 0 to {}; histogram (value:count): {}\n  payload xxh3 {:016x}; format version {}; built by {}\n",
+        "{}\n  board {}, goal: blank on cell 0, tile t on cell t\n  pattern: {} tiles: {}\n  index: {}, {} entries\n  encoding: {}, payload {} at offset {}\n  values 0 to {}; histogram (value:count): {}\n  payload xxh3 {:016x}; format version {}; built by {}\n",
         f.path.display(),
         h.board,
         h.tiles.len(),
         tiles.join(" "),
+        match h.kind() {
+            Kind::Plain => "lexicographic rank of the pattern tiles' cells (plain: one value wherever the blank is)"
+                .to_string(),
+            Kind::BlankAware => format!(
+                "lexicographic rank of the pattern tiles' cells times {}, plus the label of the blank's region \
+                 (blank-aware)",
+                h.labels
+            ),
+        },
         thousands(h.entries),
         h.encoding.name(),
         human_bytes(h.payload_len),
@@ -428,6 +459,8 @@ fn info_json(f: &PdbFile) -> serde_json::Value {
         "file": f.path.display().to_string(),
         "board": h.board.to_string(),
         "tiles": h.tiles,
+        "kind": h.kind().name(),
+        "region_labels": h.labels,
         "entries": h.entries,
         "max_value": h.max_value,
         "histogram": h.used_histogram(),

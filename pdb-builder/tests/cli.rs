@@ -80,6 +80,52 @@ fn build_info_verify_and_skip() {
     assert_eq!(verify.stdout.matches("ok ").count(), 2, "{}", verify.stdout);
 }
 
+/// Blank-aware tables: their own file names beside the plain ones, `info` naming the kind and the labels,
+/// `verify` recomputing their histograms, a renamed one refused by name, and a header that claims the wrong
+/// number of labels refused on open.
+#[test]
+fn blank_aware_tables_build_describe_and_verify() {
+    let dir = TempDir::new("blank");
+    let r = run(&["build", "--board", "3x3", "--partition", "4-4", "--blank-aware", "--out", s(&dir)]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stderr.contains("2 blank-aware table(s) to build"), "{}", r.stderr);
+    let plain = run(&["build", "--board", "3x3", "--partition", "4-4", "--out", s(&dir)]);
+    assert_eq!(plain.code, 0, "{}", plain.stderr);
+    assert!(!plain.stderr.contains("skipped"), "a blank-aware table is not the plain one: {}", plain.stderr);
+    let table = dir.join("3x3-1-2-3-4.blank.pdb");
+    let info = run(&["info", s(&table), "--format", "json"]);
+    let o: serde_json::Value = serde_json::from_str(info.stdout.trim()).unwrap();
+    // Four tiles on 3x3 leave at most five regions (tiles on 1, 3, 5, 7): 9 * 8 * 7 * 6 placements, five
+    // entries each.
+    assert_eq!(
+        (o["kind"].as_str(), o["region_labels"].as_u64(), o["entries"].as_u64()),
+        (Some("blank-aware"), Some(5), Some(15120))
+    );
+    let text = run(&["info", s(&table)]);
+    assert!(text.stdout.contains("plus the label of the blank's region (blank-aware)"), "{}", text.stdout);
+    let verify = run(&["verify", s(&dir)]);
+    assert_eq!((verify.code, verify.stdout.matches("ok ").count()), (0, 4), "{}", verify.stdout);
+
+    std::fs::rename(&table, dir.join("3x3-1-2-3-4.pdb")).unwrap();
+    let verify = run(&["verify", s(&dir.join("3x3-1-2-3-4.pdb"))]);
+    assert_eq!(verify.code, 1);
+    assert!(verify.stdout.contains("header says board 3x3, tiles [1, 2, 3, 4], blank-aware"), "{}", verify.stdout);
+
+    let bytes = std::fs::read(dir.join("3x3-5-6-7-8.blank.pdb")).unwrap();
+    let mut header = Header::from_bytes(bytes[..HEADER_LEN].try_into().unwrap()).unwrap();
+    header.labels = 4;
+    header.entries = 3024 * 4;
+    header.payload_len = 3024 * 2;
+    write_atomic(&dir.join("bad.pdb"), &header, &bytes[HEADER_LEN..HEADER_LEN + 3024 * 2]).unwrap();
+    let info = run(&["info", s(&dir.join("bad.pdb"))]);
+    assert_eq!(info.code, 1);
+    assert!(
+        info.stderr.contains("4 region labels for a 4-tile pattern on 3x3, which leaves at most 5"),
+        "{}",
+        info.stderr
+    );
+}
+
 #[test]
 fn bad_partitions_are_usage_errors() {
     for (partition, message) in [

@@ -3,6 +3,7 @@
 
 use pdb_builder::bfs;
 use puzzle::pdb_file::{decode, encode, pattern_manhattan, Encoding};
+use puzzle::regions::{bits, Regions};
 use puzzle::{Board, Partition, Pattern};
 use std::collections::{BTreeMap, VecDeque};
 
@@ -29,7 +30,7 @@ fn reference_histograms() -> BTreeMap<Vec<u8>, Vec<u64>> {
 }
 
 fn build(board: Board, pattern: &Pattern) -> bfs::Table {
-    bfs::build(board, pattern, &mut |_| {}).unwrap()
+    bfs::build(board, pattern, false, &mut |_| {}).unwrap()
 }
 
 fn trimmed(hist: &[u64]) -> &[u64] {
@@ -48,7 +49,7 @@ fn check_partition_histograms(name: &str) {
         let encoding = Encoding::for_max_excess(table.max_excess);
         assert_eq!(encoding, Encoding::Nibble);
         let payload = encode(encoding, &table.excess).unwrap();
-        let decoded = puzzle::pdb_file::histogram_of(Board::FOUR, pattern, encoding, &payload);
+        let decoded = puzzle::pdb_file::histogram_of(Board::FOUR, pattern, encoding, &payload, 1);
         assert_eq!(trimmed(&decoded), expected.as_slice());
     }
 }
@@ -78,6 +79,16 @@ fn row_and_column_patterns_match_the_reference_histograms() {
 /// The start is the goal with the blank on cell 0. Returns, per placement rank, the least cost over blank
 /// cells (`None` if no blank cell reaches it).
 fn brute_force(board: Board, pattern: &Pattern) -> Vec<Option<u32>> {
+    let n = board.cells();
+    let dist = brute_force_by_cell(board, pattern);
+    (0..pattern.size() as usize)
+        .map(|r| dist[r * n..(r + 1) * n].iter().copied().min().filter(|&d| d != u32::MAX))
+        .collect()
+}
+
+/// [`brute_force`]'s costs for every (placement, blank cell), at `rank * cells + cell` (`u32::MAX` where
+/// unreachable or where a pattern tile stands).
+fn brute_force_by_cell(board: Board, pattern: &Pattern) -> Vec<u32> {
     let n = board.cells();
     let k = pattern.len();
     let size = pattern.size() as usize;
@@ -110,7 +121,7 @@ fn brute_force(board: Board, pattern: &Pattern) -> Vec<Option<u32>> {
             }
         }
     }
-    (0..size).map(|r| dist[r * n..(r + 1) * n].iter().copied().min().filter(|&d| d != u32::MAX)).collect()
+    dist
 }
 
 fn check_against_brute_force(board: &str, partition: &str) {
@@ -162,6 +173,64 @@ fn five_by_five_and_three_by_seven_match_brute_force() {
         check_pattern_against_brute_force(five, &Pattern::new(25, tiles));
     }
     check_pattern_against_brute_force("3x7".parse().unwrap(), &Pattern::new(21, &[6, 7, 13]));
+}
+
+/// A blank-aware table against [`brute_force_by_cell`]: the entry of each placement's region labelled `l`
+/// is the least cost over the blank cells of that region, a label without a region holds the plain value,
+/// and the header's histogram is the entries'.
+fn check_blank_aware_against_brute_force(board: Board, pattern: &Pattern) {
+    let blank = bfs::build(board, pattern, true, &mut |_| {}).unwrap();
+    let plain = build(board, pattern);
+    let n = board.cells();
+    let k = pattern.len();
+    let regions = Regions::untabled(board);
+    let labels = regions.most(k) as usize;
+    let dist = brute_force_by_cell(board, pattern);
+    let mut cells = [0u8; 16];
+    let (mut above, mut hist) = (0, vec![0u64; 128]);
+    for rank in 0..pattern.size() as usize {
+        pattern.unrank(rank as u64, &mut cells);
+        let md = pattern_manhattan(board, pattern, &cells[..k]);
+        let occ = cells[..k].iter().fold(0u32, |m, &c| m | 1 << c);
+        let free = regions.all & !occ;
+        let min = md + 2 * plain.excess[rank] as u32;
+        for l in 0..labels {
+            let got = md + 2 * decode(blank.encoding, &blank.excess, (rank * labels + l) as u64) as u32;
+            hist[got as usize] += 1;
+            let want = match regions.regions(free, free).nth(l) {
+                Some(region) => {
+                    let best = bits(region).map(|c| dist[rank * n + c]).min().unwrap();
+                    if best == u32::MAX {
+                        min
+                    } else {
+                        best
+                    }
+                }
+                None => min,
+            };
+            assert_eq!(got, want, "{board} pattern {:?} placement {:?} label {l}", pattern.tiles(), &cells[..k]);
+            assert!(got >= min);
+            above += (got > min) as usize;
+        }
+    }
+    assert!(above > 0, "{board} {:?}: no entry above the plain value", pattern.tiles());
+    assert_eq!(trimmed(&blank.histogram), trimmed(&hist));
+}
+
+/// Blank-aware tables on 3x3 (every pattern of two partitions), 2x4 and small patterns of the 5x5 blocks,
+/// where regions are flood-filled.
+#[test]
+fn blank_aware_tables_match_brute_force() {
+    for (board, partition) in [("3x3", "4-4"), ("3x3", "1,5,6/2,3,4,7,8"), ("2x4", "1,2,3/4,5,6,7")] {
+        let board: Board = board.parse().unwrap();
+        for pattern in Partition::parse(board, partition).unwrap().patterns {
+            check_blank_aware_against_brute_force(board, &pattern);
+        }
+    }
+    let five: Board = "5x5".parse().unwrap();
+    for tiles in [&[1u8, 2, 5][..], &[3, 4, 8, 9], &[10, 15, 20, 21]] {
+        check_blank_aware_against_brute_force(five, &Pattern::new(25, tiles));
+    }
 }
 
 #[test]
@@ -233,11 +302,11 @@ fn relabelled_tables_equal_their_own_bfs() {
         let board: Board = board.parse().unwrap();
         let (from, to) = (Pattern::new(board.cells(), from), Pattern::new(board.cells(), to));
         let (s, d, b) = (dir.path("source.pdb"), dir.path("derived.pdb"), dir.path("bfs.pdb"));
-        pdb_builder::build_table(board, &from, &s, &mut |_| {}).unwrap();
+        pdb_builder::build_table(board, &from, puzzle::pdb_file::Kind::Plain, &s, &mut |_| {}).unwrap();
         let (i, sym) = pdb_builder::symmetry::find_image(board, &to, &[&from]).expect("an image");
         assert_eq!(i, 0);
         pdb_builder::derive_table(board, &to, &d, &from, &s, sym).unwrap();
-        pdb_builder::build_table(board, &to, &b, &mut |_| {}).unwrap();
+        pdb_builder::build_table(board, &to, puzzle::pdb_file::Kind::Plain, &b, &mut |_| {}).unwrap();
         assert!(std::fs::read(&d).unwrap() == std::fs::read(&b).unwrap(), "{board} {:?}", to.tiles());
     }
 }

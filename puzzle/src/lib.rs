@@ -14,6 +14,7 @@ pub mod partition;
 pub mod pdb_file;
 pub mod random;
 pub mod rank;
+pub mod regions;
 pub mod state;
 pub mod tiles_search;
 

@@ -144,8 +144,7 @@ impl Partition {
 /// The file name a pattern's table is stored under, e.g. `4x4-1-2-3-4-5-6-7.pdb`. Only a convention for
 /// finding files: the header is what is trusted.
 pub fn file_name(board: Board, pattern: &Pattern) -> String {
-    let tiles: Vec<String> = pattern.tiles().iter().map(|t| t.to_string()).collect();
-    format!("{board}-{}.pdb", tiles.join("-"))
+    crate::pdb_file::Kind::Plain.file_name(board, pattern)
 }
 
 #[cfg(test)]

@@ -9,9 +9,10 @@
 //! | 12 | 4 | header length (4096) |
 //! | 16 | 1+1 | board rows, cols |
 //! | 18 | 1 | goal (0: blank on cell 0, tile t on cell t) |
-//! | 19 | 1 | index scheme (1: lexicographic partial permutation, see `rank`) |
+//! | 19 | 1 | index scheme (1: lexicographic partial permutation, see `rank`; 2: that rank times the labels, plus the blank's region label) |
 //! | 20 | 1 | entry encoding (1: 4 bits, 2: 8 bits) |
 //! | 21 | 1 | number of pattern tiles k |
+//! | 22 | 1 | region labels a placement has entries for (scheme 2: the most regions k tiles leave, see `regions`; 0 for scheme 1) |
 //! | 24 | 16 | pattern tiles, ascending, zero padded |
 //! | 40 | 8 | entry count |
 //! | 48 | 8 | payload offset (4096) |
@@ -27,11 +28,15 @@
 //! (at most 9 for the 4x4 catalogue), so 4 bits usually suffice. The search adds its incrementally kept
 //! Manhattan distance back. The one-byte encoding is for tables whose excess exceeds 15.
 //!
+//! A *blank-aware* table (index scheme 2) has an entry for each region label of a placement, where a plain
+//! one (scheme 1) has one entry: the value with the blank in that region, rather than the least over all.
+//!
 //! No timestamps: the same table always gives the same bytes.
 
 use crate::backing::{self, Rehomed};
 use crate::board::Board;
 use crate::rank::{Pattern, INDEX_SCHEME_LEX, MAX_PATTERN_TILES};
+use crate::regions::Regions;
 use memmap2::Mmap;
 use rayon::prelude::*;
 use std::fs::{self, File};
@@ -49,6 +54,8 @@ pub const HIST_BINS: usize = 128;
 const HEADER_HASH_AT: usize = HEADER_LEN - 8;
 /// The one goal code: blank on cell 0, tile `t` on cell `t` (other conventions are converted on input).
 pub const GOAL_BLANK_FIRST: u8 = 0;
+/// Index scheme of a blank-aware table: `rank * labels + label of the blank's region`.
+pub const INDEX_SCHEME_REGIONS: u8 = 2;
 
 /// How entries are stored.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -94,6 +101,35 @@ impl Encoding {
     }
 }
 
+/// What a table stores for a placement.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Kind {
+    /// One entry: the fewest moves of the pattern's tiles wherever the blank is.
+    Plain,
+    /// An entry for each region the pattern's tiles may leave the blank in (index scheme 2).
+    BlankAware,
+}
+
+impl Kind {
+    /// The file a table of this kind for `pattern` is found under: `4x4-1-2-3.pdb`, `4x4-1-2-3.blank.pdb`.
+    pub fn file_name(self, board: Board, pattern: &Pattern) -> String {
+        let tiles: Vec<String> = pattern.tiles().iter().map(|t| t.to_string()).collect();
+        let suffix = match self {
+            Kind::Plain => "",
+            Kind::BlankAware => ".blank",
+        };
+        format!("{board}-{}{suffix}.pdb", tiles.join("-"))
+    }
+
+    /// A description for `info`, messages and reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Plain => "plain",
+            Kind::BlankAware => "blank-aware",
+        }
+    }
+}
+
 /// What a header says.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Header {
@@ -103,8 +139,11 @@ pub struct Header {
     pub board: Board,
     /// The goal convention ([`GOAL_BLANK_FIRST`]).
     pub goal: u8,
-    /// How placements are ranked to entry indices (`rank`'s lexicographic scheme).
+    /// How placements are ranked to entry indices (`rank`'s lexicographic scheme, or that times the labels
+    /// plus the blank's region label).
     pub index_scheme: u8,
+    /// Entries a placement has: 1 for a plain table, the most region labels for a blank-aware one.
+    pub labels: u32,
     /// How entries are stored.
     pub encoding: Encoding,
     /// The pattern's tiles, ascending.
@@ -197,14 +236,23 @@ fn err(path: &Path, kind: impl Into<PdbErrorKind>) -> PdbError {
 
 impl Header {
     /// A header for a freshly built table; the payload hash is filled in by [`write_atomic`].
-    pub fn new(board: Board, pattern: &Pattern, encoding: Encoding, histogram: &[u64], builder: &str) -> Header {
+    /// `labels` entries a placement: 1 for a plain table.
+    pub fn new(
+        board: Board,
+        pattern: &Pattern,
+        labels: u32,
+        encoding: Encoding,
+        histogram: &[u64],
+        builder: &str,
+    ) -> Header {
         let max_value = histogram.iter().rposition(|&c| c > 0).unwrap_or(0) as u32;
-        let entries = pattern.size();
+        let entries = pattern.size() * labels as u64;
         Header {
             version: VERSION,
             board,
             goal: GOAL_BLANK_FIRST,
-            index_scheme: INDEX_SCHEME_LEX,
+            index_scheme: if labels > 1 { INDEX_SCHEME_REGIONS } else { INDEX_SCHEME_LEX },
+            labels,
             encoding,
             tiles: pattern.tiles().to_vec(),
             entries,
@@ -234,6 +282,7 @@ impl Header {
         b[19] = self.index_scheme;
         b[20] = self.encoding as u8;
         b[21] = self.tiles.len() as u8;
+        b[22] = if self.labels > 1 { self.labels as u8 } else { 0 };
         b[24..24 + self.tiles.len()].copy_from_slice(&self.tiles);
         b[40..48].copy_from_slice(&self.entries.to_le_bytes());
         b[48..56].copy_from_slice(&self.payload_offset.to_le_bytes());
@@ -271,7 +320,7 @@ impl Header {
         }
         let board = Board::new(b[16] as usize, b[17] as usize).map_err(|e| bad(e.to_string()))?;
         let encoding = Encoding::from_u8(b[20]).ok_or_else(|| bad(format!("unknown entry encoding {}", b[20])))?;
-        if b[19] != INDEX_SCHEME_LEX {
+        if b[19] != INDEX_SCHEME_LEX && b[19] != INDEX_SCHEME_REGIONS {
             return Err(bad(format!("unknown index scheme {}", b[19])));
         }
         let k = b[21] as usize;
@@ -289,6 +338,7 @@ impl Header {
             board,
             goal: b[18],
             index_scheme: b[19],
+            labels: if b[19] == INDEX_SCHEME_REGIONS { b[22] as u32 } else { 1 },
             encoding,
             entries: u64_at(40),
             payload_offset: u64_at(48),
@@ -300,7 +350,16 @@ impl Header {
             tiles,
         };
         let pattern = header.pattern();
-        if header.entries != pattern.size()
+        if header.index_scheme == INDEX_SCHEME_REGIONS {
+            let most = Regions::untabled(board).most(k);
+            if header.labels != most || most < 2 {
+                return Err(bad(format!(
+                    "{} region labels for a {k}-tile pattern on {board}, which leaves at most {most} regions",
+                    header.labels
+                )));
+            }
+        }
+        if header.entries != pattern.size() * header.labels as u64
             || header.payload_len != encoding.payload_len(header.entries)
             || header.payload_offset != HEADER_LEN as u64
         {
@@ -310,6 +369,15 @@ impl Header {
             )));
         }
         Ok(header)
+    }
+
+    /// Whether the table stores a value per blank region.
+    pub fn kind(&self) -> Kind {
+        if self.labels > 1 {
+            Kind::BlankAware
+        } else {
+            Kind::Plain
+        }
     }
 
     /// The file's total length, header included.
@@ -342,6 +410,8 @@ pub struct Expect<'a> {
     pub board: Option<Board>,
     /// The pattern's tiles, ascending.
     pub tiles: Option<&'a [u8]>,
+    /// The kind of table.
+    pub kind: Option<Kind>,
 }
 
 impl PdbFile {
@@ -359,15 +429,22 @@ impl PdbFile {
         if len != header.file_len() {
             return Err(err(path, PdbErrorKind::Length { expected: header.file_len(), found: len }));
         }
-        let describe = |b: Board, t: &[u8]| format!("board {b}, tiles {t:?}");
+        let describe = |b: Board, t: &[u8], k: Kind| {
+            format!("board {b}, tiles {t:?}{}", if k == Kind::Plain { "" } else { ", blank-aware" })
+        };
         let board_ok = expect.board.is_none_or(|b| b == header.board);
         let tiles_ok = expect.tiles.is_none_or(|t| t == header.tiles.as_slice());
-        if !board_ok || header.goal != GOAL_BLANK_FIRST || !tiles_ok {
+        let kind_ok = expect.kind.is_none_or(|k| k == header.kind());
+        if !board_ok || header.goal != GOAL_BLANK_FIRST || !tiles_ok || !kind_ok {
             return Err(err(
                 path,
                 PdbErrorKind::Mismatch {
-                    expected: describe(expect.board.unwrap_or(header.board), expect.tiles.unwrap_or(&header.tiles)),
-                    found: describe(header.board, &header.tiles)
+                    expected: describe(
+                        expect.board.unwrap_or(header.board),
+                        expect.tiles.unwrap_or(&header.tiles),
+                        expect.kind.unwrap_or(header.kind()),
+                    ),
+                    found: describe(header.board, &header.tiles, header.kind())
                         + if header.goal != GOAL_BLANK_FIRST { ", another goal" } else { "" },
                 },
             ));
@@ -412,7 +489,8 @@ impl PdbFile {
     pub fn verify(&self) -> Result<(), PdbError> {
         let path = &self.path;
         self.verify_checksum()?;
-        let hist = histogram_of(self.header.board, &self.header.pattern(), self.header.encoding, self.payload());
+        let h = &self.header;
+        let hist = histogram_of(h.board, &h.pattern(), h.encoding, self.payload(), h.labels);
         for (value, (&found, &expected)) in hist.iter().zip(&self.header.histogram).enumerate() {
             if found != expected {
                 return Err(err(path, PdbErrorKind::Histogram { value, expected, found }));
@@ -449,11 +527,13 @@ pub fn pattern_manhattan(board: Board, pattern: &Pattern, cells: &[u8]) -> u32 {
     pattern.tiles().iter().zip(cells).map(|(&t, &c)| board.manhattan(t as usize, c as usize)).sum()
 }
 
-/// Value histogram of a payload: every entry decoded to `md + 2 * excess` (in parallel).
+/// Value histogram of a payload of `labels` entries a placement: every entry decoded to `md + 2 * excess` (in
+/// parallel).
 ///
 /// The last pattern tile's digit is the least significant, so consecutive ranks differ only in where that
 /// tile stands among the free cells: a placement is unranked once per run of `cells - k + 1` entries.
-pub fn histogram_of(board: Board, pattern: &Pattern, encoding: Encoding, payload: &[u8]) -> Vec<u64> {
+pub fn histogram_of(board: Board, pattern: &Pattern, encoding: Encoding, payload: &[u8], labels: u32) -> Vec<u64> {
+    let labels = labels as u64;
     const RUNS_PER_CHUNK: u64 = 1 << 12;
     let k = pattern.len();
     let run = (board.cells() - k + 1) as u64;
@@ -471,9 +551,11 @@ pub fn histogram_of(board: Board, pattern: &Pattern, encoding: Encoding, payload
                     let used: u32 = cells[..k - 1].iter().fold(0, |m, &c| m | 1 << c);
                     let free = (0..board.cells()).filter(|&c| used & 1 << c == 0);
                     for (d, cell) in free.enumerate() {
-                        let value =
-                            md + board.manhattan(last, cell) + 2 * decode(encoding, payload, r * run + d as u64) as u32;
-                        hist[(value as usize).min(HIST_BINS - 1)] += 1;
+                        let md = md + board.manhattan(last, cell);
+                        for l in 0..labels {
+                            let value = md + 2 * decode(encoding, payload, (r * run + d as u64) * labels + l) as u32;
+                            hist[(value as usize).min(HIST_BINS - 1)] += 1;
+                        }
                     }
                 }
                 hist
@@ -515,8 +597,8 @@ mod tests {
         let pattern = Pattern::new(6, &[1, 2]);
         let excess: Vec<u8> = (0..pattern.size()).map(|i| (i % 3) as u8).collect();
         let payload = encode(Encoding::Nibble, &excess).unwrap();
-        let hist = histogram_of(board, &pattern, Encoding::Nibble, &payload);
-        let header = Header::new(board, &pattern, Encoding::Nibble, &hist, "test");
+        let hist = histogram_of(board, &pattern, Encoding::Nibble, &payload, 1);
+        let header = Header::new(board, &pattern, 1, Encoding::Nibble, &hist, "test");
         let path = dir.join("t.pdb");
         write_atomic(&path, &header, &payload).unwrap();
         (path, header)
@@ -534,7 +616,7 @@ mod tests {
         let dir = tempdir("faults");
         let (path, header) = sample(&dir);
         let board = header.board;
-        let expect = Expect { board: Some(board), tiles: Some(&[1, 2]) };
+        let expect = Expect { board: Some(board), tiles: Some(&[1, 2]), kind: None };
         let f = PdbFile::open(&path, &expect).unwrap();
         f.verify().unwrap();
         assert_eq!(f.header.tiles, vec![1, 2]);
@@ -557,9 +639,9 @@ mod tests {
         let mut fb = future.to_bytes().to_vec();
         fb.extend_from_slice(&bytes[HEADER_LEN..]);
         assert!(open_err(&fb, &expect).contains("format version 9 is newer"));
-        let other = Expect { board: Some("3x2".parse().unwrap()), tiles: None };
+        let other = Expect { board: Some("3x2".parse().unwrap()), ..Expect::default() };
         assert!(open_err(&bytes, &other).contains("table is for board 2x3"));
-        assert!(open_err(&bytes, &Expect { board: Some(board), tiles: Some(&[1, 3]) })
+        assert!(open_err(&bytes, &Expect { board: Some(board), tiles: Some(&[1, 3]), kind: None })
             .contains("expected board 2x3, tiles [1, 3]"));
         assert!(open_err(b"short", &expect).contains("shorter than the 4096-byte header"));
         fs::remove_dir_all(&dir).unwrap();
@@ -572,7 +654,7 @@ mod tests {
         header.histogram[0] += 1;
         let payload = fs::read(&path).unwrap()[HEADER_LEN..].to_vec();
         write_atomic(&path, &header, &payload).unwrap();
-        let f = PdbFile::open(&path, &Expect { board: Some(header.board), tiles: None }).unwrap();
+        let f = PdbFile::open(&path, &Expect { board: Some(header.board), ..Expect::default() }).unwrap();
         assert!(f.verify().unwrap_err().to_string().contains("recomputed value histogram differs"));
         fs::remove_dir_all(&dir).unwrap();
     }
