@@ -190,11 +190,16 @@ struct Payload {
     entries: u64,
     /// Entries a placement has: 1, or the region labels of a blank-aware table.
     labels: u32,
+    /// A nibble 1 for each label: a placement's group of entries all equal to `x` is `x * ones`.
+    ones: u64,
+    /// Bytes of the payload.
+    bytes: usize,
 }
 
 impl Payload {
     /// No table: what the slots past the last table hold.
-    const NONE: Payload = Payload { ptr: std::ptr::null(), nibble: 0, mask: 0, entries: 0, labels: 1 };
+    const NONE: Payload =
+        Payload { ptr: std::ptr::null(), nibble: 0, mask: 0, entries: 0, labels: 1, ones: 1, bytes: 0 };
 
     /// `f`'s payload, read in place in its mapping.
     fn of(f: &PdbFile) -> Payload {
@@ -205,7 +210,32 @@ impl Payload {
             mask: if nibble == 1 { 0xF } else { 0xFF },
             entries: f.header.entries,
             labels: f.header.labels,
+            ones: (0..f.header.labels).fold(0, |m, l| m | 1 << (4 * l)),
+            bytes: f.payload().len(),
         }
+    }
+
+    /// The entries of every label of one placement of a blank-aware table (nibbles, which the header check
+    /// guarantees), the first at `first`: label `l` in bits `4l..4l + 4`.
+    ///
+    /// # Safety
+    /// `first` is a placement's first entry: `first + labels <= entries`.
+    #[inline(always)]
+    unsafe fn group(&self, first: u32) -> u64 {
+        debug_assert!(first as u64 + self.labels as u64 <= self.entries && self.nibble == 1);
+        let byte = (first >> 1) as usize;
+        let word = if byte + 8 <= self.bytes {
+            // SAFETY: bytes `byte..byte + 8` are inside the payload (checked just above); the read is unaligned.
+            u64::from_le(unsafe { self.ptr.add(byte).cast::<u64>().read_unaligned() })
+        } else {
+            // The payload's last few bytes: read no further than its end.
+            // SAFETY: the payload is `bytes` bytes from `ptr`, mapped as long as the heuristic lives, and
+            // `byte` is inside it since `first` is an entry.
+            let tail = unsafe { std::slice::from_raw_parts(self.ptr.add(byte), self.bytes - byte) };
+            tail.iter().rev().fold(0u64, |w, &b| w << 8 | b as u64)
+        };
+        // At most 8 labels and a nibble of offset: 36 bits of the 64.
+        word >> ((first & 1) * 4) & (self.ones * 0xF)
     }
 
     /// # Safety
@@ -239,7 +269,7 @@ impl Payload {
 /// differently miss different interactions (on 5x5, 6-6-6-6 and 7-6-6-5 together average 82.77 at random
 /// positions against 82.45 for the better alone). Not maxed with linear conflict: on random positions that
 /// beats 7-8 + reflection once in 33,000 (BENCHMARKS.md).
-pub struct PdbHeuristic<const P: usize, const S: usize> {
+pub struct PdbHeuristic<const P: usize, const S: usize, const Q: usize = 0> {
     md: [[u8; MAX_CELLS]; MAX_CELLS],
     /// `views[s][v]`: set `s` seen in view `v` (0: the position, 1: its reflection).
     views: [[View; 2]; S],
@@ -255,8 +285,9 @@ pub struct PdbHeuristic<const P: usize, const S: usize> {
     /// Cells strictly between a move's ends in cell order, for a vertical move in a view: `cols - 1`.
     between: usize,
     payloads: [[Payload; P]; S],
-    /// The blank's regions, when some table is blank-aware: its entry is found by the label of the region the
-    /// blank is in among the cells its pattern's tiles leave free (labels tabled on boards of up to 16 cells).
+    /// The blank's regions, in a heuristic for blank-aware tables (`Q == P`): such a table's entry is found by
+    /// the label of the region the blank is in among the cells its pattern's tiles leave free (labels tabled
+    /// on boards of up to 16 cells), and only where the placement's entries differ.
     regions: Option<Regions>,
     /// Owns the mappings the payload pointers point into.
     sets: [Arc<Vec<PdbFile>>; S],
@@ -289,29 +320,29 @@ const FAST_BETWEEN: usize = 3;
 
 // SAFETY: the raw payload pointers point into read-only mappings owned by `sets`, which live as long as
 // the heuristic and are never written; sharing read-only memory between threads is sound.
-unsafe impl<const P: usize, const S: usize> Send for PdbHeuristic<P, S> {}
+unsafe impl<const P: usize, const S: usize, const Q: usize> Send for PdbHeuristic<P, S, Q> {}
 // SAFETY: as above; nothing is mutated through a shared reference.
-unsafe impl<const P: usize, const S: usize> Sync for PdbHeuristic<P, S> {}
+unsafe impl<const P: usize, const S: usize, const Q: usize> Sync for PdbHeuristic<P, S, Q> {}
 
 /// A node of [`PdbHeuristic`]: the Manhattan distance and, for each set and view, each table's rank and
 /// entry, so that a move re-ranks and rereads only the table of the tile it moved.
 #[derive(Clone, Copy, Debug)]
-pub struct PdbNode<const P: usize, const S: usize> {
+pub struct PdbNode<const P: usize, const S: usize, const Q: usize = 0> {
     md: u16,
     h: u16,
     sums: [[u16; 2]; S],
+    /// Each table's rank times its labels: the index of the placement's (first) entry.
     ranks: [[[u32; P]; 2]; S],
     excess: [[[u8; P]; 2]; S],
     /// The pattern whose rank the last move changed, per set and view (to be read by `settle`).
     moved: [[u8; 2]; S],
-    /// The entry of that pattern to read, per set and view: its rank, or in a blank-aware table the rank
-    /// times the labels plus the blank's region's label.
-    at: [[u32; 2]; S],
-    /// The cells each pattern's tiles stand on, per set and view: kept only when a table is blank-aware.
-    occ: [[[u32; P]; 2]; S],
+    /// The cells each pattern's tiles stand on, per set and view, and the blank's cell per view: kept only
+    /// by a heuristic that reads blank-aware tables (`Q == P`; none when `Q == 0`).
+    occ: [[[u32; Q]; 2]; S],
+    blank: [u8; 2],
 }
 
-impl<const P: usize, const S: usize> Default for PdbNode<P, S> {
+impl<const P: usize, const S: usize, const Q: usize> Default for PdbNode<P, S, Q> {
     fn default() -> Self {
         PdbNode {
             md: 0,
@@ -320,13 +351,13 @@ impl<const P: usize, const S: usize> Default for PdbNode<P, S> {
             ranks: [[[0; P]; 2]; S],
             excess: [[[0; P]; 2]; S],
             moved: [[0; 2]; S],
-            at: [[0; 2]; S],
-            occ: [[[0; P]; 2]; S],
+            occ: [[[0; Q]; 2]; S],
+            blank: [0; 2],
         }
     }
 }
 
-impl<const P: usize, const S: usize> PdbNode<P, S> {
+impl<const P: usize, const S: usize, const Q: usize> PdbNode<P, S, Q> {
     /// The estimate from the Manhattan distance and the sums: the largest sum counts.
     #[inline(always)]
     fn set_h(&mut self) {
@@ -338,10 +369,10 @@ impl<const P: usize, const S: usize> PdbNode<P, S> {
     }
 }
 
-impl<const P: usize, const S: usize> PdbHeuristic<P, S> {
+impl<const P: usize, const S: usize, const Q: usize> PdbHeuristic<P, S, Q> {
     /// Each set's tables in pattern order, validated (board, goal, tiles) by the caller's `PdbFile::open`.
     /// `reflect` adds the diagonal reflection (square boards only).
-    pub fn new(board: Board, sets: [Arc<Vec<PdbFile>>; S], reflect: bool) -> PdbHeuristic<P, S> {
+    pub fn new(board: Board, sets: [Arc<Vec<PdbFile>>; S], reflect: bool) -> PdbHeuristic<P, S, Q> {
         let reflect = reflect && board.is_square();
         let nviews = 1 + reflect as usize;
         let plain = View { cell: std::array::from_fn(|c| c as u8), slot: [(NONE, NONE); MAX_CELLS] };
@@ -358,6 +389,8 @@ impl<const P: usize, const S: usize> PdbHeuristic<P, S> {
         let payloads: [[Payload; P]; S] =
             std::array::from_fn(|s| std::array::from_fn(|p| sets[s].get(p).map_or(Payload::NONE, Payload::of)));
         let blank_aware = payloads.iter().flatten().any(|p| p.labels > 1);
+        assert!(Q == 0 || Q == P, "Q is P (blank-aware tables) or 0");
+        assert!(!blank_aware || Q == P, "blank-aware tables need the heuristic that keeps the patterns' cells");
         PdbHeuristic {
             md: manhattan_table(board),
             views,
@@ -367,19 +400,17 @@ impl<const P: usize, const S: usize> PdbHeuristic<P, S> {
             geo: geometry(board, &views[0][..nviews]),
             between: board.cols() - 1,
             payloads,
-            regions: blank_aware.then(|| Regions::new(board, false)),
+            regions: (Q > 0).then(|| Regions::new(board, false)),
             sets,
         }
     }
 
-    /// The entry of `rank` in set `s`'s table `p` with the blank on `blank` and that pattern's tiles on `occ`
-    /// (in the view's cells).
-    #[inline(always)]
-    fn entry(&self, s: usize, p: usize, rank: u32, occ: u32, blank: usize) -> u32 {
-        let labels = self.payloads[s][p].labels;
+    /// The entry of set `s`'s table `p` to read for the placement whose first entry is `first`, with the blank
+    /// on `blank` and that pattern's tiles on `occ` (in the view's cells).
+    fn entry(&self, s: usize, p: usize, first: u32, occ: u32, blank: usize) -> u32 {
         match &self.regions {
-            Some(regions) if labels > 1 => rank * labels + regions.label_of(regions.all & !occ, blank),
-            _ => rank,
+            Some(regions) if self.payloads[s][p].labels > 1 => first + regions.label_of(regions.all & !occ, blank),
+            _ => first,
         }
     }
 
@@ -398,15 +429,15 @@ impl<const P: usize, const S: usize> PdbHeuristic<P, S> {
         for (t, &c) in near.iter_mut().zip(&g.between) {
             *t = tiles[c as usize];
         }
-        let mut passed = [0; S];
+        let mut passed = [0i32; S];
         for (s, sum) in passed.iter_mut().enumerate() {
             let pass = &self.pass[s][g.vertical as usize][tile as usize];
             for &t in &near {
-                *sum += pass[t as usize];
+                *sum = sum.wrapping_add(pass[t as usize]);
             }
             if self.between > FAST_BETWEEN {
                 for &c in &g.between[FAST_BETWEEN..self.between] {
-                    *sum += pass[tiles[c as usize] as usize];
+                    *sum = sum.wrapping_add(pass[tiles[c as usize] as usize]);
                 }
             }
         }
@@ -415,7 +446,9 @@ impl<const P: usize, const S: usize> PdbHeuristic<P, S> {
 }
 
 /// For each tile, the pattern it belongs to and its index there (`(NONE, NONE)` for the blank); and for each
-/// pattern, the rank weight of each index.
+/// pattern, the rank weight of each index times the table's labels, so that the search's "rank" of a
+/// blank-aware table is the index of the placement's first entry (the weights wrap in i32 as the deltas do:
+/// entries fit in u32, which is all that counts).
 fn owners<const P: usize>(files: &[PdbFile]) -> ([(u8, u8); MAX_CELLS], [[i32; MAX_CELLS]; P]) {
     let mut owner = [(NONE, NONE); MAX_CELLS];
     let mut weights = [[0i32; MAX_CELLS]; P];
@@ -423,7 +456,7 @@ fn owners<const P: usize>(files: &[PdbFile]) -> ([(u8, u8); MAX_CELLS], [[i32; M
         let pattern = f.header.pattern();
         for (i, &t) in pattern.tiles().iter().enumerate() {
             owner[t as usize] = (p as u8, i as u8);
-            weights[p][i] = pattern.weight(i) as i32;
+            weights[p][i] = (pattern.weight(i) * f.header.labels as u64) as u32 as i32;
         }
     }
     (owner, weights)
@@ -483,10 +516,10 @@ fn geometry(board: Board, views: &[View]) -> Box<[[Geometry; MAX_CELLS]; MAX_CEL
     geo
 }
 
-impl<const P: usize, const S: usize> Heuristic for PdbHeuristic<P, S> {
-    type Node = PdbNode<P, S>;
+impl<const P: usize, const S: usize, const Q: usize> Heuristic for PdbHeuristic<P, S, Q> {
+    type Node = PdbNode<P, S, Q>;
 
-    fn root(&self, tiles: &[u8; MAX_CELLS]) -> PdbNode<P, S> {
+    fn root(&self, tiles: &[u8; MAX_CELLS]) -> PdbNode<P, S, Q> {
         let mut node = PdbNode { md: manhattan_of(&self.md, tiles) as u16, ..PdbNode::default() };
         for (s, files) in self.sets.iter().enumerate() {
             for v in 0..self.nviews {
@@ -499,14 +532,19 @@ impl<const P: usize, const S: usize> Heuristic for PdbHeuristic<P, S> {
                     }
                 }
                 let blank = view.cell[tiles.iter().position(|&t| t == 0).expect("a blank")] as usize;
+                if Q > 0 {
+                    node.blank[v] = blank as u8;
+                }
                 for (p, f) in files.iter().enumerate() {
                     let pattern = f.header.pattern();
                     let cells = &cells[p][..pattern.len()];
-                    let rank = pattern.rank(cells) as u32;
+                    let first = (pattern.rank(cells) * f.header.labels as u64) as u32;
                     let occ = cells.iter().fold(0, |m, &c| m | 1 << c);
-                    node.ranks[s][v][p] = rank;
-                    node.occ[s][v][p] = occ;
-                    node.excess[s][v][p] = f.excess(self.entry(s, p, rank, occ, blank) as u64);
+                    node.ranks[s][v][p] = first;
+                    if Q > 0 {
+                        node.occ[s][v][p] = occ;
+                    }
+                    node.excess[s][v][p] = f.excess(self.entry(s, p, first, occ, blank) as u64);
                     node.sums[s][v] += node.excess[s][v][p] as u16;
                 }
             }
@@ -516,56 +554,72 @@ impl<const P: usize, const S: usize> Heuristic for PdbHeuristic<P, S> {
     }
 
     #[inline(always)]
-    fn h(node: &PdbNode<P, S>) -> u32 {
+    fn h(node: &PdbNode<P, S, Q>) -> u32 {
         node.h as u32
     }
 
     #[inline(always)]
     fn child(
         &self,
-        node: &PdbNode<P, S>,
+        node: &PdbNode<P, S, Q>,
         tiles: &[u8; MAX_CELLS],
         tile: u8,
         from: usize,
         to: usize,
-        out: &mut PdbNode<P, S>,
+        out: &mut PdbNode<P, S, Q>,
     ) {
         let row = &self.md[tile as usize];
         *out = *node;
         let n = out;
         n.md = n.md + row[to] as u16 - row[from] as u16;
         let g = &self.geo[to][from];
+        if Q > 0 {
+            n.blank = g.blank;
+        }
         let passed = self.passed(g, tiles, tile);
         for (s, passed) in passed.into_iter().enumerate() {
             for v in 0..self.nviews {
                 let p = self.views[s][v].slot[tile as usize].0 as usize;
-                let delta = self.weight[s][v][tile as usize] * g.step[v] as i32 + g.passes[v] as i32 * passed;
-                // Ranks of a 7-tile 5x5 table reach 2.4e9, past i32: the sum wraps in u32 to the true rank.
+                let weight = self.weight[s][v][tile as usize];
+                let delta =
+                    weight.wrapping_mul(g.step[v] as i32).wrapping_add((g.passes[v] as i32).wrapping_mul(passed));
+                // Ranks of a 7-tile 5x5 table reach 2.4e9, and of the blank-aware 8-tile 4x4 table 4.2e9, past
+                // i32: the delta wraps in i32 and the sum in u32, to the true rank.
                 let rank = n.ranks[s][v][p].wrapping_add_signed(delta);
                 n.ranks[s][v][p] = rank;
                 n.moved[s][v] = p as u8;
-                let at = if self.regions.is_some() {
+                if Q > 0 {
                     n.occ[s][v][p] ^= g.flip[v];
-                    self.entry(s, p, rank, n.occ[s][v][p], g.blank[v] as usize)
-                } else {
-                    rank
-                };
-                n.at[s][v] = at;
-                self.payloads[s][p].prefetch(at);
+                }
+                self.payloads[s][p].prefetch(rank);
             }
         }
     }
 
     #[inline(always)]
-    fn settle(&self, n: &mut PdbNode<P, S>, limit: u32) {
+    fn settle(&self, n: &mut PdbNode<P, S, Q>, limit: u32) {
         let mut best = 0;
         for s in 0..S {
             for v in 0..self.nviews {
                 let p = n.moved[s][v] as usize;
-                // SAFETY: `at[s][v]` is an entry of set s's pattern p: the rank of a placement (the delta keeps
-                // it exact, as the rank and search tests check) times the labels plus a label below them, which
-                // is below the table's entry count.
-                let e = unsafe { self.payloads[s][p].get(n.at[s][v]) };
+                let pay = &self.payloads[s][p];
+                let e = match &self.regions {
+                    Some(regions) if Q > 0 && pay.labels > 1 => {
+                        // SAFETY: `ranks[s][v][p]` is the rank of a placement of set s's pattern p (the delta
+                        // keeps it exact, as the rank and search tests check) times the labels: its first entry.
+                        let group = unsafe { pay.group(n.ranks[s][v][p]) };
+                        let first = group & 0xF;
+                        if group == first * pay.ones {
+                            first as u8
+                        } else {
+                            let l = regions.label_of(regions.all & !n.occ[s][v][p], n.blank[v] as usize);
+                            (group >> (4 * l) & 0xF) as u8
+                        }
+                    }
+                    // SAFETY: `ranks[s][v][p]` is the rank of a placement of set s's pattern p (as above), below
+                    // the table's entry count.
+                    _ => unsafe { pay.get(n.ranks[s][v][p]) },
+                };
                 n.sums[s][v] = n.sums[s][v] + e as u16 - n.excess[s][v][p] as u16;
                 n.excess[s][v][p] = e;
                 best = best.max(n.sums[s][v]);
@@ -620,10 +674,24 @@ mod tests {
         walk_kind(board, sets, reflect, Kind::Plain)
     }
 
+    /// [`walk`] with tables of `kind`.
     fn walk_kind<const S: usize>(board: &str, sets: [&str; S], reflect: bool, kind: Kind) -> usize {
         let board: Board = board.parse().unwrap();
-        let heur = PdbHeuristic::<{ MAX_CELLS }, S>::new(board, sets.map(|p| tables_of(board, p, kind)), reflect);
-        assert_eq!(heur.regions.is_some(), kind == Kind::BlankAware);
+        let sets = sets.map(|p| tables_of(board, p, kind));
+        match kind {
+            Kind::Plain => walk_with(board, &PdbHeuristic::<{ MAX_CELLS }, S>::new(board, sets, reflect), reflect),
+            Kind::BlankAware => {
+                walk_with(board, &PdbHeuristic::<{ MAX_CELLS }, S, { MAX_CELLS }>::new(board, sets, reflect), reflect)
+            }
+        }
+    }
+
+    /// [`walk`] with `heur`.
+    fn walk_with<const S: usize, const Q: usize>(
+        board: Board,
+        heur: &PdbHeuristic<{ MAX_CELLS }, S, Q>,
+        reflect: bool,
+    ) -> usize {
         assert_eq!(heur.nviews, 1 + reflect as usize);
         let mut state = State::goal(board);
         let mut tiles = state.tile_array();
@@ -644,12 +712,11 @@ mod tests {
             state.move_blank(dir);
             tiles = state.tile_array();
             let fresh = heur.root(&tiles);
-            // Only a blank-aware heuristic keeps the patterns' cells.
-            let occ = |n: &PdbNode<{ MAX_CELLS }, S>| heur.regions.as_ref().map(|_| n.occ);
             assert_eq!(
-                (child.ranks, child.excess, child.h, occ(&child)),
-                (fresh.ranks, fresh.excess, fresh.h, occ(&fresh)),
-                "{board} {sets:?} step {step}: {state}"
+                (child.ranks, child.excess, child.h, child.occ, child.blank),
+                (fresh.ranks, fresh.excess, fresh.h, fresh.occ, fresh.blank),
+                "{board} {:?} step {step}: {state}",
+                heur.files().map(|f| f.path.file_name().unwrap()).collect::<Vec<_>>()
             );
             node = child;
         }

@@ -31,7 +31,7 @@ pub use tables::{default_partition, open_tables, HeuristicChoice, Lookups, Table
 use fsm::TableRef;
 use heuristic::{Heuristic, LinearConflictH, Manhattan, PdbHeuristic};
 use moves::Moves;
-use puzzle::pdb_file::PdbFile;
+use puzzle::pdb_file::{Kind, PdbFile};
 use puzzle::{Board, State};
 use std::path::PathBuf;
 use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender};
@@ -51,6 +51,12 @@ enum Loaded {
     /// Two partitions of up to `MAXED_TABLES` tables each (every catalogue entry): one more copy of the
     /// search, not one per pair of sizes.
     Max(PdbHeuristic<MAXED_TABLES, 2>),
+    /// With blank-aware tables, whose nodes also keep where each pattern's tiles are: two tables (4x4's
+    /// 7-8), up to four (5x5's 6-6-6-6), any number, and two sets of up to four.
+    Blank2(PdbHeuristic<2, 1, 2>),
+    Blank4(PdbHeuristic<4, 1, 4>),
+    BlankMany(PdbHeuristic<{ puzzle::MAX_CELLS }, 1, { puzzle::MAX_CELLS }>),
+    BlankMax(PdbHeuristic<MAXED_TABLES, 2, MAXED_TABLES>),
 }
 
 /// The most tables each of two maxed partitions may have.
@@ -68,6 +74,10 @@ macro_rules! with_heuristic {
             Loaded::PdbMany($h) => $body,
             Loaded::Max2($h) => $body,
             Loaded::Max($h) => $body,
+            Loaded::Blank2($h) => $body,
+            Loaded::Blank4($h) => $body,
+            Loaded::BlankMany($h) => $body,
+            Loaded::BlankMax($h) => $body,
         }
     };
 }
@@ -164,18 +174,25 @@ impl Solver {
                         big.len()
                     )));
                 }
+                let blank = sets.iter().flatten().any(|f| f.header.kind() == Kind::BlankAware);
                 let sets: Vec<Arc<Vec<PdbFile>>> = sets.into_iter().map(Arc::new).collect();
                 let check = Some(PayloadCheck::start(sets.clone()));
-                let heuristic = match <[_; 2]>::try_from(sets) {
-                    Ok([a, b]) if a.len().max(b.len()) <= 2 => Loaded::Max2(PdbHeuristic::new(board, [a, b], reflect)),
-                    Ok([a, b]) => Loaded::Max(PdbHeuristic::new(board, [a, b], reflect)),
-                    Err(mut one) => {
+                let heuristic = match (<[_; 2]>::try_from(sets), blank) {
+                    (Ok([a, b]), false) if a.len().max(b.len()) <= 2 => {
+                        Loaded::Max2(PdbHeuristic::new(board, [a, b], reflect))
+                    }
+                    (Ok([a, b]), false) => Loaded::Max(PdbHeuristic::new(board, [a, b], reflect)),
+                    (Ok([a, b]), true) => Loaded::BlankMax(PdbHeuristic::new(board, [a, b], reflect)),
+                    (Err(mut one), blank) => {
                         let files = one.remove(0);
-                        match files.len() {
-                            2 => Loaded::Pdb2(PdbHeuristic::new(board, [files], reflect)),
-                            3 => Loaded::Pdb3(PdbHeuristic::new(board, [files], reflect)),
-                            4 => Loaded::Pdb4(PdbHeuristic::new(board, [files], reflect)),
-                            _ => Loaded::PdbMany(PdbHeuristic::new(board, [files], reflect)),
+                        match (files.len(), blank) {
+                            (2, false) => Loaded::Pdb2(PdbHeuristic::new(board, [files], reflect)),
+                            (3, false) => Loaded::Pdb3(PdbHeuristic::new(board, [files], reflect)),
+                            (4, false) => Loaded::Pdb4(PdbHeuristic::new(board, [files], reflect)),
+                            (_, false) => Loaded::PdbMany(PdbHeuristic::new(board, [files], reflect)),
+                            (2, true) => Loaded::Blank2(PdbHeuristic::new(board, [files], reflect)),
+                            (3 | 4, true) => Loaded::Blank4(PdbHeuristic::new(board, [files], reflect)),
+                            (_, true) => Loaded::BlankMany(PdbHeuristic::new(board, [files], reflect)),
                         }
                     }
                 };
@@ -253,6 +270,10 @@ impl Solver {
             Loaded::PdbMany(h) => h.files().collect(),
             Loaded::Max2(h) => h.files().collect(),
             Loaded::Max(h) => h.files().collect(),
+            Loaded::Blank2(h) => h.files().collect(),
+            Loaded::Blank4(h) => h.files().collect(),
+            Loaded::BlankMany(h) => h.files().collect(),
+            Loaded::BlankMax(h) => h.files().collect(),
             Loaded::Manhattan(_) | Loaded::LinearConflict(_) => Vec::new(),
         };
         files.iter().map(|f| (f.path.clone(), f.header.payload_hash)).collect()

@@ -351,6 +351,9 @@ impl Header {
         };
         let pattern = header.pattern();
         if header.index_scheme == INDEX_SCHEME_REGIONS {
+            if encoding != Encoding::Nibble {
+                return Err(bad("a blank-aware table must store its entries in 4 bits".into()));
+            }
             let most = Regions::untabled(board).most(k);
             if header.labels != most || most < 2 {
                 return Err(bad(format!(

@@ -13,7 +13,8 @@ use adapters::tiles::{
 };
 use batch::Source;
 use engine::{HeuristicChoice, Solver};
-use puzzle::partition::{file_name, Partition, CATALOGUE};
+use puzzle::partition::{Partition, CATALOGUE};
+use puzzle::pdb_file::Kind;
 use puzzle::{Board, Goal};
 use search::rng::SplitMix64;
 use search::Algorithm;
@@ -175,12 +176,16 @@ pub fn random(app: &App, mut f: Fields) -> Result<Value, ApiError> {
     Ok(json!({ "puzzle": SLIDING_TILE, "board": board.to_string(), "goal": goal.name(), "tiles": tiles }))
 }
 
-/// The first catalogue partition of `board` whose tables are all in `dir`: the one `auto` would take.
+/// The first catalogue partition of `board` whose tables (of either kind) are all in `dir`: the one `auto`
+/// would take.
 fn tables_in(dir: &Path, board: Board) -> Option<&'static str> {
     let name = board.to_string();
     CATALOGUE.iter().filter(|(b, _, _)| *b == name).map(|(_, n, _)| *n).find(|n| {
-        Partition::parse(board, n)
-            .is_ok_and(|p| p.patterns.iter().all(|pattern| dir.join(file_name(board, pattern)).exists()))
+        Partition::parse(board, n).is_ok_and(|p| {
+            p.patterns.iter().all(|pattern| {
+                [Kind::Plain, Kind::BlankAware].iter().any(|k| dir.join(k.file_name(board, pattern)).exists())
+            })
+        })
     })
 }
 
