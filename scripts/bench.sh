@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Reproduces the figures in BENCHMARKS.md. Release build, tables in $PDBS (default pdbs/, `make pdbs`).
-# Usage: scripts/bench.sh [korf|lc|threads|lanes|hard|textbook|split|sets|kf50|all]   (default: korf lc threads;
-# `hard`, `textbook`, `split` and `sets` take minutes, `kf50` up to a day, resumably; `all` leaves `split` and `kf50` out)
+# Usage: scripts/bench.sh [korf|lc|threads|lanes|hard|textbook|split|sets|blank|kf50|all]   (default: korf lc
+# threads; `hard`, `textbook`, `split`, `sets` and `blank` take minutes, `kf50` up to a day, resumably; `all` leaves `split` and `kf50` out)
 # Times are medians of $RUNS runs; node counts are exact (one thread).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -178,6 +178,35 @@ sets() {
     done
     for k in 1 2; do
       echo "-- $k set(s), median search seconds: $(cut -d' ' -f5 "$d"/$board-$k-*.txt | sort -n | awk '{a[NR]=$1} END {print a[int((NR + 1) / 2)]}')"
+    done
+  done
+  rm -rf "$d"
+}
+
+# Plain against blank-aware tables of the same partition, one thread, in turn: 7-8 on Korf's 100 (plain in
+# $PDBS, blank-aware in $PDBS_BLANK) and 6-6-6-6 on KF #38, #40, #25, #32 ($PDBS5, $PDBS5_BLANK). Missing
+# blank-aware tables are built first ($LABELS entries a placement, default one a region; minutes).
+blank() {
+  local d; d=$(mktemp -d)
+  grep -v '^#' $KF50 | awk '$1 == 38 || $1 == 40 || $1 == 25 || $1 == 32' > "$d/kf4.txt"
+  local b4=${PDBS_BLANK:-pdbs-blank} b5=${PDBS5_BLANK:-pdbs5-blank} labels=()
+  [ -n "${LABELS:-}" ] && labels=(--labels "$LABELS")
+  $BIN/pdb-builder build --partition 7-8 --blank-aware "${labels[@]}" -o "$b4" -q
+  $BIN/pdb-builder build --board 5x5 --partition 6-6-6-6 --blank-aware "${labels[@]}" -o "$b5" -q
+  sum() { python3 -c 'import json,sys; r=[json.loads(l) for l in open(sys.argv[1])]; assert all(x["matched"] for x in r), "a length differs from the optimum"; print("%.3f s %d nodes" % (sum(x["seconds"] for x in r), sum(x["nodes"] for x in r)))' "$1"; }
+  for board in 4x4 5x5; do
+    local input=$KORF partition=7-8 plain=$PDBS blank=$b4
+    [ $board = 5x5 ] && { input=$d/kf4.txt; partition=6-6-6-6; plain=${PDBS5:-$PDBS}; blank=$b5; }
+    echo "== $board $partition: plain against blank-aware tables, 1 thread ($RUNS runs each, in turn)"
+    for i in $(seq "$RUNS"); do
+      for k in plain blank; do
+        local dir=$plain; [ $k = blank ] && dir=$blank
+        $BIN/solver batch "$input" --board $board --pdbs "$dir" --heuristic pdb --partition $partition -j 1 -q > "$d/$board-$k-$i.jsonl"
+        sum "$d/$board-$k-$i.jsonl" | sed "s/^/run $i, $k: /" | tee "$d/$board-$k-$i.txt"
+      done
+    done
+    for k in plain blank; do
+      echo "-- $k, median search seconds: $(cut -d' ' -f4 "$d"/$board-$k-*.txt | sort -n | awk '{a[NR]=$1} END {print a[int((NR + 1) / 2)]}')"
     done
   done
   rm -rf "$d"

@@ -409,7 +409,9 @@ impl<const P: usize, const S: usize, const Q: usize> PdbHeuristic<P, S, Q> {
     /// on `blank` and that pattern's tiles on `occ` (in the view's cells).
     fn entry(&self, s: usize, p: usize, first: u32, occ: u32, blank: usize) -> u32 {
         match &self.regions {
-            Some(regions) if self.payloads[s][p].labels > 1 => first + regions.label_of(regions.all & !occ, blank),
+            Some(regions) if self.payloads[s][p].labels > 1 => {
+                first + regions.label_of(regions.all & !occ, blank).min(self.payloads[s][p].labels - 1)
+            }
             _ => first,
         }
     }
@@ -612,8 +614,9 @@ impl<const P: usize, const S: usize, const Q: usize> Heuristic for PdbHeuristic<
                         if group == first * pay.ones {
                             first as u8
                         } else {
+                            // The last entry serves every label from it up.
                             let l = regions.label_of(regions.all & !n.occ[s][v][p], n.blank[v] as usize);
-                            (group >> (4 * l) & 0xF) as u8
+                            (group >> (4 * l.min(pay.labels - 1)) & 0xF) as u8
                         }
                     }
                     // SAFETY: `ranks[s][v][p]` is the rank of a placement of set s's pattern p (as above), below
@@ -645,18 +648,21 @@ mod tests {
 
     /// Plain tables for `partition`, built into a fresh folder.
     fn tables(board: Board, partition: &str) -> Arc<Vec<PdbFile>> {
-        tables_of(board, partition, Kind::Plain)
+        tables_of(board, partition, Kind::Plain, None)
     }
 
     /// Tables of `kind` for `partition`, built into a fresh folder.
-    fn tables_of(board: Board, partition: &str, kind: Kind) -> Arc<Vec<PdbFile>> {
+    /// Tables of `kind` for `partition` (blank-aware ones with up to `cap` entries a placement), built into a
+    /// fresh folder.
+    fn tables_of(board: Board, partition: &str, kind: Kind, cap: Option<u32>) -> Arc<Vec<PdbFile>> {
         static FOLDERS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
         let k = FOLDERS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let dir = std::env::temp_dir().join(format!("solver-heur-{board}-{}-{k}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         for pattern in &Partition::parse(board, partition).unwrap().patterns {
-            pdb_builder::build_table(board, pattern, kind, &dir.join(kind.file_name(board, pattern)), &mut |_| {})
-                .unwrap();
+            let labels = pdb_builder::labels_for(board, pattern, kind, cap);
+            let path = dir.join(kind.file_name(board, pattern));
+            pdb_builder::build_table_with(board, pattern, labels, &path, &mut |_| {}).unwrap();
         }
         let spec = TableSpec { dir: dir.clone(), partitions: vec![partition.into()], lookups: Lookups::Reflected };
         let files = open_tables(board, &spec).unwrap().remove(0).1;
@@ -671,13 +677,13 @@ mod tests {
     /// Walks 5,000 random moves from the goal and checks that the node updated move by move (ranks, entries,
     /// estimate) equals the node computed from scratch; returns how many moves were vertical.
     fn walk<const S: usize>(board: &str, sets: [&str; S], reflect: bool) -> usize {
-        walk_kind(board, sets, reflect, Kind::Plain)
+        walk_kind(board, sets, reflect, Kind::Plain, None)
     }
 
     /// [`walk`] with tables of `kind`.
-    fn walk_kind<const S: usize>(board: &str, sets: [&str; S], reflect: bool, kind: Kind) -> usize {
+    fn walk_kind<const S: usize>(board: &str, sets: [&str; S], reflect: bool, kind: Kind, cap: Option<u32>) -> usize {
         let board: Board = board.parse().unwrap();
-        let sets = sets.map(|p| tables_of(board, p, kind));
+        let sets = sets.map(|p| tables_of(board, p, kind, cap));
         match kind {
             Kind::Plain => walk_with(board, &PdbHeuristic::<{ MAX_CELLS }, S>::new(board, sets, reflect), reflect),
             Kind::BlankAware => {
@@ -735,8 +741,10 @@ mod tests {
             walk("4x4", [ROWS, COLS], true),
             walk("3x5", ["1,2,3,4,5/6,7,8,9,10/11,12,13,14", "1,6,11,2,7/12,3,8,13/4,9,14,5,10"], false),
             // Blank-aware tables: labels tabled on 4x4, flood-filled on 3x6 (18 cells).
-            walk_kind("4x4", [ROWS, COLS], true, Kind::BlankAware),
-            walk_kind("3x6", ["1,2,3,4/5,6,7,8/9,10,11,12/13,14,15,16,17"], false, Kind::BlankAware),
+            walk_kind("4x4", [ROWS, COLS], true, Kind::BlankAware, None),
+            walk_kind("3x6", ["1,2,3,4/5,6,7,8/9,10,11,12/13,14,15,16,17"], false, Kind::BlankAware, None),
+            // Two entries a placement, the second serving every region but the first.
+            walk_kind("4x4", [ROWS], true, Kind::BlankAware, Some(2)),
         ] {
             assert!(vertical > 1000, "only {vertical} vertical moves");
         }

@@ -58,9 +58,11 @@ pub struct DepthReport {
 /// A computed table: one excess `(value - md) / 2` a byte, in rank order, and the value histogram.
 ///
 /// A plain table has an entry a placement: the fewest moves over every region the blank may be in. A
-/// blank-aware one has `labels` entries a placement (entry `rank * labels + l`): the fewest moves with the blank
-/// in the region labelled `l` (see `puzzle::regions`), never less than the plain value; a label the
-/// placement has no region for holds the plain value. The search reads the entry of its blank's region.
+/// blank-aware one has `labels` entries a placement (entry `rank * labels + l`): for `l < labels - 1` the
+/// fewest moves with the blank in the region labelled `l` (see `puzzle::regions`), and for the last the
+/// fewest with the blank in any region labelled `labels - 1` or above (all the placement's regions can have
+/// an entry each, or fewer entries keep the table small). Entries are never below the plain value, and an
+/// entry no region of the placement has holds it. The search reads the entry of its blank's region.
 pub struct Table {
     /// Each entry's `(value - md) / 2`, by index, in `encoding`.
     pub excess: Zeroed<u8>,
@@ -79,22 +81,12 @@ pub struct Table {
 /// Bytes the search for `pattern` holds at its peak: the slot words, the excess array (a byte an entry, a
 /// nibble in a blank-aware table) and the region tables (the slots are freed before the payload is encoded,
 /// and the payload is never larger than the excess array).
-pub fn memory_needed(board: Board, pattern: &Pattern, blank_aware: bool) -> u64 {
+pub fn memory_needed(board: Board, pattern: &Pattern, labels: u32) -> u64 {
     let entries = pattern.size();
     let slots = 64 / slot_bits(board, pattern) as u64;
     let tables = if board.cells() <= TABLED_CELLS { (1u64 << board.cells()) * (16 * 2 + 8) } else { 0 };
-    let labels = labels(board, pattern, blank_aware) as u64;
-    let excess = if blank_aware { (entries * labels).div_ceil(2) } else { entries };
+    let excess = if labels > 1 { (entries * labels as u64).div_ceil(2) } else { entries };
     entries.div_ceil(slots) * 8 + excess + tables
-}
-
-/// Entries a placement has: one for each region label in a blank-aware table, else one.
-pub fn labels(board: Board, pattern: &Pattern, blank_aware: bool) -> u32 {
-    if blank_aware {
-        Regions::untabled(board).most(pattern.len())
-    } else {
-        1
-    }
 }
 
 /// A slot holds a seen and a frontier bit per possible region label.
@@ -107,14 +99,16 @@ fn slot_bits(board: Board, pattern: &Pattern) -> u32 {
 }
 
 /// Computes the table of `pattern` on `board` in the current rayon pool, calling `progress` after each depth.
-/// With `blank_aware`, a placement has an entry for each region label (see [`Table`]).
+/// A placement has `labels` entries: 1 for a plain table, from 2 up to the most regions its tiles can leave for
+/// a blank-aware one (see [`Table`]).
 pub fn build(
     board: Board,
     pattern: &Pattern,
-    blank_aware: bool,
+    labels: u32,
     progress: &mut dyn FnMut(&DepthReport),
 ) -> std::io::Result<Table> {
-    let ctx = Ctx::new(board, pattern, labels(board, pattern, blank_aware) as usize);
+    assert!(labels >= 1 && labels <= Regions::untabled(board).most(pattern.len()).max(1));
+    let ctx = Ctx::new(board, pattern, labels as usize);
     match slot_bits(board, pattern) {
         16 => search::<16>(&ctx, progress),
         32 => search::<32>(&ctx, progress),
@@ -493,9 +487,17 @@ fn scan<const LB: u32>(
                     stats.found += 1;
                     stats.max_excess = stats.max_excess.max(e);
                 } else if ctx.labels > 1 {
-                    // A blank-aware table: the regions reached now are `depth` moves away.
+                    // A blank-aware table: the regions reached now are `depth` moves away. The last entry takes
+                    // the first depth at which any region labelled from it up is reached.
+                    let last = ctx.labels - 1;
+                    let seen_before = (value & low_bits(half)) as u32 & !frontier;
                     for l in puzzle::regions::bits(frontier) {
-                        put_nibble(out, at + l, e);
+                        if l < last {
+                            put_nibble(out, at + l, e);
+                        } else if seen_before >> last == 0 {
+                            put_nibble(out, at + last, e);
+                            break;
+                        }
                     }
                     stats.max_excess = stats.max_excess.max(e);
                 }

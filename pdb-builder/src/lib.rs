@@ -11,6 +11,7 @@ pub mod mem;
 pub mod symmetry;
 
 use puzzle::pdb_file::{self, Encoding, Expect, Header, Kind, PdbError, PdbFile};
+use puzzle::regions::Regions;
 use puzzle::{Board, Pattern};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -145,17 +146,12 @@ impl search::Fault for Error {
     }
 }
 
-/// Refuses a build whose tables, `(pattern, path)` in the order they are written, cannot fit in the free
+/// Refuses a build whose tables, `(pattern, labels, path)` in the order they are written, cannot fit in the free
 /// space of `dir`, the existing output folder: said before the search, not as a failed write after it.
-pub fn check_disk<'a>(
-    dir: &Path,
-    board: Board,
-    kind: Kind,
-    tables: impl IntoIterator<Item = (&'a Pattern, &'a Path)>,
-) -> Result<(), Error> {
+pub fn check_disk<'a>(dir: &Path, tables: impl IntoIterator<Item = (&'a Pattern, u32, &'a Path)>) -> Result<(), Error> {
     let sizes: Vec<(u64, u64)> = tables
         .into_iter()
-        .map(|(pattern, path)| (smallest_file(board, pattern, kind), std::fs::metadata(path).map_or(0, |m| m.len())))
+        .map(|(pattern, labels, path)| (smallest_file(pattern, labels), std::fs::metadata(path).map_or(0, |m| m.len())))
         .collect();
     let free =
         cli_common::resources::free_space(dir).map_err(|source| Error::FreeSpace { dir: dir.to_path_buf(), source })?;
@@ -164,9 +160,8 @@ pub fn check_disk<'a>(
 
 /// The smallest file `pattern`'s table can be: its header and a nibble an entry. It is larger only if it needs
 /// the byte encoding, which nothing tells before the search.
-fn smallest_file(board: Board, pattern: &Pattern, kind: Kind) -> u64 {
-    let labels = bfs::labels(board, pattern, kind == Kind::BlankAware) as u64;
-    pdb_file::HEADER_LEN as u64 + Encoding::Nibble.payload_len(pattern.size() * labels)
+fn smallest_file(pattern: &Pattern, labels: u32) -> u64 {
+    pdb_file::HEADER_LEN as u64 + Encoding::Nibble.payload_len(pattern.size() * labels as u64)
 }
 
 /// The disk space a build needs at its fullest, from each table's new file size and the size of the file it
@@ -200,15 +195,26 @@ pub enum Existing {
     Invalid(PdbError),
 }
 
-/// Checks the file a pattern's table would be written to: header, length, board, tiles, kind and payload
-/// checksum (not the histogram recomputation, so that a no-op rebuild stays instant).
-pub fn existing(path: &Path, board: Board, pattern: &Pattern, kind: Kind) -> Existing {
+/// Checks the file a pattern's table of `labels` entries a placement would be written to: header, length,
+/// board, tiles, labels and payload checksum (not the histogram recomputation, so that a no-op rebuild stays
+/// instant).
+pub fn existing(path: &Path, board: Board, pattern: &Pattern, labels: u32) -> Existing {
     if !path.exists() {
         return Existing::Missing;
     }
-    match PdbFile::open(path, &Expect { board: Some(board), tiles: Some(pattern.tiles()), kind: Some(kind) })
-        .and_then(|f| f.verify_checksum())
-    {
+    let kind = if labels > 1 { Kind::BlankAware } else { Kind::Plain };
+    let check = PdbFile::open(path, &Expect { board: Some(board), tiles: Some(pattern.tiles()), kind: Some(kind) })
+        .and_then(|f| {
+            if f.header.labels != labels {
+                let kind = pdb_file::PdbErrorKind::Mismatch {
+                    expected: format!("{labels} entries a placement"),
+                    found: format!("{}", f.header.labels),
+                };
+                return Err(PdbError { path: path.to_path_buf(), kind });
+            }
+            f.verify_checksum()
+        });
+    match check {
         Ok(()) => Existing::Valid,
         Err(e) => Existing::Invalid(e),
     }
@@ -230,7 +236,20 @@ pub struct Built {
     pub elapsed: Duration,
 }
 
-/// Builds `pattern`'s table of `kind` in the current rayon pool and writes it atomically to `path`.
+/// The entries a placement has in a table of `kind`: 1 for a plain table; for a blank-aware one, one a
+/// region label up to `cap` (at least 2), by default [`DEFAULT_LABELS`], never more than the most regions.
+pub fn labels_for(board: Board, pattern: &Pattern, kind: Kind, cap: Option<u32>) -> u32 {
+    match kind {
+        Kind::Plain => 1,
+        Kind::BlankAware => Regions::untabled(board).most(pattern.len()).min(cap.unwrap_or(DEFAULT_LABELS).max(2)),
+    }
+}
+
+/// Entries a placement has in a blank-aware table unless `--labels` says otherwise.
+pub const DEFAULT_LABELS: u32 = 16;
+
+/// Builds `pattern`'s table of `kind` (with the default labels) in the current rayon pool and writes it
+/// atomically to `path`.
 pub fn build_table(
     board: Board,
     pattern: &Pattern,
@@ -238,14 +257,23 @@ pub fn build_table(
     path: &Path,
     progress: &mut dyn FnMut(&bfs::DepthReport),
 ) -> Result<Built, Error> {
+    build_table_with(board, pattern, labels_for(board, pattern, kind, None), path, progress)
+}
+
+/// [`build_table`] with `labels` entries a placement (see [`labels_for`]).
+pub fn build_table_with(
+    board: Board,
+    pattern: &Pattern,
+    labels: u32,
+    path: &Path,
+    progress: &mut dyn FnMut(&bfs::DepthReport),
+) -> Result<Built, Error> {
     let start = Instant::now();
-    check_entries(board, pattern, kind)?;
-    let blank_aware = kind == Kind::BlankAware;
-    let table = bfs::build(board, pattern, blank_aware, progress)
+    check_entries(board, pattern, labels)?;
+    let table = bfs::build(board, pattern, labels, progress)
         .map_err(|source| Error::Allocation { path: path.to_path_buf(), source })?;
     let fail = |kind| pdb_file::PdbError { path: path.to_path_buf(), kind };
     let encoding = Encoding::for_max_excess(table.max_excess);
-    let labels = bfs::labels(board, pattern, blank_aware);
     let header = Header::new(board, pattern, labels, encoding, &table.histogram, BUILDER);
     if table.encoding == encoding {
         pdb_file::write_atomic(path, &header, &table.excess)?;
@@ -304,11 +332,12 @@ pub fn derive_table(
 /// Most entries a table may have: the search indexes entries with 32 bits.
 pub const MAX_ENTRIES: u64 = 1 << 32;
 
-/// Refuses a table the search could not index (a blank-aware table of seven tiles on 5x5 has 14.5 billion
-/// entries): said before the search.
-pub fn check_entries(board: Board, pattern: &Pattern, kind: Kind) -> Result<(), Error> {
-    let entries = pattern.size() * bfs::labels(board, pattern, kind == Kind::BlankAware) as u64;
+/// Refuses a table of `labels` entries a placement that the search could not index (a blank-aware table of
+/// seven tiles on 5x5 with six labels has 14.5 billion entries): said before the search.
+pub fn check_entries(board: Board, pattern: &Pattern, labels: u32) -> Result<(), Error> {
+    let entries = pattern.size() * labels as u64;
     if entries > MAX_ENTRIES {
+        let kind = if labels > 1 { Kind::BlankAware } else { Kind::Plain };
         return Err(Error::TooManyEntries { what: kind.file_name(board, pattern), entries });
     }
     Ok(())
@@ -496,10 +525,15 @@ mod tests {
     #[test]
     fn a_table_file_is_at_least_its_header_and_a_nibble_an_entry() {
         let pattern = Pattern::new(16, &[1, 2, 3, 4, 5, 6, 7]);
-        assert_eq!(smallest_file(Board::FOUR, &pattern, Kind::Plain), 4096 + 57_657_600 / 2);
+        assert_eq!(
+            smallest_file(&pattern, labels_for(Board::FOUR, &pattern, Kind::Plain, None)),
+            4096 + 57_657_600 / 2
+        );
         // Seven tiles on 4x4 can cut the nine free cells into seven regions (tiles on cells 2, 5, 7, 8, 10,
         // 13 and 15).
-        assert_eq!(smallest_file(Board::FOUR, &pattern, Kind::BlankAware), 4096 + 7 * 57_657_600 / 2);
+        let blank = |cap| smallest_file(&pattern, labels_for(Board::FOUR, &pattern, Kind::BlankAware, cap));
+        assert_eq!(blank(None), 4096 + 7 * 57_657_600 / 2);
+        assert_eq!((blank(Some(3)), blank(Some(1))), (4096 + 3 * 57_657_600 / 2, 4096 + 2 * 57_657_600 / 2));
     }
 
     #[test]

@@ -81,6 +81,10 @@ enum Command {
         /// (5 for 7 or 8 tiles on 4x4, 5 for 6 tiles on 5x5). The solver prefers them when both are there.
         #[arg(long, help_heading = TABLES)]
         blank_aware: bool,
+        /// With --blank-aware: entries a placement, 2 or more [default: one a region]. The last entry serves
+        /// every region from it up (the least of theirs), so fewer entries give a smaller, weaker table.
+        #[arg(long, value_name = "K", requires = "blank_aware", value_parser = clap::value_parser!(u32).range(2..=16), help_heading = TABLES)]
+        labels: Option<u32>,
         /// Worker threads, 1 to 256 [default: all cores].
         #[arg(short = 'j', long, value_name = "N", value_parser = cli_common::parse_threads, help_heading = TUNING)]
         threads: Option<usize>,
@@ -171,9 +175,9 @@ fn main() -> ExitCode {
 
 fn run(cli: Cli) -> Result<ExitCode, Stop> {
     match cli.command {
-        Command::Build { partition, board, force, blank_aware, threads, memory_limit, out, quiet } => {
+        Command::Build { partition, board, force, blank_aware, labels, threads, memory_limit, out, quiet } => {
             let kind = if blank_aware { Kind::BlankAware } else { Kind::Plain };
-            build(&partition, board, kind, &out, threads, memory_limit, quiet, force)?;
+            build(&partition, board, (kind, labels), &out, threads, memory_limit, quiet, force)?;
             Ok(ExitCode::SUCCESS)
         }
         Command::Info { paths, format } => {
@@ -230,7 +234,7 @@ impl Log {
 fn build(
     partition: &str,
     board: Board,
-    kind: Kind,
+    (kind, cap): (Kind, Option<u32>),
     out: &Path,
     threads: Option<usize>,
     memory_limit: Option<u64>,
@@ -240,24 +244,25 @@ fn build(
     let partition = Partition::parse(board, partition)?;
     let log = Log { quiet };
     clean_up_killed_builds(out, log);
-    let (mut ready, todo) = survey(board, &partition, kind, out, force, log);
+    let labels = |p: &Pattern| pdb_builder::labels_for(board, p, kind, cap);
+    let (mut ready, todo) = survey(board, &partition, kind, &labels, out, force, log);
     let blank_aware = kind == Kind::BlankAware;
-    let Some(largest) = todo.iter().map(|(p, _)| *p).max_by_key(|p| bfs::memory_needed(board, p, blank_aware)) else {
+    let Some(largest) = todo.iter().map(|(p, _)| *p).max_by_key(|p| bfs::memory_needed(board, p, labels(p))) else {
         return Ok(());
     };
     for (pattern, _) in &todo {
-        pdb_builder::check_entries(board, pattern, kind)?;
+        pdb_builder::check_entries(board, pattern, labels(pattern))?;
     }
-    check_memory(board, &partition, kind, todo.len(), largest, memory_limit, log)?;
+    check_memory(board, &partition, kind, todo.len(), (largest, labels(largest)), memory_limit, log)?;
     pdb_builder::check_writable(out)?;
-    pdb_builder::check_disk(out, board, kind, todo.iter().map(|(p, path)| (*p, path.as_path())))?;
+    pdb_builder::check_disk(out, todo.iter().map(|(p, path)| (*p, labels(p), path.as_path())))?;
     let pool = rayon::ThreadPoolBuilder::new().num_threads(threads.unwrap_or(0)).build()?;
     for (pattern, path) in todo {
         let sources: Vec<&Pattern> = ready.iter().map(|(p, _)| *p).collect();
         // A symmetry moves the regions' order too, so blank-aware tables are always searched for.
         match symmetry::find_image(board, pattern, &sources).filter(|_| !blank_aware) {
             Some((i, s)) => derive_one(&pool, board, pattern, &path, &ready[i], s, log)?,
-            None => build_one(&pool, board, pattern, kind, &path, log)?,
+            None => build_one(&pool, board, pattern, labels(pattern), &path, log)?,
         }
         ready.push((pattern, path));
     }
@@ -280,6 +285,7 @@ fn survey<'a>(
     board: Board,
     partition: &'a Partition,
     kind: Kind,
+    labels: &dyn Fn(&Pattern) -> u32,
     out: &Path,
     force: bool,
     log: Log,
@@ -289,7 +295,7 @@ fn survey<'a>(
     let mut ready = Vec::new();
     for pattern in &partition.patterns {
         let path = out.join(kind.file_name(board, pattern));
-        match pdb_builder::existing(&path, board, pattern, kind) {
+        match pdb_builder::existing(&path, board, pattern, labels(pattern)) {
             Existing::Valid if !force => {
                 log.note(&format!("{}: valid table already there, skipped (--force rebuilds it)", path.display()));
                 ready.push((pattern, path));
@@ -312,11 +318,11 @@ fn check_memory(
     partition: &Partition,
     kind: Kind,
     tables: usize,
-    largest: &Pattern,
+    (largest, labels): (&Pattern, u32),
     memory_limit: Option<u64>,
     log: Log,
 ) -> Result<(), Error> {
-    let need = bfs::memory_needed(board, largest, kind == Kind::BlankAware);
+    let need = bfs::memory_needed(board, largest, labels);
     let (limit, why) = match memory_limit {
         Some(l) => (l, "--memory-limit".to_string()),
         None => {
@@ -371,14 +377,15 @@ fn build_one(
     pool: &rayon::ThreadPool,
     board: Board,
     pattern: &Pattern,
-    kind: Kind,
+    labels: u32,
     path: &Path,
     log: Log,
 ) -> Result<(), Error> {
     log.note(&format!(
-        "building {}: {} placements, {} threads",
+        "building {}: {} placements{}, {} threads",
         path.display(),
         thousands(pattern.size()),
+        if labels > 1 { format!(", {labels} entries each") } else { String::new() },
         pool.current_num_threads()
     ));
     let bar = log.progress_bar(pattern.size());
@@ -400,7 +407,7 @@ fn build_one(
             None => log.note(&line),
         }
     };
-    let built = pool.install(|| pdb_builder::build_table(board, pattern, kind, path, &mut progress))?;
+    let built = pool.install(|| pdb_builder::build_table_with(board, pattern, labels, path, &mut progress))?;
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }

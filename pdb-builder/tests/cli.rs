@@ -113,17 +113,31 @@ fn blank_aware_tables_build_describe_and_verify() {
 
     let bytes = std::fs::read(dir.join("3x3-5-6-7-8.blank.pdb")).unwrap();
     let mut header = Header::from_bytes(bytes[..HEADER_LEN].try_into().unwrap()).unwrap();
-    header.labels = 4;
-    header.entries = 3024 * 4;
-    header.payload_len = 3024 * 2;
-    write_atomic(&dir.join("bad.pdb"), &header, &bytes[HEADER_LEN..HEADER_LEN + 3024 * 2]).unwrap();
+    header.labels = 6;
+    header.entries = 3024 * 6;
+    header.payload_len = 3024 * 3;
+    write_atomic(&dir.join("bad.pdb"), &header, &vec![0; 3024 * 3]).unwrap();
     let info = run(&["info", s(&dir.join("bad.pdb"))]);
     assert_eq!(info.code, 1);
     assert!(
-        info.stderr.contains("4 region labels for a 4-tile pattern on 3x3, which leaves at most 5"),
+        info.stderr.contains("6 region labels for a 4-tile pattern on 3x3, which leaves at most 5"),
         "{}",
         info.stderr
     );
+
+    // Fewer entries than regions: the last serves the rest.
+    let few = TempDir::new("blank-few");
+    let r = run(&["build", "--board", "3x3", "--partition", "4-4", "--blank-aware", "--labels", "2", "--out", s(&few)]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stderr.contains("3,024 placements, 2 entries each"), "{}", r.stderr);
+    let again = run(&["build", "--board", "3x3", "--partition", "4-4", "--blank-aware", "--out", s(&few)]);
+    assert!(
+        again.stderr.contains("expected 5 entries a placement") && again.stderr.contains("rebuilding"),
+        "{}",
+        again.stderr
+    );
+    let bad = run(&["build", "--board", "3x3", "--partition", "4-4", "--labels", "2", "--out", s(&few)]);
+    assert_eq!(bad.code, 2, "--labels needs --blank-aware");
 }
 
 #[test]

@@ -12,7 +12,7 @@
 //! | 19 | 1 | index scheme (1: lexicographic partial permutation, see `rank`; 2: that rank times the labels, plus the blank's region label) |
 //! | 20 | 1 | entry encoding (1: 4 bits, 2: 8 bits) |
 //! | 21 | 1 | number of pattern tiles k |
-//! | 22 | 1 | region labels a placement has entries for (scheme 2: the most regions k tiles leave, see `regions`; 0 for scheme 1) |
+//! | 22 | 1 | entries a placement has (scheme 2: from 2 to the most regions k tiles leave, see `regions`, the last serving every label from it up; 0 for scheme 1) |
 //! | 24 | 16 | pattern tiles, ascending, zero padded |
 //! | 40 | 8 | entry count |
 //! | 48 | 8 | payload offset (4096) |
@@ -355,7 +355,7 @@ impl Header {
                 return Err(bad("a blank-aware table must store its entries in 4 bits".into()));
             }
             let most = Regions::untabled(board).most(k);
-            if header.labels != most || most < 2 {
+            if header.labels < 2 || header.labels > most {
                 return Err(bad(format!(
                     "{} region labels for a {k}-tile pattern on {board}, which leaves at most {most} regions",
                     header.labels
