@@ -298,10 +298,6 @@ pub struct PdbHeuristic<const P: usize, const S: usize, const Q: usize = 0> {
 /// ends in cell order, whose tiles change the rank; so one list of cells serves both views.
 #[derive(Clone, Copy, Default)]
 struct Geometry {
-    /// Per view: the move's two cells, which the moved tile's pattern takes and leaves.
-    flip: [u32; 2],
-    /// Per view: the cell the blank lands on (the one the tile left).
-    blank: [u8; 2],
     /// The change of the moved tile's cell number in each view.
     step: [i8; 2],
     /// Per view: the sign of `step` if the move is vertical in that view, else 0.
@@ -502,8 +498,6 @@ fn geometry(board: Board, views: &[View]) -> Box<[[Geometry; MAX_CELLS]; MAX_CEL
             for (v, view) in views.iter().enumerate() {
                 let cell = &view.cell;
                 let (a, b) = (cell[from] as usize, cell[to] as usize);
-                g.flip[v] = 1 << a | 1 << b;
-                g.blank[v] = a as u8;
                 g.step[v] = (b as i64 - a as i64) as i8;
                 if a.abs_diff(b) > 1 {
                     g.vertical = v as u8;
@@ -575,8 +569,11 @@ impl<const P: usize, const S: usize, const Q: usize> Heuristic for PdbHeuristic<
         let n = out;
         n.md = n.md + row[to] as u16 - row[from] as u16;
         let g = &self.geo[to][from];
+        // The cell the blank lands on in each view (the one the tile left): views map cells alike in every set.
         if Q > 0 {
-            n.blank = g.blank;
+            for v in 0..self.nviews {
+                n.blank[v] = self.views[0][v].cell[from];
+            }
         }
         let passed = self.passed(g, tiles, tile);
         for (s, passed) in passed.into_iter().enumerate() {
@@ -591,7 +588,8 @@ impl<const P: usize, const S: usize, const Q: usize> Heuristic for PdbHeuristic<
                 n.ranks[s][v][p] = rank;
                 n.moved[s][v] = p as u8;
                 if Q > 0 {
-                    n.occ[s][v][p] ^= g.flip[v];
+                    let cell = &self.views[s][v].cell;
+                    n.occ[s][v][p] ^= 1 << cell[from] | 1 << cell[to];
                 }
                 self.payloads[s][p].prefetch(rank);
             }
@@ -605,23 +603,24 @@ impl<const P: usize, const S: usize, const Q: usize> Heuristic for PdbHeuristic<
             for v in 0..self.nviews {
                 let p = n.moved[s][v] as usize;
                 let pay = &self.payloads[s][p];
-                let e = match &self.regions {
-                    Some(regions) if Q > 0 && pay.labels > 1 => {
-                        // SAFETY: `ranks[s][v][p]` is the rank of a placement of set s's pattern p (the delta
-                        // keeps it exact, as the rank and search tests check) times the labels: its first entry.
-                        let group = unsafe { pay.group(n.ranks[s][v][p]) };
-                        let first = group & 0xF;
-                        if group == first * pay.ones {
-                            first as u8
-                        } else {
+                // `Q > 0` first: a constant, so a plain heuristic's settle has no trace of regions.
+                let e = if Q > 0 && pay.labels > 1 {
+                    // SAFETY: `ranks[s][v][p]` is the rank of a placement of set s's pattern p (the delta keeps
+                    // it exact, as the rank and search tests check) times the labels: its first entry.
+                    let group = unsafe { pay.group(n.ranks[s][v][p]) };
+                    let first = group & 0xF;
+                    match &self.regions {
+                        Some(regions) if group != first * pay.ones => {
                             // The last entry serves every label from it up.
                             let l = regions.label_of(regions.all & !n.occ[s][v][p], n.blank[v] as usize);
                             (group >> (4 * l.min(pay.labels - 1)) & 0xF) as u8
                         }
+                        _ => first as u8,
                     }
+                } else {
                     // SAFETY: `ranks[s][v][p]` is the rank of a placement of set s's pattern p (as above), below
                     // the table's entry count.
-                    _ => unsafe { pay.get(n.ranks[s][v][p]) },
+                    unsafe { pay.get(n.ranks[s][v][p]) }
                 };
                 n.sums[s][v] = n.sums[s][v] + e as u16 - n.excess[s][v][p] as u16;
                 n.excess[s][v][p] = e;
