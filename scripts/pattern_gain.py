@@ -25,6 +25,11 @@ def main():
         if not line.strip():
             continue
         info = json.loads(line)
+        if info.get("kind", "plain") != "plain":
+            # A blank-aware table's histogram counts an entry a region label, not a placement weighted by how
+            # likely the blank is to be in each region: its mean is not a position's.
+            print(f"skipped {info['file']}: {info['kind']} (its histogram is not over positions)")
+            continue
         rows, cols = map(int, info["board"].split("x"))
         hist = info["histogram"]
         mean = sum(v * n for v, n in enumerate(hist)) / sum(hist)
