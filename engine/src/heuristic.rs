@@ -224,6 +224,11 @@ impl Payload {
     unsafe fn group(&self, first: u32) -> u64 {
         debug_assert!(first as u64 + self.labels as u64 <= self.entries && self.nibble == 1);
         let byte = (first >> 1) as usize;
+        if self.labels == 2 {
+            // Two entries a placement (`--labels 2`): `first` is even, so the group is the byte at `byte`.
+            // SAFETY: `byte` is inside the payload, since `first` is an entry.
+            return unsafe { *self.ptr.add(byte) } as u64;
+        }
         let word = if byte + 8 <= self.bytes {
             // SAFETY: bytes `byte..byte + 8` are inside the payload (checked just above); the read is unaligned.
             u64::from_le(unsafe { self.ptr.add(byte).cast::<u64>().read_unaligned() })
@@ -406,7 +411,7 @@ impl<const P: usize, const S: usize, const Q: usize> PdbHeuristic<P, S, Q> {
     fn entry(&self, s: usize, p: usize, first: u32, occ: u32, blank: usize) -> u32 {
         match &self.regions {
             Some(regions) if self.payloads[s][p].labels > 1 => {
-                first + regions.label_of(regions.all & !occ, blank).min(self.payloads[s][p].labels - 1)
+                first + regions.label_capped(regions.all & !occ, blank, self.payloads[s][p].labels - 1)
             }
             _ => first,
         }
@@ -612,8 +617,9 @@ impl<const P: usize, const S: usize, const Q: usize> Heuristic for PdbHeuristic<
                     match &self.regions {
                         Some(regions) if group != first * pay.ones => {
                             // The last entry serves every label from it up.
-                            let l = regions.label_of(regions.all & !n.occ[s][v][p], n.blank[v] as usize);
-                            (group >> (4 * l.min(pay.labels - 1)) & 0xF) as u8
+                            let free = regions.all & !n.occ[s][v][p];
+                            let l = regions.label_capped(free, n.blank[v] as usize, pay.labels - 1);
+                            (group >> (4 * l) & 0xF) as u8
                         }
                         _ => first as u8,
                     }
@@ -742,8 +748,9 @@ mod tests {
             // Blank-aware tables: labels tabled on 4x4, flood-filled on 3x6 (18 cells).
             walk_kind("4x4", [ROWS, COLS], true, Kind::BlankAware, None),
             walk_kind("3x6", ["1,2,3,4/5,6,7,8/9,10,11,12/13,14,15,16,17"], false, Kind::BlankAware, None),
-            // Two entries a placement, the second serving every region but the first.
+            // Two entries a placement, the second serving every region but the first; tabled and flood-filled.
             walk_kind("4x4", [ROWS], true, Kind::BlankAware, Some(2)),
+            walk_kind("3x6", ["1,2,3,4/5,6,7,8/9,10,11,12/13,14,15,16,17"], false, Kind::BlankAware, Some(2)),
         ] {
             assert!(vertical > 1000, "only {vertical} vertical moves");
         }

@@ -57,6 +57,9 @@ enum Loaded {
     Blank4(PdbHeuristic<4, 1, 4>),
     BlankMany(PdbHeuristic<{ puzzle::MAX_CELLS }, 1, { puzzle::MAX_CELLS }>),
     BlankMax(PdbHeuristic<MAXED_TABLES, 2, MAXED_TABLES>),
+    /// Two sets of two blank-aware tables each (4x4's 7-8 with another split): nodes half the size of
+    /// `BlankMax`'s, as `Max2` to `Max`.
+    BlankMax2(PdbHeuristic<2, 2, 2>),
 }
 
 /// The most tables each of two maxed partitions may have.
@@ -78,6 +81,7 @@ macro_rules! with_heuristic {
             Loaded::Blank4($h) => $body,
             Loaded::BlankMany($h) => $body,
             Loaded::BlankMax($h) => $body,
+            Loaded::BlankMax2($h) => $body,
         }
     };
 }
@@ -182,6 +186,9 @@ impl Solver {
                         Loaded::Max2(PdbHeuristic::new(board, [a, b], reflect))
                     }
                     (Ok([a, b]), false) => Loaded::Max(PdbHeuristic::new(board, [a, b], reflect)),
+                    (Ok([a, b]), true) if a.len().max(b.len()) <= 2 => {
+                        Loaded::BlankMax2(PdbHeuristic::new(board, [a, b], reflect))
+                    }
                     (Ok([a, b]), true) => Loaded::BlankMax(PdbHeuristic::new(board, [a, b], reflect)),
                     (Err(mut one), blank) => {
                         let files = one.remove(0);
@@ -274,6 +281,7 @@ impl Solver {
             Loaded::Blank4(h) => h.files().collect(),
             Loaded::BlankMany(h) => h.files().collect(),
             Loaded::BlankMax(h) => h.files().collect(),
+            Loaded::BlankMax2(h) => h.files().collect(),
             Loaded::Manhattan(_) | Loaded::LinearConflict(_) => Vec::new(),
         };
         files.iter().map(|f| (f.path.clone(), f.header.payload_hash)).collect()

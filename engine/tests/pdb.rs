@@ -7,6 +7,7 @@ use harness::{bfs_distances, sample, table_free, TempDir};
 use puzzle::partition::{file_name, Partition};
 use puzzle::pdb_file::Kind;
 use puzzle::{Board, State};
+use std::collections::HashMap;
 use std::path::Path;
 
 /// Builds every plain table of `partition` into `dir` with the builder's library.
@@ -31,6 +32,31 @@ fn pdb_solver(board: Board, partition: &str, dir: &Path, lookups: Lookups) -> So
         .unwrap()
 }
 
+/// Asserts that `sv` solves every `step`-th position of `dist` (sorted) in its true distance, serially and on
+/// two threads.
+fn assert_optimal(sv: &Solver, board: Board, dist: &HashMap<u64, u8>, step: usize, what: &str) {
+    for (s, d) in sample(board, dist, step) {
+        for threads in [1, 2] {
+            let r = sv.solve_with(&s, threads, &Limits::default()).unwrap();
+            assert_eq!(r.moves().map(|m| m.len()), Some(d as usize), "{what}: {s} threads {threads}");
+        }
+    }
+}
+
+/// Asserts on every position of `dist` that `lower`'s estimate <= `sv`'s <= the true distance, of the true
+/// distance's parity; returns on how many `sv`'s is above `lower`'s.
+fn count_above(lower: &Solver, sv: &Solver, board: Board, dist: &HashMap<u64, u8>, what: &str) -> usize {
+    let mut above = 0;
+    for (&packed, &d) in dist {
+        let s = State::unpack(board, packed).unwrap();
+        let (l, h) = (lower.estimate(&s), sv.estimate(&s));
+        assert!(l <= h && h <= d as u32, "{what}: {s}: {l} below, {h}, true {d}");
+        assert_eq!((d as u32 - h) % 2, 0, "{what}: {s}");
+        above += (h > l) as usize;
+    }
+    above
+}
+
 /// For every lookup variant: admissible on every state, at least Manhattan, right parity; optimal IDA* on a
 /// sample, serial and parallel.
 fn check_against_bfs(board: Board, partitions: &[&str], step: usize) {
@@ -42,28 +68,13 @@ fn check_against_bfs(board: Board, partitions: &[&str], step: usize) {
     }
     for (partition, lookups) in partitions.iter().flat_map(|p| [Lookups::Regular, Lookups::Reflected].map(|l| (p, l))) {
         let sv = pdb_solver(board, partition, &dir, lookups);
-        let mut above_md = 0;
-        for (&packed, &d) in &dist {
-            let s = State::unpack(board, packed).unwrap();
-            let (h, m) = (sv.estimate(&s), md.estimate(&s));
-            assert!(m <= h && h <= d as u32, "{partition} {lookups:?}: {s}: pdb {h}, manhattan {m}, true {d}");
-            assert_eq!((d as u32 - h) % 2, 0);
-            above_md += (h > m) as usize;
-        }
+        let what = format!("{partition} {lookups:?}, Manhattan below");
+        let above_md = count_above(&md, &sv, board, &dist, &what);
         assert!(
             above_md > 0 || partition.split('/').count() == board.cells() - 1,
             "{partition}: the tables add nothing"
         );
-        for (s, d) in sample(board, &dist, step) {
-            for threads in [1, 2] {
-                let r = sv.solve_with(&s, threads, &Limits::default()).unwrap();
-                assert_eq!(
-                    r.moves().map(|m| m.len()),
-                    Some(d as usize),
-                    "{partition} {lookups:?}: {s} threads {threads}"
-                );
-            }
-        }
+        assert_optimal(&sv, board, &dist, step, &what);
     }
 }
 
@@ -221,12 +232,7 @@ fn two_partitions_give_the_larger_estimate_and_stay_optimal() {
             b_wins += (hb > ha) as usize;
         }
         assert!(a_wins > 0 && b_wins > 0, "{a} higher on {a_wins}, {b} on {b_wins}: one adds nothing");
-        for (s, d) in sample(board, &dist, 500) {
-            for threads in [1, 2] {
-                let r = max.solve_with(&s, threads, &Limits::default()).unwrap();
-                assert_eq!(r.moves().map(|m| m.len()), Some(d as usize), "{s} threads {threads}");
-            }
-        }
+        assert_optimal(&max, board, &dist, 500, max.name());
     }
 
     for choice in [HeuristicChoice::Pdb, HeuristicChoice::Auto] {
@@ -251,14 +257,15 @@ fn two_partitions_give_the_larger_estimate_and_stay_optimal() {
 
 /// Blank-aware tables on every 3x3 position: admissible, never below the plain tables of the same partition
 /// and above them somewhere, with both lookups; searches with them optimal, serial and parallel; with both
-/// kinds in the folder the solver takes the blank-aware ones; and two sets of them give the larger estimate.
+/// kinds in the folder the solver takes the blank-aware ones; and two sets of them give the larger estimate
+/// (two tables against two, and against three).
 /// The third partition's tables keep two entries a placement, the second serving every region but the first.
 #[test]
 fn blank_aware_tables_are_admissible_never_weaker_and_optimal() {
     let board: Board = "3x3".parse().unwrap();
     let dist = bfs_distances(board);
     let (plain, blank) = (TempDir::new("pdb-plain"), TempDir::new("pdb-blank"));
-    let partitions = ["4-4", "1,2/3,4,5/6,7,8", "1,4,7/2,5,8/3,6"];
+    let partitions = ["4-4", "1,2/3,4,5/6,7,8", "1,4,7/2,5,8/3,6", "1,2,4,5/3,6,7,8"];
     for partition in partitions {
         build(board, partition, &plain);
         let cap = (partition == partitions[2]).then_some(2);
@@ -273,42 +280,26 @@ fn blank_aware_tables_are_admissible_never_weaker_and_optimal() {
             sb.tables()
         );
         assert!(sb.name().contains("blank-aware"), "{}", sb.name());
-        let mut above = 0;
+        let what = format!("{partition} {lookups:?}, blank-aware over plain");
+        assert!(count_above(&sp, &sb, board, &dist, &what) > 0, "{what}: never above");
+        assert_optimal(&sb, board, &dist, 500, &what);
+    }
+    // Two sets of two tables (the smaller nodes) and two against three (the capped one).
+    let one = |p| pdb_solver(board, p, &blank, Lookups::Reflected);
+    for other in [partitions[3], partitions[2]] {
+        let spec = TableSpec {
+            dir: blank.to_path_buf(),
+            partitions: vec![partitions[0].into(), other.into()],
+            lookups: Lookups::Reflected,
+        };
+        let max = Solver::new(board, HeuristicChoice::Pdb, &spec, Settings::default(), &mut |w| panic!("{w}")).unwrap();
+        let (sa, so) = (one(partitions[0]), one(other));
         for (&packed, &d) in &dist {
             let s = State::unpack(board, packed).unwrap();
-            let (hp, hb) = (sp.estimate(&s), sb.estimate(&s));
-            assert!(hp <= hb && hb <= d as u32, "{partition} {lookups:?}: {s}: plain {hp}, blank-aware {hb}, true {d}");
-            assert_eq!((d as u32 - hb) % 2, 0);
-            above += (hb > hp) as usize;
+            let h = max.estimate(&s);
+            assert_eq!(h, sa.estimate(&s).max(so.estimate(&s)), "{other}: {s}");
+            assert!(h <= d as u32);
         }
-        assert!(above > 0, "{partition} {lookups:?}: blank-aware never above plain");
-        for (s, d) in sample(board, &dist, 500) {
-            for threads in [1, 2] {
-                let r = sb.solve_with(&s, threads, &Limits::default()).unwrap();
-                assert_eq!(
-                    r.moves().map(|m| m.len()),
-                    Some(d as usize),
-                    "{partition} {lookups:?}: {s} threads {threads}"
-                );
-            }
-        }
-    }
-    let spec = TableSpec {
-        dir: blank.to_path_buf(),
-        partitions: vec![partitions[0].into(), partitions[2].into()],
-        lookups: Lookups::Reflected,
-    };
-    let max = Solver::new(board, HeuristicChoice::Pdb, &spec, Settings::default(), &mut |w| panic!("{w}")).unwrap();
-    let one = |p| pdb_solver(board, p, &blank, Lookups::Reflected);
-    let (sa, sc) = (one(partitions[0]), one(partitions[2]));
-    for (&packed, &d) in &dist {
-        let s = State::unpack(board, packed).unwrap();
-        let h = max.estimate(&s);
-        assert_eq!(h, sa.estimate(&s).max(sc.estimate(&s)), "{s}");
-        assert!(h <= d as u32);
-    }
-    for (s, d) in sample(board, &dist, 500) {
-        let r = max.solve_with(&s, 2, &Limits::default()).unwrap();
-        assert_eq!(r.moves().map(|m| m.len()), Some(d as usize), "{s}");
+        assert_optimal(&max, board, &dist, 500, max.name());
     }
 }

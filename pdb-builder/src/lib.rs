@@ -202,7 +202,7 @@ pub fn existing(path: &Path, board: Board, pattern: &Pattern, labels: u32) -> Ex
     if !path.exists() {
         return Existing::Missing;
     }
-    let kind = if labels > 1 { Kind::BlankAware } else { Kind::Plain };
+    let kind = Kind::of_labels(labels);
     let check = PdbFile::open(path, &Expect { board: Some(board), tiles: Some(pattern.tiles()), kind: Some(kind) })
         .and_then(|f| {
             if f.header.labels != labels {
@@ -337,7 +337,7 @@ pub const MAX_ENTRIES: u64 = 1 << 32;
 pub fn check_entries(board: Board, pattern: &Pattern, labels: u32) -> Result<(), Error> {
     let entries = pattern.size() * labels as u64;
     if entries > MAX_ENTRIES {
-        let kind = if labels > 1 { Kind::BlankAware } else { Kind::Plain };
+        let kind = Kind::of_labels(labels);
         return Err(Error::TooManyEntries { what: kind.file_name(board, pattern), entries });
     }
     Ok(())

@@ -78,7 +78,8 @@ enum Command {
         force: bool,
         /// Blank-aware tables (NAME.blank.pdb): a value for each region the pattern's tiles may leave the
         /// blank in, never below the plain table's and often above; as many times larger as the most regions
-        /// (5 for 7 or 8 tiles on 4x4, 5 for 6 tiles on 5x5). The solver prefers them when both are there.
+        /// (7 for 7 tiles and 8 for 8 tiles on 4x4, 5 for 6 tiles on 5x5). The solver prefers them when both
+        /// are there.
         #[arg(long, help_heading = TABLES)]
         blank_aware: bool,
         /// With --blank-aware: entries a placement, 2 or more [default: one a region]. The last entry serves

@@ -121,6 +121,15 @@ impl Kind {
         format!("{board}-{}{suffix}.pdb", tiles.join("-"))
     }
 
+    /// The kind of a table with `labels` entries a placement.
+    pub fn of_labels(labels: u32) -> Kind {
+        if labels > 1 {
+            Kind::BlankAware
+        } else {
+            Kind::Plain
+        }
+    }
+
     /// A description for `info`, messages and reports.
     pub fn name(self) -> &'static str {
         match self {
@@ -376,11 +385,7 @@ impl Header {
 
     /// Whether the table stores a value per blank region.
     pub fn kind(&self) -> Kind {
-        if self.labels > 1 {
-            Kind::BlankAware
-        } else {
-            Kind::Plain
-        }
+        Kind::of_labels(self.labels)
     }
 
     /// The file's total length, header included.

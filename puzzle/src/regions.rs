@@ -102,6 +102,32 @@ impl Regions {
         (self.labels[free as usize] >> (4 * cell) & 15) as u32
     }
 
+    /// The label of the region of `free` holding `cell`, or `most` if it is larger: what a blank-aware table
+    /// with `most + 1` entries a placement reads. Untabled, it spends no more flood fills than that needs: the
+    /// blank's region and the lowest free cell's are filled a step at a time each, until they meet (label 0,
+    /// the usual answer) or either is whole without the other (a pocket closes in a step or two); only past
+    /// label 1 are the regions below counted.
+    #[inline]
+    pub fn label_capped(&self, free: u32, cell: usize, most: u32) -> u32 {
+        if !self.labels.is_empty() {
+            return self.label_of(free, cell).min(most);
+        }
+        let (mut blank, mut first) = (1 << cell, free & free.wrapping_neg());
+        while blank & first == 0 {
+            let (b, f) = ((blank | self.spread(blank)) & free, (first | self.spread(first)) & free);
+            if b & f == 0 && (b == blank || f == first) {
+                if most <= 1 {
+                    return most;
+                }
+                let region = self.flood(b, free);
+                let below = free & ((region & region.wrapping_neg()) - 1) & !self.flood(f, free);
+                return (1 + self.regions(free, below).take(most as usize - 1).count() as u32).min(most);
+            }
+            (blank, first) = (b, f);
+        }
+        0
+    }
+
     /// The connected part of `free` holding `cell` (a cell of `free`).
     #[inline]
     pub fn region(&self, free: u32, cell: usize) -> u32 {
@@ -197,6 +223,17 @@ mod tests {
                 );
             }
         }
+        for free in (0..1u32 << 16).step_by(89) {
+            for c in bits(free) {
+                for most in 0..9 {
+                    let capped = tables.label_of(free, c).min(most);
+                    assert_eq!(
+                        (plain.label_capped(free, c, most), tables.label_capped(free, c, most)),
+                        (capped, capped)
+                    );
+                }
+            }
+        }
         let five = Regions::new("5x5".parse().unwrap(), true);
         assert!(five.labels.is_empty());
         // Tiles on cells 1 and 5 cut cell 0 off; the rest is one region.
@@ -206,6 +243,8 @@ mod tests {
         let free = five.all & !(1 << 1 | 1 << 5 | 1 << 19 | 1 << 23);
         assert_eq!((five.label_of(free, 0), five.label_of(free, 2), five.label_of(free, 24)), (0, 1, 2));
         assert_eq!(five.regions(free, free).collect::<Vec<_>>(), [1, free & !(1 | 1 << 24), 1 << 24]);
+        let capped = |c, most| five.label_capped(free, c, most);
+        assert_eq!((capped(0, 1), capped(2, 1), capped(24, 1), capped(24, 2), capped(24, 5)), (0, 1, 1, 2, 2));
     }
 
     /// The slot width of the builder and the size of a blank-aware table follow the most regions a pattern's
