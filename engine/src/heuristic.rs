@@ -294,6 +294,9 @@ pub struct PdbHeuristic<const P: usize, const S: usize, const Q: usize = 0> {
     /// the label of the region the blank is in among the cells its pattern's tiles leave free (labels tabled
     /// on boards of up to 16 cells), and only where the placement's entries differ.
     regions: Option<Regions>,
+    /// `flips[to][from][v]`: the cells a move from `from` to `to` changes in view `v` (views map cells alike in
+    /// every set), which a blank-aware node flips in the moved tile's pattern (empty unless `Q > 0`).
+    flips: Vec<[u32; 2]>,
     /// Owns the mappings the payload pointers point into.
     sets: [Arc<Vec<PdbFile>>; S],
 }
@@ -402,6 +405,7 @@ impl<const P: usize, const S: usize, const Q: usize> PdbHeuristic<P, S, Q> {
             between: board.cols() - 1,
             payloads,
             regions: (Q > 0).then(|| Regions::new(board, false)),
+            flips: if Q > 0 { move_flips(board, &views[0][..nviews]) } else { Vec::new() },
             sets,
         }
     }
@@ -490,6 +494,19 @@ fn rank_weights<const P: usize>(
         }
     }
     (weight, pass)
+}
+
+/// [`PdbHeuristic`]'s `flips`, indexed `to * MAX_CELLS + from`, for every move on `board` in each of `views`.
+fn move_flips(board: Board, views: &[View]) -> Vec<[u32; 2]> {
+    let mut flips = vec![[0; 2]; MAX_CELLS * MAX_CELLS];
+    for to in 0..board.cells() {
+        for from in board.neighbors(to) {
+            for (v, view) in views.iter().enumerate() {
+                flips[to * MAX_CELLS + from][v] = 1 << view.cell[from] | 1 << view.cell[to];
+            }
+        }
+    }
+    flips
 }
 
 /// [`PdbHeuristic`]'s `geo`: the shape in each of `views` of every move on `board`.
@@ -593,8 +610,7 @@ impl<const P: usize, const S: usize, const Q: usize> Heuristic for PdbHeuristic<
                 n.ranks[s][v][p] = rank;
                 n.moved[s][v] = p as u8;
                 if Q > 0 {
-                    let cell = &self.views[s][v].cell;
-                    n.occ[s][v][p] ^= 1 << cell[from] | 1 << cell[to];
+                    n.occ[s][v][p] ^= self.flips[to * MAX_CELLS + from][v];
                 }
                 self.payloads[s][p].prefetch(rank);
             }
