@@ -294,9 +294,9 @@ pub struct PdbHeuristic<const P: usize, const S: usize, const Q: usize = 0> {
     /// the label of the region the blank is in among the cells its pattern's tiles leave free (labels tabled
     /// on boards of up to 16 cells), and only where the placement's entries differ.
     regions: Option<Regions>,
-    /// `flips[to][from][v]`: the cells a move from `from` to `to` changes in view `v` (views map cells alike in
-    /// every set), which a blank-aware node flips in the moved tile's pattern (empty unless `Q > 0`).
-    flips: Vec<[u32; 2]>,
+    /// `shifts[to * MAX_CELLS + from]`: what a move from `from` to `to` changes in a blank-aware node (empty
+    /// unless `Q > 0`).
+    shifts: Vec<Shift>,
     /// Owns the mappings the payload pointers point into.
     sets: [Arc<Vec<PdbFile>>; S],
 }
@@ -405,7 +405,7 @@ impl<const P: usize, const S: usize, const Q: usize> PdbHeuristic<P, S, Q> {
             between: board.cols() - 1,
             payloads,
             regions: (Q > 0).then(|| Regions::new(board, false)),
-            flips: if Q > 0 { move_flips(board, &views[0][..nviews]) } else { Vec::new() },
+            shifts: if Q > 0 { shifts(board, &views[0][..nviews]) } else { Vec::new() },
             sets,
         }
     }
@@ -496,17 +496,29 @@ fn rank_weights<const P: usize>(
     (weight, pass)
 }
 
-/// [`PdbHeuristic`]'s `flips`, indexed `to * MAX_CELLS + from`, for every move on `board` in each of `views`.
-fn move_flips(board: Board, views: &[View]) -> Vec<[u32; 2]> {
-    let mut flips = vec![[0; 2]; MAX_CELLS * MAX_CELLS];
+/// A move as a blank-aware node sees it, per view (views map cells alike in every set): kept apart from
+/// [`Geometry`], which the plain search reads, so that its moves stay as small as they were.
+#[derive(Clone, Copy, Default)]
+struct Shift {
+    /// The move's two cells, which the moved tile's pattern takes and leaves.
+    flip: [u32; 2],
+    /// The cell the blank lands on (the one the tile left).
+    blank: [u8; 2],
+}
+
+/// [`PdbHeuristic`]'s `shifts`, indexed `to * MAX_CELLS + from`, for every move on `board` in each of `views`.
+fn shifts(board: Board, views: &[View]) -> Vec<Shift> {
+    let mut shifts = vec![Shift::default(); MAX_CELLS * MAX_CELLS];
     for to in 0..board.cells() {
         for from in board.neighbors(to) {
+            let shift = &mut shifts[to * MAX_CELLS + from];
             for (v, view) in views.iter().enumerate() {
-                flips[to * MAX_CELLS + from][v] = 1 << view.cell[from] | 1 << view.cell[to];
+                shift.flip[v] = 1 << view.cell[from] | 1 << view.cell[to];
+                shift.blank[v] = view.cell[from];
             }
         }
     }
-    flips
+    shifts
 }
 
 /// [`PdbHeuristic`]'s `geo`: the shape in each of `views` of every move on `board`.
@@ -591,11 +603,10 @@ impl<const P: usize, const S: usize, const Q: usize> Heuristic for PdbHeuristic<
         let n = out;
         n.md = n.md + row[to] as u16 - row[from] as u16;
         let g = &self.geo[to][from];
-        // The cell the blank lands on in each view (the one the tile left): views map cells alike in every set.
+        // Read only by a blank-aware heuristic (`Q` is a constant: the plain search has no trace of it).
+        let shift = if Q > 0 { self.shifts[to * MAX_CELLS + from] } else { Shift::default() };
         if Q > 0 {
-            for v in 0..self.nviews {
-                n.blank[v] = self.views[0][v].cell[from];
-            }
+            n.blank = shift.blank;
         }
         let passed = self.passed(g, tiles, tile);
         for (s, passed) in passed.into_iter().enumerate() {
@@ -610,7 +621,7 @@ impl<const P: usize, const S: usize, const Q: usize> Heuristic for PdbHeuristic<
                 n.ranks[s][v][p] = rank;
                 n.moved[s][v] = p as u8;
                 if Q > 0 {
-                    n.occ[s][v][p] ^= self.flips[to * MAX_CELLS + from][v];
+                    n.occ[s][v][p] ^= shift.flip[v];
                 }
                 self.payloads[s][p].prefetch(rank);
             }

@@ -121,7 +121,7 @@ impl Regions {
                 }
                 let region = self.flood(b, free);
                 let below = free & ((region & region.wrapping_neg()) - 1) & !self.flood(f, free);
-                return (1 + self.regions(free, below).take(most as usize - 1).count() as u32).min(most);
+                return 1 + self.regions(free, below).take(most as usize - 1).count() as u32;
             }
             (blank, first) = (b, f);
         }
