@@ -106,13 +106,16 @@ textbook() {
 # (default 7-6-6-5), starting at the $KF_FROM-th easiest (default 1). The records go to $KF_OUT and the
 # batch resumes it, so the same command continues an interrupted run; then the table of ours against the
 # published counts.
+# The fifty with the 5x5 default set (`make pdbs-5x5`: 7-6-6-5 and 6-6-6-6, maxed) unless $KF_PARTITION names
+# other partitions (space-separated, at most two).
 kf50() {
-  local part=${KF_PARTITION:-7-6-6-5}
-  local out=${KF_OUT:-kf50-$part.jsonl}
+  local sets=(${KF_PARTITION:-7-6-6-5 6-6-6-6}) args=()
+  for p in "${sets[@]}"; do args+=(--partition "$p"); done
+  local out=${KF_OUT:-kf50-$(IFS=+; echo "${sets[*]}").jsonl}
   local from=${KF_FROM:-1}
-  echo "== Korf-Felner fifty from number $from by published count, $part + reflection, 2 threads, at most ${KF_LIMIT:-3600} s each, records in $out"
+  echo "== Korf-Felner fifty from number $from by published count, ${sets[*]} + reflection, 2 threads, at most ${KF_LIMIT:-3600} s each, records in $out"
   python3 $summ easiest $KF_NODES $KF50 | tail -n +"$from" > /tmp/bench-kf50.txt
-  $BIN/solver batch /tmp/bench-kf50.txt --board 5x5 --partition "$part" --pdbs "${PDBS5:-$PDBS}" --heuristic pdb \
+  $BIN/solver batch /tmp/bench-kf50.txt --board 5x5 "${args[@]}" --pdbs "${PDBS5:-$PDBS}" --heuristic pdb \
     --threads 2 --parallel search --time-limit "${KF_LIMIT:-3600}" -o "$out" --resume
   python3 $summ published $KF_NODES $KF50 "$out"
 }

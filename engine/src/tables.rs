@@ -2,7 +2,7 @@
 //! happens when tables are missing or corrupt.
 
 use crate::error::Error;
-use puzzle::partition::{file_name, Partition, CATALOGUE};
+use puzzle::partition::{file_name, Partition, CATALOGUE, COMBINED};
 use puzzle::pdb_file::{Expect, Kind, PdbFile};
 use puzzle::Board;
 use std::path::PathBuf;
@@ -11,8 +11,9 @@ use std::str::FromStr;
 /// Which heuristic to use, as the user says it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum HeuristicChoice {
-    /// Pattern databases if a complete set is in the folder (the named partition, or else the board's
-    /// catalogue entries strongest first), else linear conflict with a warning. A corrupt table is an error.
+    /// Pattern databases if a complete set is in the folder (the named partitions, or else the board's
+    /// combined sets and then its catalogue entries, strongest first), else linear conflict with a warning.
+    /// A corrupt table is an error.
     Auto,
     /// Additive pattern databases; fails if a table is missing.
     Pdb,
@@ -87,7 +88,8 @@ pub struct TableSpec {
     /// The folder the table files are in, under their catalogue names.
     pub dir: PathBuf,
     /// Catalogue names (`7-8`, `6-6-3`, ...) or custom `1,2,3/4,5,...` partitions. None: with `Pdb` the
-    /// board's first catalogue entry, with `Auto` the first complete one in the folder. Two: the estimate is
+    /// board's first catalogue entry, with `Auto` the first complete one in the folder, a combined set
+    /// ([`COMBINED`]) before the entries alone. Two: the estimate is
     /// the larger of the two sets' ([`MAX_SETS`] at most).
     pub partitions: Vec<String>,
     /// Which positions each node looks up: the position alone, or with its reflection.
@@ -106,6 +108,15 @@ pub fn default_partition(board: Board) -> Option<&'static str> {
 fn catalogue(board: Board) -> impl Iterator<Item = &'static str> {
     let b = board.to_string();
     CATALOGUE.iter().filter(move |(cb, _, _)| *cb == b).map(|(_, n, _)| *n)
+}
+
+/// What `auto` looks for when no partition is named, strongest first: the board's combined sets
+/// ([`COMBINED`]), then each catalogue entry alone. Each candidate is a list of (partition, the builder
+/// options its tables are best built with) whose estimates are maxed.
+pub fn auto_candidates(board: Board) -> Vec<Vec<(&'static str, &'static str)>> {
+    let b = board.to_string();
+    let combined = COMBINED.iter().filter(|(cb, _)| *cb == b).map(|(_, members)| members.to_vec());
+    combined.chain(catalogue(board).map(|name| vec![(name, "")])).collect()
 }
 
 /// What the folder holds of one partition: the tables that are there (each opened and its header checked),
@@ -207,80 +218,153 @@ pub(crate) fn load(
     spec: &TableSpec,
     warn: &mut dyn FnMut(&str),
 ) -> Result<Chosen, Error> {
-    let pdb = |found: Vec<(Partition, Vec<PdbFile>)>| {
-        let reflect = board.is_square() && spec.lookups == Lookups::Reflected;
-        let names: Vec<&str> = found.iter().map(|(p, _)| p.name.as_str()).collect();
-        let names = match names.as_slice() {
-            [one] => one.to_string(),
-            many => format!("max({})", many.join(", ")),
-        };
-        let kinds: Vec<Kind> = found.iter().flat_map(|(_, files)| files.iter().map(|f| f.header.kind())).collect();
-        let blank = kinds.iter().filter(|&&k| k == Kind::BlankAware).count();
-        let blank = match blank {
-            0 => String::new(),
-            b if b == kinds.len() => " blank-aware".to_string(),
-            b => format!(" ({b} of {} tables blank-aware)", kinds.len()),
-        };
-        let name = format!("pdb {names}{blank}{}", if reflect { " + reflection" } else { "" });
-        Chosen::Pdb { name, sets: found.into_iter().map(|(_, files)| files).collect(), reflect }
-    };
     match choice {
         HeuristicChoice::Manhattan => Ok(Chosen::Manhattan),
         HeuristicChoice::LinearConflict => Ok(Chosen::LinearConflict),
-        HeuristicChoice::Pdb => open_tables(board, spec).map(pdb),
+        HeuristicChoice::Pdb => open_tables(board, spec).map(|found| pdb(board, spec, found)),
+        HeuristicChoice::Auto if spec.partitions.is_empty() => auto(board, spec, &auto_candidates(board), warn),
         HeuristicChoice::Auto => {
-            // What to try, in order: the partitions named (all of them), else each catalogue entry.
-            let candidates: Vec<Vec<&str>> = if spec.partitions.is_empty() {
-                catalogue(board).map(|name| vec![name]).collect()
-            } else {
-                vec![spec.partitions.iter().map(String::as_str).collect()]
-            };
-            if let Some(names) = candidates.first() {
-                check_count(names)?;
-            } else {
-                return Ok(Chosen::LinearConflict);
-            }
-            // What each set has, and the builds the first (strongest) candidate still lacks.
-            let (mut seen, mut builds) = (Vec::new(), Vec::new());
-            for (k, names) in candidates.iter().enumerate() {
-                let found = names.iter().map(|name| look(board, name, spec)).collect::<Result<Vec<_>, _>>()?;
-                if found.iter().all(|f| f.missing.is_empty()) {
-                    if k > 0 {
-                        warn(&format!(
-                            "note: using the {} tables in {} (no complete {} set there)",
-                            names.join(" and "),
-                            spec.dir.display(),
-                            candidates[..k].iter().map(|c| c.join(" and ")).collect::<Vec<_>>().join(", ")
-                        ));
-                    }
-                    return Ok(pdb(found.into_iter().map(|f| (f.partition, f.files)).collect()));
-                }
-                for (name, f) in names.iter().zip(&found) {
-                    let have = f.files.len();
-                    seen.push(format!("{name}: {have} of {} tables", have + f.missing.len()));
-                    if k == 0 && !f.missing.is_empty() {
-                        builds.push(format!(
-                            "pdb-builder build --board {board} --partition {name} --out {}",
-                            spec.dir.display()
-                        ));
-                    }
-                }
-            }
-            // Linear conflict solves any position of a board this small in milliseconds: nothing to warn of,
-            // unless tables were asked for by name.
-            if board.cells() <= QUICK_WITHOUT_TABLES && spec.partitions.is_empty() {
-                return Ok(Chosen::LinearConflict);
-            }
-            let missing = if spec.dir.is_dir() {
-                format!("no complete set of tables for {board} in {} ({})", spec.dir.display(), seen.join("; "))
-            } else {
-                format!("the tables folder {} does not exist (--pdbs or $STP_PDBS)", spec.dir.display())
-            };
-            warn(&format!(
-                "warning: {missing}; falling back to linear conflict, which is far slower (build them with: {})",
-                builds.join("; ")
-            ));
-            Ok(Chosen::LinearConflict)
+            let named: Vec<(&str, &str)> = spec.partitions.iter().map(|name| (name.as_str(), "")).collect();
+            auto(board, spec, &[named], warn)
         }
+    }
+}
+
+/// The heuristic of the tables `found`, named for what it is: the partitions (maxed when more than one),
+/// how many tables are blank-aware, and the reflection.
+fn pdb(board: Board, spec: &TableSpec, found: Vec<(Partition, Vec<PdbFile>)>) -> Chosen {
+    let reflect = board.is_square() && spec.lookups == Lookups::Reflected;
+    let names: Vec<&str> = found.iter().map(|(p, _)| p.name.as_str()).collect();
+    let names = match names.as_slice() {
+        [one] => one.to_string(),
+        many => format!("max({})", many.join(", ")),
+    };
+    let kinds: Vec<Kind> = found.iter().flat_map(|(_, files)| files.iter().map(|f| f.header.kind())).collect();
+    let blank = kinds.iter().filter(|&&k| k == Kind::BlankAware).count();
+    let blank = match blank {
+        0 => String::new(),
+        b if b == kinds.len() => " blank-aware".to_string(),
+        b => format!(" ({b} of {} tables blank-aware)", kinds.len()),
+    };
+    let name = format!("pdb {names}{blank}{}", if reflect { " + reflection" } else { "" });
+    Chosen::Pdb { name, sets: found.into_iter().map(|(_, files)| files).collect(), reflect }
+}
+
+/// `Auto`'s rule over `candidates`, each a list of sets (partition, builder options) to max, strongest
+/// first: the first whose every table is in the folder, with a note when it is not the first; else linear
+/// conflict, with a warning that says what the folder has and how to build the first candidate.
+fn auto(
+    board: Board,
+    spec: &TableSpec,
+    candidates: &[Vec<(&str, &str)>],
+    warn: &mut dyn FnMut(&str),
+) -> Result<Chosen, Error> {
+    let said = |c: &[(&str, &str)]| c.iter().map(|(name, _)| *name).collect::<Vec<_>>().join(" and ");
+    match candidates.first() {
+        Some(first) => check_count(&first.iter().map(|(name, _)| *name).collect::<Vec<_>>())?,
+        None => return Ok(Chosen::LinearConflict),
+    }
+    // What each set has, and the builds the first (strongest) candidate still lacks.
+    let (mut seen, mut builds) = (Vec::new(), Vec::new());
+    for (k, sets) in candidates.iter().enumerate() {
+        let found = sets.iter().map(|(name, _)| look(board, name, spec)).collect::<Result<Vec<_>, _>>()?;
+        if found.iter().all(|f| f.missing.is_empty()) {
+            if k > 0 {
+                warn(&format!(
+                    "note: using the {} tables in {} (no complete {} set there)",
+                    said(sets),
+                    spec.dir.display(),
+                    candidates[..k].iter().map(|c| said(c)).collect::<Vec<_>>().join(", ")
+                ));
+            }
+            return Ok(pdb(board, spec, found.into_iter().map(|f| (f.partition, f.files)).collect()));
+        }
+        for ((name, options), f) in sets.iter().zip(&found) {
+            let have = f.files.len();
+            let entry = format!("{name}: {have} of {} tables", have + f.missing.len());
+            if !seen.contains(&entry) {
+                seen.push(entry);
+            }
+            if k == 0 && !f.missing.is_empty() {
+                let options = if options.is_empty() { String::new() } else { format!("{options} ") };
+                builds.push(format!(
+                    "pdb-builder build --board {board} --partition {name} {options}--out {}",
+                    spec.dir.display()
+                ));
+            }
+        }
+    }
+    // Linear conflict solves any position of a board this small in milliseconds: nothing to warn of,
+    // unless tables were asked for by name.
+    if board.cells() <= QUICK_WITHOUT_TABLES && spec.partitions.is_empty() {
+        return Ok(Chosen::LinearConflict);
+    }
+    let missing = if spec.dir.is_dir() {
+        format!("no complete set of tables for {board} in {} ({})", spec.dir.display(), seen.join("; "))
+    } else {
+        format!("the tables folder {} does not exist (--pdbs or $STP_PDBS)", spec.dir.display())
+    };
+    warn(&format!(
+        "warning: {missing}; falling back to linear conflict, which is far slower (build them with: {})",
+        builds.join("; ")
+    ));
+    Ok(Chosen::LinearConflict)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use harness::TempDir;
+
+    /// The rule for combined sets, on a list of candidates of our own (the catalogue's combined sets are
+    /// too large to build in a test): both sets there, they are maxed without a word; one table missing,
+    /// the next candidate is taken with a note; nothing there, the warning names the builds of the first
+    /// candidate, with each member's options.
+    #[test]
+    fn auto_takes_the_first_complete_candidate_of_several_sets() {
+        let board: Board = "3x3".parse().unwrap();
+        let dir = TempDir::new("auto-combined");
+        let (rows, cols) = ("4-4", "1,4,7/2,5,8/3,6");
+        for name in [rows, cols] {
+            for pattern in Partition::parse(board, name).unwrap().patterns {
+                let path = dir.join(file_name(board, &pattern));
+                pdb_builder::build_table_with(board, &pattern, 1, &path, &mut |_| {}).unwrap();
+            }
+        }
+        let spec = TableSpec { dir: dir.to_path_buf(), partitions: Vec::new(), lookups: Lookups::Reflected };
+        let candidates = [vec![(rows, ""), (cols, "--blank-aware --labels 2")], vec![(rows, "")]];
+        let choose = |spec: &TableSpec, board: Board| {
+            let mut said = Vec::new();
+            let chosen = auto(board, spec, &candidates, &mut |w| said.push(w.to_string())).unwrap();
+            let name = match chosen {
+                Chosen::Pdb { name, sets, .. } => format!("{name}, {} sets", sets.len()),
+                Chosen::LinearConflict => "linear-conflict".to_string(),
+                Chosen::Manhattan => "manhattan".to_string(),
+            };
+            (name, said)
+        };
+        assert_eq!(choose(&spec, board), (format!("pdb max({rows}, {cols}) + reflection, 2 sets"), vec![]));
+
+        let first_col = Partition::parse(board, cols).unwrap().patterns[0].clone();
+        std::fs::remove_file(dir.join(file_name(board, &first_col))).unwrap();
+        let (name, said) = choose(&spec, board);
+        assert_eq!(name, format!("pdb {rows} + reflection, 1 sets"));
+        assert_eq!(
+            said,
+            [format!("note: using the {rows} tables in {} (no complete {rows} and {cols} set there)", dir.display())]
+        );
+
+        // A larger board with none of these tables: a warning that says how to build the first candidate.
+        let empty = TempDir::new("auto-combined-empty");
+        let four = TableSpec { dir: empty.to_path_buf(), ..spec };
+        let four_cands = [vec![("1,2,3,4,5,6,7/8,9,10,11,12,13,14,15", ""), ("7-8", "--blank-aware --labels 2")]];
+        let mut said = Vec::new();
+        assert!(matches!(
+            auto(Board::FOUR, &four, &four_cands, &mut |w| said.push(w.to_string())),
+            Ok(Chosen::LinearConflict)
+        ));
+        let d = empty.display();
+        assert!(said[0].contains(&format!("--partition 1,2,3,4,5,6,7/8,9,10,11,12,13,14,15 --out {d}; ")), "{said:?}");
+        assert!(said[0].contains(&format!("--partition 7-8 --blank-aware --labels 2 --out {d})")), "{said:?}");
     }
 }

@@ -192,6 +192,26 @@ fn auto_uses_the_strongest_complete_set_and_never_skips_a_corrupt_table() {
     assert!(said[0].contains("no complete set") && said[0].contains("6-6-3: 0 of 3 tables"), "{said:?}");
 }
 
+/// On 5x5, `auto` looks first for 7-6-6-5 and 6-6-6-6 together (their estimates maxed): a folder without
+/// them gets linear conflict, and the warning gives the two builds that make the pair, the second
+/// blank-aware.
+#[test]
+fn auto_on_5x5_names_the_builds_of_the_combined_default() {
+    let board: Board = "5x5".parse().unwrap();
+    let dir = TempDir::new("auto-5x5");
+    let spec = TableSpec { dir: dir.to_path_buf(), partitions: Vec::new(), lookups: Lookups::Reflected };
+    let mut said = Vec::new();
+    let sv = Solver::new(board, HeuristicChoice::Auto, &spec, Settings::default(), &mut |w| said.push(w.to_string()));
+    assert_eq!(sv.unwrap().name(), "linear-conflict");
+    let d = dir.display();
+    let want = format!(
+        "(build them with: pdb-builder build --board 5x5 --partition 7-6-6-5 --out {d}; pdb-builder build --board \
+         5x5 --partition 6-6-6-6 --blank-aware --labels 2 --out {d})"
+    );
+    assert!(said.len() == 1 && said[0].ends_with(&want), "{said:?}");
+    assert!(said[0].contains("7-6-6-5: 0 of 4 tables; 6-6-6-6: 0 of 4 tables)"), "{said:?}");
+}
+
 /// Two partitions given (two tables each, and two against three): the estimate is on every 3x3 position
 /// exactly the larger of the two sets' (so admissible), each set wins somewhere, and searches with it are
 /// optimal, serial and parallel. More sets, or a set of more tables than the combined heuristic holds, are

@@ -31,8 +31,9 @@ pub struct SearchArgs {
     /// (bidirectional): the library's, with no heuristic. The library's run on one thread.
     #[arg(long, value_name = "NAME", default_value = "ida", value_parser = cli_common::named(Tiles::ALGORITHMS), help_heading = TABLES)]
     pub algorithm: Algorithm,
-    /// The estimate that guides the search. With auto, the tables are the named partition's, else the
-    /// strongest complete set in --pdbs.
+    /// The estimate that guides the search. With auto, the tables are the named partitions', else the
+    /// strongest complete set in --pdbs: on 5x5, 7-6-6-5 and 6-6-6-6 together (the larger of their
+    /// estimates) when both are there, else either alone.
     #[arg(long, value_name = "NAME", default_value = "auto", value_parser = cli_common::named(Tiles::HEURISTICS), help_heading = TABLES)]
     pub heuristic: HeuristicChoice,
     /// Folder holding the pattern database files (see `pdb-builder build`).
@@ -40,7 +41,7 @@ pub struct SearchArgs {
     pub pdbs: PathBuf,
     /// Which tables: 7-6-6-5, 6-6-6-6 (5x5), 7-8, 6-6-3, 5-5-5 (4x4), 4-4 (3x3), 2-3 (2x3), or a custom
     /// partition such as 1,2,3,4,5,6,7/8,9,10,11,12,13,14,15. Default: with --heuristic pdb the board's
-    /// first catalogue entry; with auto the first complete one in --pdbs. Given twice (e.g. --partition
+    /// first catalogue entry; with auto the strongest complete set in --pdbs. Given twice (e.g. --partition
     /// 7-6-6-5 --partition 6-6-6-6), the estimate is the larger of the two sets' (up to 4 tables each):
     /// fewer nodes, more work a node. The second set is read only where the first keeps a node, so name
     /// the stronger first.

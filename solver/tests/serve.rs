@@ -520,6 +520,12 @@ fn boards_say_which_heuristic_auto_uses_and_what_to_expect() {
     let five = boards(&s);
     assert_eq!(five["heuristic"], "pattern databases 6-6-6-6", "{five}");
     assert!(five["about"].as_str().unwrap().contains("10 s limit"), "{five}");
+    // With 7-6-6-5 beside it, both together, as `auto` takes them.
+    for pattern in puzzle::partition::Partition::parse(board, "7-6-6-5").unwrap().patterns {
+        std::fs::write(dir.join(puzzle::partition::file_name(board, &pattern)), b"").unwrap();
+    }
+    let s = Server::start(BIN, &["--pdbs", dir.to_str().unwrap()]);
+    assert_eq!(boards(&s)["heuristic"], "pattern databases 7-6-6-5 and 6-6-6-6");
 }
 
 #[test]

@@ -13,7 +13,7 @@ use adapters::tiles::{
 };
 use batch::Source;
 use engine::{HeuristicChoice, Solver};
-use puzzle::partition::{Partition, CATALOGUE};
+use puzzle::partition::Partition;
 use puzzle::pdb_file::Kind;
 use puzzle::{Board, Goal};
 use search::rng::SplitMix64;
@@ -176,17 +176,20 @@ pub fn random(app: &App, mut f: Fields) -> Result<Value, ApiError> {
     Ok(json!({ "puzzle": SLIDING_TILE, "board": board.to_string(), "goal": goal.name(), "tiles": tiles }))
 }
 
-/// The first catalogue partition of `board` whose tables (of either kind) are all in `dir`: the one `auto`
-/// would take.
-fn tables_in(dir: &Path, board: Board) -> Option<&'static str> {
-    let name = board.to_string();
-    CATALOGUE.iter().filter(|(b, _, _)| *b == name).map(|(_, n, _)| *n).find(|n| {
-        Partition::parse(board, n).is_ok_and(|p| {
+/// The first set `auto` would take on `board` whose tables (of either kind) are all in `dir`, named as the
+/// page says it: "7-6-6-5 and 6-6-6-6" for a combined set.
+fn tables_in(dir: &Path, board: Board) -> Option<String> {
+    let complete = |name: &str| {
+        Partition::parse(board, name).is_ok_and(|p| {
             p.patterns.iter().all(|pattern| {
                 [Kind::Plain, Kind::BlankAware].iter().any(|k| dir.join(k.file_name(board, pattern)).exists())
             })
         })
-    })
+    };
+    engine::auto_candidates(board)
+        .into_iter()
+        .find(|sets| sets.iter().all(|(name, _)| complete(name)))
+        .map(|sets| sets.iter().map(|(name, _)| *name).collect::<Vec<_>>().join(" and "))
 }
 
 /// `GET /api/boards`: the boards the page offers, each with the heuristic `auto` uses on it here (tables
@@ -198,7 +201,8 @@ pub fn boards(app: &App) -> Value {
         .map(|name| {
             let board: Board = name.parse().expect("a board the page offers");
             let tables = tables_in(app.pdbs(), board);
-            let heuristic = tables.map_or_else(|| "linear conflict".to_string(), |p| format!("pattern databases {p}"));
+            let heuristic =
+                tables.as_ref().map_or_else(|| "linear conflict".to_string(), |p| format!("pattern databases {p}"));
             let about = match (board.cells(), tables) {
                 (..=12, _) => "any position in well under a second".to_string(),
                 (16, Some(_)) => "most positions in under a second".to_string(),
