@@ -30,7 +30,7 @@ pdbs: main-binaries
 	$(RELEASE)/pdb-builder build --partition 7-8 --out $(PDBS)
 
 # The 24-puzzle's default set, the one `solver --heuristic auto` takes on 5x5: 7-6-6-5 and blank-aware
-# 6-6-6-6, their estimates maxed (about 20 minutes and 6.8 GiB on 2 cores; 1.8 GB of files).
+# 6-6-6-6, their estimates maxed (20 to 45 minutes and 6.8 GiB on 2 cores; 1.85 GB of files).
 pdbs-5x5: main-binaries
 	$(RELEASE)/pdb-builder build --board 5x5 --partition 7-6-6-5 --out $(PDBS)
 	$(RELEASE)/pdb-builder build --board 5x5 --partition 6-6-6-6 --blank-aware --labels 2 --out $(PDBS)

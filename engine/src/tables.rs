@@ -205,13 +205,13 @@ pub(crate) enum Chosen {
     },
 }
 
-/// Applies the user's choice to what the folder holds. With `Auto`, only a folder without a complete set
-/// falls back to linear conflict, with a warning naming what it found; a board with no catalogue entry and
-/// no partition named has nothing to look for and gets linear conflict silently.
 /// Boards of at most this many cells (3x3, 2x4, 3x4, 2x6, ...) are searched in milliseconds with linear
 /// conflict: `auto` falls back to it without a word when their tables are missing (and none was named).
 const QUICK_WITHOUT_TABLES: usize = 12;
 
+/// Applies the user's choice to what the folder holds. With `Auto`, only a folder without a complete set
+/// falls back to linear conflict, with a warning naming what it found; a board with no catalogue entry and
+/// no partition named has nothing to look for and gets linear conflict silently.
 pub(crate) fn load(
     board: Board,
     choice: HeuristicChoice,
