@@ -4,8 +4,8 @@
 use crate::error::Error;
 use puzzle::partition::{file_name, Partition, CATALOGUE, COMBINED};
 use puzzle::pdb_file::{Expect, Kind, PdbFile};
-use puzzle::Board;
-use std::path::PathBuf;
+use puzzle::{Board, Pattern};
+use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
 /// Which heuristic to use, as the user says it.
@@ -127,19 +127,42 @@ struct Found {
     missing: Vec<PathBuf>,
 }
 
-/// Opens the tables of `name` that exist in `spec.dir`, for each pattern the blank-aware table if it is
-/// there (never weaker), else the plain one. A table that is there but unreadable, corrupt or for something
-/// else is an error, whatever else is missing: it is never silently skipped.
+/// For each pattern of `partition`, the table `dir` holds for it: the blank-aware one if it is there (never
+/// weaker), else the plain one; `Err` with the plain file's path when neither is. Files are not opened.
+fn files_in<'a>(
+    partition: &'a Partition,
+    dir: &'a Path,
+) -> impl Iterator<Item = (&'a Pattern, Result<(Kind, PathBuf), PathBuf>)> + 'a {
+    let board = partition.board;
+    partition.patterns.iter().map(move |pattern| {
+        let found = [Kind::BlankAware, Kind::Plain]
+            .into_iter()
+            .map(|kind| (kind, dir.join(kind.file_name(board, pattern))))
+            .find(|(_, path)| path.exists());
+        (pattern, found.ok_or_else(|| dir.join(file_name(board, pattern))))
+    })
+}
+
+/// The first candidate of [`auto_candidates`] whose every table file is in `dir` (of either kind; the files
+/// are not opened): the partitions `--heuristic auto` takes there, or None when it falls back.
+pub fn auto_choice(board: Board, dir: &Path) -> Option<Vec<&'static str>> {
+    let complete =
+        |name: &str| Partition::parse(board, name).is_ok_and(|p| files_in(&p, dir).all(|(_, file)| file.is_ok()));
+    auto_candidates(board)
+        .into_iter()
+        .find(|sets| sets.iter().all(|(name, _)| complete(name)))
+        .map(|sets| sets.into_iter().map(|(name, _)| name).collect())
+}
+
+/// Opens the tables of `name` that exist in `spec.dir` (as [`files_in`] finds them). A table that is there
+/// but unreadable, corrupt or for something else is an error, whatever else is missing: it is never
+/// silently skipped.
 fn look(board: Board, name: &str, spec: &TableSpec) -> Result<Found, Error> {
     let partition = Partition::parse(board, name)?;
     let (mut files, mut missing) = (Vec::new(), Vec::new());
-    for pattern in &partition.patterns {
-        let found = [Kind::BlankAware, Kind::Plain]
-            .into_iter()
-            .map(|kind| (kind, spec.dir.join(kind.file_name(board, pattern))))
-            .find(|(_, path)| path.exists());
-        match found {
-            Some((kind, path)) => {
+    for (pattern, file) in files_in(&partition, &spec.dir) {
+        match file {
+            Ok((kind, path)) => {
                 let expect = Expect { board: Some(board), tiles: Some(pattern.tiles()), kind: Some(kind) };
                 let file = PdbFile::open(&path, &expect)?;
                 // The search indexes entries with 32 bits.
@@ -152,7 +175,7 @@ fn look(board: Board, name: &str, spec: &TableSpec) -> Result<Found, Error> {
                 }
                 files.push(file);
             }
-            None => missing.push(spec.dir.join(file_name(board, pattern))),
+            Err(path) => missing.push(path),
         }
     }
     Ok(Found { partition, files, missing })
@@ -264,11 +287,18 @@ fn auto(
         Some(first) => check_count(&first.iter().map(|(name, _)| *name).collect::<Vec<_>>())?,
         None => return Ok(Chosen::LinearConflict),
     }
-    // What each set has, and the builds the first (strongest) candidate still lacks.
-    let (mut seen, mut builds) = (Vec::new(), Vec::new());
+    // What the folder has of each partition, looked at once however many candidates it is in, and the
+    // builds the first (strongest) candidate still lacks.
+    let mut looked: Vec<(&str, Found)> = Vec::new();
+    let mut builds = Vec::new();
     for (k, sets) in candidates.iter().enumerate() {
-        let found = sets.iter().map(|(name, _)| look(board, name, spec)).collect::<Result<Vec<_>, _>>()?;
-        if found.iter().all(|f| f.missing.is_empty()) {
+        for (name, _) in sets {
+            if !looked.iter().any(|(n, _)| n == name) {
+                looked.push((name, look(board, name, spec)?));
+            }
+        }
+        let complete = |name: &str| looked.iter().any(|(n, f)| *n == name && f.missing.is_empty());
+        if sets.iter().all(|(name, _)| complete(name)) {
             if k > 0 {
                 warn(&format!(
                     "note: using the {} tables in {} (no complete {} set there)",
@@ -277,20 +307,29 @@ fn auto(
                     candidates[..k].iter().map(|c| said(c)).collect::<Vec<_>>().join(", ")
                 ));
             }
-            return Ok(pdb(board, spec, found.into_iter().map(|f| (f.partition, f.files)).collect()));
-        }
-        for ((name, options), f) in sets.iter().zip(&found) {
-            let have = f.files.len();
-            let entry = format!("{name}: {have} of {} tables", have + f.missing.len());
-            if !seen.contains(&entry) {
-                seen.push(entry);
+            // A set named twice (`--partition A --partition A`) is opened again for its second place.
+            let mut chosen = Vec::new();
+            for (name, _) in sets {
+                let f = match looked.iter().position(|(n, _)| n == name) {
+                    Some(at) => looked.swap_remove(at).1,
+                    None => look(board, name, spec)?,
+                };
+                chosen.push((f.partition, f.files));
             }
-            if k == 0 && !f.missing.is_empty() {
-                let options = if options.is_empty() { String::new() } else { format!("{options} ") };
-                builds.push(format!(
-                    "pdb-builder build --board {board} --partition {name} {options}--out {}",
-                    spec.dir.display()
-                ));
+            return Ok(pdb(board, spec, chosen));
+        }
+        if k == 0 {
+            for (name, options) in sets {
+                if !complete(name) {
+                    let options = if options.is_empty() { String::new() } else { format!("{options} ") };
+                    let build = format!(
+                        "pdb-builder build --board {board} --partition {name} {options}--out {}",
+                        spec.dir.display()
+                    );
+                    if !builds.contains(&build) {
+                        builds.push(build);
+                    }
+                }
             }
         }
     }
@@ -300,6 +339,10 @@ fn auto(
         return Ok(Chosen::LinearConflict);
     }
     let missing = if spec.dir.is_dir() {
+        let seen: Vec<String> = looked
+            .iter()
+            .map(|(name, f)| format!("{name}: {} of {} tables", f.files.len(), f.files.len() + f.missing.len()))
+            .collect();
         format!("no complete set of tables for {board} in {} ({})", spec.dir.display(), seen.join("; "))
     } else {
         format!("the tables folder {} does not exist (--pdbs or $STP_PDBS)", spec.dir.display())
@@ -344,11 +387,25 @@ mod tests {
             (name, said)
         };
         assert_eq!(choose(&spec, board), (format!("pdb max({rows}, {cols}) + reflection, 2 sets"), vec![]));
+        // A set named twice is looked at once and opened for each place.
+        let mut said = Vec::new();
+        let twice = auto(board, &spec, &[vec![(rows, ""), (rows, "")]], &mut |w| said.push(w.to_string())).unwrap();
+        assert!(
+            matches!(twice, Chosen::Pdb { ref name, ref sets, .. } if *name == format!("pdb max({rows}, {rows}) + reflection") && sets.len() == 2 && sets.iter().all(|s| s.len() == 2))
+        );
+        // What the page says auto takes: the 3x3 catalogue's one entry, from the files alone.
+        assert_eq!(auto_choice(board, &dir), Some(vec![rows]));
+        let first_row = Partition::parse(board, rows).unwrap().patterns[0].clone();
+        let moved = dir.join("aside.pdb");
+        std::fs::rename(dir.join(file_name(board, &first_row)), &moved).unwrap();
+        assert_eq!(auto_choice(board, &dir), None);
+        std::fs::rename(&moved, dir.join(file_name(board, &first_row))).unwrap();
 
         let first_col = Partition::parse(board, cols).unwrap().patterns[0].clone();
         std::fs::remove_file(dir.join(file_name(board, &first_col))).unwrap();
         let (name, said) = choose(&spec, board);
         assert_eq!(name, format!("pdb {rows} + reflection, 1 sets"));
+        assert_eq!(auto_choice(board, &dir), Some(vec![rows]));
         assert_eq!(
             said,
             [format!("note: using the {rows} tables in {} (no complete {rows} and {cols} set there)", dir.display())]
@@ -363,6 +420,7 @@ mod tests {
             auto(Board::FOUR, &four, &four_cands, &mut |w| said.push(w.to_string())),
             Ok(Chosen::LinearConflict)
         ));
+        assert_eq!(auto_choice(Board::FOUR, &empty), None);
         let d = empty.display();
         assert!(said[0].contains(&format!("--partition 1,2,3,4,5,6,7/8,9,10,11,12,13,14,15 --out {d}; ")), "{said:?}");
         assert!(said[0].contains(&format!("--partition 7-8 --blank-aware --labels 2 --out {d})")), "{said:?}");

@@ -13,14 +13,11 @@ use adapters::tiles::{
 };
 use batch::Source;
 use engine::{HeuristicChoice, Solver};
-use puzzle::partition::Partition;
-use puzzle::pdb_file::Kind;
 use puzzle::{Board, Goal};
 use search::rng::SplitMix64;
 use search::Algorithm;
 use serde::Serialize;
 use serde_json::{json, Value};
-use std::path::Path;
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -176,22 +173,6 @@ pub fn random(app: &App, mut f: Fields) -> Result<Value, ApiError> {
     Ok(json!({ "puzzle": SLIDING_TILE, "board": board.to_string(), "goal": goal.name(), "tiles": tiles }))
 }
 
-/// The first set `auto` would take on `board` whose tables (of either kind) are all in `dir`, named as the
-/// page says it: "7-6-6-5 and 6-6-6-6" for a combined set.
-fn tables_in(dir: &Path, board: Board) -> Option<String> {
-    let complete = |name: &str| {
-        Partition::parse(board, name).is_ok_and(|p| {
-            p.patterns.iter().all(|pattern| {
-                [Kind::Plain, Kind::BlankAware].iter().any(|k| dir.join(k.file_name(board, pattern)).exists())
-            })
-        })
-    };
-    engine::auto_candidates(board)
-        .into_iter()
-        .find(|sets| sets.iter().all(|(name, _)| complete(name)))
-        .map(|sets| sets.iter().map(|(name, _)| *name).collect::<Vec<_>>().join(" and "))
-}
-
 /// `GET /api/boards`: the boards the page offers, each with the heuristic `auto` uses on it here (tables
 /// when the `--pdbs` folder has a complete set) and what a person can expect of it within the time limit.
 pub fn boards(app: &App) -> Value {
@@ -200,7 +181,7 @@ pub fn boards(app: &App) -> Value {
         .iter()
         .map(|name| {
             let board: Board = name.parse().expect("a board the page offers");
-            let tables = tables_in(app.pdbs(), board);
+            let tables = engine::auto_choice(board, app.pdbs()).map(|names| names.join(" and "));
             let heuristic =
                 tables.as_ref().map_or_else(|| "linear conflict".to_string(), |p| format!("pattern databases {p}"));
             let about = match (board.cells(), tables) {
