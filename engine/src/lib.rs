@@ -26,9 +26,7 @@ mod work;
 pub use error::Error;
 pub use outcome::{Checkpoint, Counts, Limits, Live, Outcome, Report, Resume, Stop};
 pub use settings::{cores, Settings, FSM_DEPTH, LANES, MAX_LANES, MAX_THREADS};
-pub use tables::{
-    auto_candidates, auto_choice, default_partition, open_tables, HeuristicChoice, Lookups, TableSpec, MAX_SETS,
-};
+pub use tables::{auto_choice, default_partition, open_tables, HeuristicChoice, Lookups, TableSpec, MAX_SETS};
 
 use fsm::TableRef;
 use heuristic::{Heuristic, LinearConflictH, Manhattan, PdbHeuristic};

@@ -113,7 +113,7 @@ fn catalogue(board: Board) -> impl Iterator<Item = &'static str> {
 /// What `auto` looks for when no partition is named, strongest first: the board's combined sets
 /// ([`COMBINED`]), then each catalogue entry alone. Each candidate is a list of (partition, the builder
 /// options its tables are best built with) whose estimates are maxed.
-pub fn auto_candidates(board: Board) -> Vec<Vec<(&'static str, &'static str)>> {
+fn auto_candidates(board: Board) -> Vec<Vec<(&'static str, &'static str)>> {
     let b = board.to_string();
     let combined = COMBINED.iter().filter(|(cb, _)| *cb == b).map(|(_, members)| members.to_vec());
     combined.chain(catalogue(board).map(|name| vec![(name, "")])).collect()
