@@ -4,7 +4,7 @@
 //! that as its goal test.
 
 use puzzle::heuristic::LinearConflict;
-use puzzle::pdb_file::{Encoding, PdbFile};
+use puzzle::pdb_file::{Encoding, Header, PdbFile};
 use puzzle::regions::Regions;
 use puzzle::{Board, MAX_CELLS};
 use std::sync::Arc;
@@ -269,11 +269,11 @@ impl Payload {
 /// the position and, on square boards, its reflection: `h = md + 2 * max over sets and views of the summed
 /// excesses`. The sets share all but their tables: the Manhattan distance, the move's geometry and the tiles a
 /// vertical move passes are found once a move, and each set then re-ranks and rereads only the table of the
-/// moved tile in each view. A child is read set by set and view by view only until it is known to be over the
-/// search's bound, so the second set costs its reads only at children the first keeps. Two sets cut apart
-/// differently miss different interactions (on 5x5, 6-6-6-6 and 7-6-6-5 together average 82.77 at random
-/// positions against 82.45 for the better alone). Not maxed with linear conflict: on random positions that
-/// beats 7-8 + reflection once in 33,000 (BENCHMARKS.md).
+/// moved tile in each view (a table two sets both hold is read once). A child is read set by set
+/// and view by view only until it is known to be over the search's bound, so the second set costs its reads
+/// only at children the first keeps. Two sets cut apart differently miss different interactions (on 5x5,
+/// 6-6-6-6 and 7-6-6-5 together average 82.77 at random positions against 82.45 for the better alone). Not
+/// maxed with linear conflict: on random positions that beats 7-8 + reflection once in 33,000 (BENCHMARKS.md).
 pub struct PdbHeuristic<const P: usize, const S: usize, const Q: usize = 0> {
     md: [[u8; MAX_CELLS]; MAX_CELLS],
     /// `views[s][v]`: set `s` seen in view `v` (0: the position, 1: its reflection).
@@ -290,6 +290,11 @@ pub struct PdbHeuristic<const P: usize, const S: usize, const Q: usize = 0> {
     /// Cells strictly between a move's ends in cell order, for a vertical move in a view: `cols - 1`.
     between: usize,
     payloads: [[Payload; P]; S],
+    /// `same[s][p]`: the pattern of set 0 whose table is the very table of set `s`'s pattern `p` (same tiles,
+    /// same kind, same payload hash), else `NONE`. Such a table's entry is set 0's in every view (a view maps
+    /// a tile to the same tiles in both sets), so `settle` copies it instead of rereading it: 7-6-6-5 and
+    /// 6-6-6-6 share their 17-18-19-22-23-24 table. The rank is still updated, which costs less than a test.
+    same: [[u8; P]; S],
     /// The blank's regions, in a heuristic for blank-aware tables (`Q == P`): such a table's entry is found by
     /// the label of the region the blank is in among the cells its pattern's tiles leave free (labels tabled
     /// on boards of up to 16 cells), and only where the placement's entries differ.
@@ -392,6 +397,12 @@ impl<const P: usize, const S: usize, const Q: usize> PdbHeuristic<P, S, Q> {
         }
         let payloads: [[Payload; P]; S] =
             std::array::from_fn(|s| std::array::from_fn(|p| sets[s].get(p).map_or(Payload::NONE, Payload::of)));
+        let same = std::array::from_fn(|s| {
+            std::array::from_fn(|p| {
+                let (Some(f), true) = (sets[s].get(p), s > 0) else { return NONE };
+                sets[0].iter().position(|g| same_table(&f.header, &g.header)).map_or(NONE, |q| q as u8)
+            })
+        });
         let blank_aware = payloads.iter().flatten().any(|p| p.labels > 1);
         assert!(Q == 0 || Q == P, "Q is P (blank-aware tables) or 0");
         assert!(!blank_aware || Q == P, "blank-aware tables need the heuristic that keeps the patterns' cells");
@@ -404,6 +415,7 @@ impl<const P: usize, const S: usize, const Q: usize> PdbHeuristic<P, S, Q> {
             geo: geometry(board, &views[0][..nviews]),
             between: board.cols() - 1,
             payloads,
+            same,
             regions: (Q > 0).then(|| Regions::new(board, false)),
             shifts: if Q > 0 { shifts(board, &views[0][..nviews]) } else { Vec::new() },
             sets,
@@ -450,6 +462,12 @@ impl<const P: usize, const S: usize, const Q: usize> PdbHeuristic<P, S, Q> {
         }
         passed
     }
+}
+
+/// Whether two headers describe the same table: every entry equal, so that either can stand for the other.
+fn same_table(a: &Header, b: &Header) -> bool {
+    (a.board, a.goal, a.index_scheme, a.labels, a.encoding, &a.tiles, a.entries, a.payload_hash)
+        == (b.board, b.goal, b.index_scheme, b.labels, b.encoding, &b.tiles, b.entries, b.payload_hash)
 }
 
 /// For each tile, the pattern it belongs to and its index there (`(NONE, NONE)` for the blank); and for each
@@ -612,6 +630,7 @@ impl<const P: usize, const S: usize, const Q: usize> Heuristic for PdbHeuristic<
         for (s, passed) in passed.into_iter().enumerate() {
             for v in 0..self.nviews {
                 let p = self.views[s][v].slot[tile as usize].0 as usize;
+                n.moved[s][v] = p as u8;
                 let weight = self.weight[s][v][tile as usize];
                 let delta =
                     weight.wrapping_mul(g.step[v] as i32).wrapping_add((g.passes[v] as i32).wrapping_mul(passed));
@@ -619,7 +638,6 @@ impl<const P: usize, const S: usize, const Q: usize> Heuristic for PdbHeuristic<
                 // i32: the delta wraps in i32 and the sum in u32, to the true rank.
                 let rank = n.ranks[s][v][p].wrapping_add_signed(delta);
                 n.ranks[s][v][p] = rank;
-                n.moved[s][v] = p as u8;
                 if Q > 0 {
                     n.occ[s][v][p] ^= shift.flip[v];
                 }
@@ -635,8 +653,13 @@ impl<const P: usize, const S: usize, const Q: usize> Heuristic for PdbHeuristic<
             for v in 0..self.nviews {
                 let p = n.moved[s][v] as usize;
                 let pay = &self.payloads[s][p];
+                let q = self.same[s][p] as usize;
                 // `Q > 0` first: a constant, so a plain heuristic's settle has no trace of regions.
-                let e = if Q > 0 && pay.labels > 1 {
+                let e = if S > 1 && s > 0 && q != NONE as usize {
+                    // The same table's entry, which set 0 read a moment ago in this view (a child that got
+                    // this far read all of set 0).
+                    n.excess[0][v][q]
+                } else if Q > 0 && pay.labels > 1 {
                     // SAFETY: `ranks[s][v][p]` is the rank of a placement of set s's pattern p (the delta keeps
                     // it exact, as the rank and search tests check) times the labels: its first entry.
                     let group = unsafe { pay.group(n.ranks[s][v][p]) };
@@ -705,6 +728,8 @@ mod tests {
     /// Two 4x4 partitions cut apart differently: by rows and by columns.
     const ROWS: &str = "1,2,3,4/5,6,7,8/9,10,11,12/13,14,15";
     const COLS: &str = "1,5,9,13/2,6,10,14/3,7,11,15/4,8,12";
+    /// A partition that shares the top row's and the bottom row's tables with `ROWS`.
+    const SHARED: &str = "1,2,3,4/5,6,9,10/7,8,11,12/13,14,15";
 
     /// Walks 5,000 random moves from the goal and checks that the node updated move by move (ranks, entries,
     /// estimate) equals the node computed from scratch; returns how many moves were vertical.
@@ -783,6 +808,32 @@ mod tests {
         }
     }
 
+    /// Two sets that hold the same tables (here the top row's and the bottom row's, built apart) read them
+    /// once, in set 0, and the node still equals the node from scratch along a random walk; with plain and with
+    /// blank-aware tables.
+    #[test]
+    fn a_table_two_sets_share_is_read_once_and_the_node_stays_exact() {
+        let board = Board::FOUR;
+        let mut shared = [NONE; MAX_CELLS];
+        (shared[0], shared[3]) = (0, 3);
+        for kind in [Kind::Plain, Kind::BlankAware] {
+            let sets = [ROWS, SHARED].map(|p| tables_of(board, p, kind, None));
+            let vertical = match kind {
+                Kind::Plain => {
+                    let heur = PdbHeuristic::<{ MAX_CELLS }, 2>::new(board, sets, true);
+                    assert_eq!((heur.same[0], heur.same[1]), ([NONE; MAX_CELLS], shared));
+                    walk_with(board, &heur, true)
+                }
+                Kind::BlankAware => {
+                    let heur = PdbHeuristic::<{ MAX_CELLS }, 2, { MAX_CELLS }>::new(board, sets, true);
+                    assert_eq!((heur.same[0], heur.same[1]), ([NONE; MAX_CELLS], shared));
+                    walk_with(board, &heur, true)
+                }
+            };
+            assert!(vertical > 1000, "only {vertical} vertical moves");
+        }
+    }
+
     /// Two sets' estimate is the larger of each set's own, at every position of a random walk.
     #[test]
     fn two_sets_estimate_the_larger_of_each_sets_estimate() {
@@ -820,14 +871,16 @@ mod tests {
     }
 
     /// A child settled with a limit has the full estimate when that is within the limit, and otherwise an
-    /// estimate over the limit and no higher than the full one: with one set and with two.
+    /// estimate over the limit and no higher than the full one: with one set, with two, and with two that share
+    /// tables.
     #[test]
     fn a_limited_settle_is_exact_within_the_limit_and_over_it_otherwise() {
         let board: Board = "4x4".parse().unwrap();
         let (a, b) = (tables(board, ROWS), tables(board, COLS));
         let one = PdbHeuristic::<4, 1>::new(board, [a.clone()], true);
-        let two = PdbHeuristic::<4, 2>::new(board, [a, b], true);
-        let mut skipped = [0; 2];
+        let two = PdbHeuristic::<4, 2>::new(board, [a.clone(), b], true);
+        let shared = PdbHeuristic::<4, 2>::new(board, [a, tables(board, SHARED)], true);
+        let mut skipped = [0; 3];
         let mut state = State::goal(board);
         let mut seed = 11u64;
         for _ in 0..3000 {
@@ -836,7 +889,7 @@ mod tests {
             let tiles = state.tile_array();
             let blank = state.blank();
             for from in board.neighbors(blank) {
-                let check = |k: usize, full: u32, limited: &dyn Fn(u32) -> u32, skipped: &mut [usize; 2]| {
+                let check = |k: usize, full: u32, limited: &dyn Fn(u32) -> u32, skipped: &mut [usize; 3]| {
                     for limit in full.saturating_sub(8)..full + 3 {
                         let h = limited(limit);
                         if full <= limit {
@@ -851,8 +904,10 @@ mod tests {
                 let settled2 = |limit| settled(&two, &tiles, from, blank, limit);
                 check(0, settled1(u32::MAX), &settled1, &mut skipped);
                 check(1, settled2(u32::MAX), &settled2, &mut skipped);
+                let settled3 = |limit| settled(&shared, &tiles, from, blank, limit);
+                check(2, settled3(u32::MAX), &settled3, &mut skipped);
             }
         }
-        assert!(skipped[0] > 0 && skipped[1] > 0, "a limit never skipped a higher entry: {skipped:?}");
+        assert!(skipped.iter().all(|&k| k > 0), "a limit never skipped a higher entry: {skipped:?}");
     }
 }
