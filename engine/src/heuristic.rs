@@ -788,7 +788,7 @@ mod tests {
 
     /// Along a long random walk the incremental node equals the node from scratch: on a square board with the
     /// reflected view, on a board wider than the fast path of the rank change (5 columns), on the widest board
-    /// (8 columns: 7 cells between), and with two sets sharing the move's work.
+    /// (8 columns: 7 cells between), and with two, three and four sets sharing the move's work.
     #[test]
     fn the_incremental_node_equals_the_node_from_scratch_along_a_random_walk() {
         for vertical in [
@@ -803,6 +803,9 @@ mod tests {
             // Two entries a placement, the second serving every region but the first; tabled and flood-filled.
             walk_kind("4x4", [ROWS], true, Kind::BlankAware, Some(2)),
             walk_kind("3x6", ["1,2,3,4/5,6,7,8/9,10,11,12/13,14,15,16,17"], false, Kind::BlankAware, Some(2)),
+            // Three sets, and four of which the last shares all its tables with the first.
+            walk("4x4", [ROWS, COLS, SHARED], true),
+            walk_kind("4x4", [ROWS, COLS, SHARED, ROWS], true, Kind::BlankAware, Some(2)),
         ] {
             assert!(vertical > 1000, "only {vertical} vertical moves");
         }

@@ -60,9 +60,13 @@ enum Loaded {
     /// Two sets of two blank-aware tables each (4x4's 7-8 with another split): nodes half the size of
     /// `BlankMax`'s, as `Max2` to `Max`.
     BlankMax2(PdbHeuristic<2, 2, 2>),
+    /// Three or four sets of up to `MAXED_TABLES` tables each, of either kind: nodes that keep the patterns'
+    /// cells, so that one copy of the search serves plain and blank-aware tables alike.
+    Max3(PdbHeuristic<MAXED_TABLES, 3, MAXED_TABLES>),
+    Max4(PdbHeuristic<MAXED_TABLES, 4, MAXED_TABLES>),
 }
 
-/// The most tables each of two maxed partitions may have.
+/// The most tables each of several maxed partitions may have.
 const MAXED_TABLES: usize = 4;
 
 /// Runs `$body` with `$h` bound to the loaded heuristic, monomorphised per heuristic type.
@@ -82,6 +86,8 @@ macro_rules! with_heuristic {
             Loaded::BlankMany($h) => $body,
             Loaded::BlankMax($h) => $body,
             Loaded::BlankMax2($h) => $body,
+            Loaded::Max3($h) => $body,
+            Loaded::Max4($h) => $body,
         }
     };
 }
@@ -174,7 +180,7 @@ impl Solver {
             tables::Chosen::Pdb { name, sets, reflect } => {
                 if let Some(big) = sets.iter().find(|s| sets.len() > 1 && s.len() > MAXED_TABLES) {
                     return Err(Error::Setting(format!(
-                        "the larger of two partitions' estimates takes at most {MAXED_TABLES} tables each; one has {}",
+                        "the largest of several partitions' estimates takes at most {MAXED_TABLES} tables each; one has {}",
                         big.len()
                     )));
                 }
@@ -182,6 +188,15 @@ impl Solver {
                 let sets: Vec<Arc<Vec<PdbFile>>> = sets.into_iter().map(Arc::new).collect();
                 let check = Some(PayloadCheck::start(sets.clone()));
                 let heuristic = match (<[_; 2]>::try_from(sets), blank) {
+                    (Err(sets), _) if sets.len() > 2 => match <[_; 3]>::try_from(sets) {
+                        Ok(three) => Loaded::Max3(PdbHeuristic::new(board, three, reflect)),
+                        Err(sets) => {
+                            let four = <[_; 4]>::try_from(sets).map_err(|sets| {
+                                Error::Setting(format!("{} sets; at most {MAX_SETS} can be maxed", sets.len()))
+                            })?;
+                            Loaded::Max4(PdbHeuristic::new(board, four, reflect))
+                        }
+                    },
                     (Ok([a, b]), false) if a.len().max(b.len()) <= 2 => {
                         Loaded::Max2(PdbHeuristic::new(board, [a, b], reflect))
                     }
@@ -282,6 +297,8 @@ impl Solver {
             Loaded::BlankMany(h) => h.files().collect(),
             Loaded::BlankMax(h) => h.files().collect(),
             Loaded::BlankMax2(h) => h.files().collect(),
+            Loaded::Max3(h) => h.files().collect(),
+            Loaded::Max4(h) => h.files().collect(),
             Loaded::Manhattan(_) | Loaded::LinearConflict(_) => Vec::new(),
         };
         files.iter().map(|f| (f.path.clone(), f.header.payload_hash)).collect()

@@ -89,15 +89,15 @@ pub struct TableSpec {
     pub dir: PathBuf,
     /// Catalogue names (`7-8`, `6-6-3`, ...) or custom `1,2,3/4,5,...` partitions. None: with `Pdb` the
     /// board's first catalogue entry, with `Auto` the first complete one in the folder, a combined set
-    /// ([`COMBINED`]) before the entries alone. Two: the estimate is
-    /// the larger of the two sets' ([`MAX_SETS`] at most).
+    /// ([`COMBINED`]) before the entries alone. Several: the estimate is
+    /// the largest of the sets' ([`MAX_SETS`] at most).
     pub partitions: Vec<String>,
     /// Which positions each node looks up: the position alone, or with its reflection.
     pub lookups: Lookups,
 }
 
 /// How many partitions one heuristic can take the maximum over.
-pub const MAX_SETS: usize = 2;
+pub const MAX_SETS: usize = 4;
 
 /// The default partition for a board: the first (strongest) catalogue entry for it.
 pub fn default_partition(board: Board) -> Option<&'static str> {
@@ -208,7 +208,7 @@ pub fn open_tables(board: Board, spec: &TableSpec) -> Result<Vec<(Partition, Vec
 fn check_count(names: &[&str]) -> Result<(), Error> {
     if names.len() > MAX_SETS {
         return Err(Error::Setting(format!(
-            "{} partitions named ({}); the estimate can be the larger of at most {MAX_SETS}",
+            "{} partitions named ({}); the estimate can be the largest of at most {MAX_SETS}",
             names.len(),
             names.join(", ")
         )));
@@ -220,7 +220,7 @@ fn check_count(names: &[&str]) -> Result<(), Error> {
 pub(crate) enum Chosen {
     Manhattan,
     LinearConflict,
-    /// One set of tables, or two whose estimates are maxed.
+    /// One set of tables, or up to [`MAX_SETS`] whose estimates are maxed.
     Pdb {
         name: String,
         sets: Vec<Vec<PdbFile>>,

@@ -214,8 +214,8 @@ fn auto_on_5x5_names_the_builds_of_the_combined_default() {
 
 /// Two partitions given (two tables each, and two against three): the estimate is on every 3x3 position
 /// exactly the larger of the two sets' (so admissible), each set wins somewhere, and searches with it are
-/// optimal, serial and parallel. More sets, or a set of more tables than the combined heuristic holds, are
-/// refused by name.
+/// optimal, serial and parallel; so with three and four sets. More sets, or a set of more tables than the
+/// combined heuristic holds, are refused by name.
 #[test]
 fn two_partitions_give_the_larger_estimate_and_stay_optimal() {
     let board: Board = "3x3".parse().unwrap();
@@ -255,9 +255,26 @@ fn two_partitions_give_the_larger_estimate_and_stay_optimal() {
         assert_optimal(&max, board, &dist, 500, max.name());
     }
 
+    // Three sets, and four (the fourth the first again, its tables read once): the largest of the sets'
+    // estimates, which the third raises somewhere over the first two; a fifth set is refused by name.
+    let singles = [a, b, rows].map(|p| pdb_solver(board, p, &dir, Lookups::Reflected));
+    for names in [&[a, b, rows][..], &[a, b, rows, a]] {
+        let max = open(names, HeuristicChoice::Pdb).unwrap();
+        assert_eq!(max.name(), format!("pdb max({}) + reflection", names.join(", ")));
+        let mut third_raises = 0;
+        for (&packed, &d) in &dist {
+            let s = State::unpack(board, packed).unwrap();
+            let h: Vec<u32> = singles.iter().map(|sv| sv.estimate(&s)).collect();
+            assert_eq!(max.estimate(&s), h[0].max(h[1]).max(h[2]), "{s}");
+            third_raises += (h[2] > h[0].max(h[1])) as usize;
+            assert!(h[2] <= d as u32);
+        }
+        assert!(third_raises > 0, "{rows} never above both of {a} and {b}");
+        assert_optimal(&max, board, &dist, 500, max.name());
+    }
     for choice in [HeuristicChoice::Pdb, HeuristicChoice::Auto] {
-        let err = open(&[a, b, a], choice).err().expect("three sets").to_string();
-        assert!(err.contains("3 partitions named") && err.contains("at most 2"), "{err}");
+        let err = open(&[a, b, a, b, a], choice).err().expect("five sets").to_string();
+        assert!(err.contains("5 partitions named") && err.contains("at most 4"), "{err}");
     }
     // Under auto, both sets must be complete, or it falls back and says what each has.
     let unbuilt = "1,2/3,4,5,6,7,8";
@@ -277,8 +294,8 @@ fn two_partitions_give_the_larger_estimate_and_stay_optimal() {
 
 /// Blank-aware tables on every 3x3 position: admissible, never below the plain tables of the same partition
 /// and above them somewhere, with both lookups; searches with them optimal, serial and parallel; with both
-/// kinds in the folder the solver takes the blank-aware ones; and two sets of them give the larger estimate
-/// (two tables against two, and against three).
+/// kinds in the folder the solver takes the blank-aware ones; and two or three sets of them give the largest
+/// estimate (two tables against two, and against three).
 /// The third partition's tables keep two entries a placement, the second serving every region but the first.
 #[test]
 fn blank_aware_tables_are_admissible_never_weaker_and_optimal() {
@@ -304,20 +321,24 @@ fn blank_aware_tables_are_admissible_never_weaker_and_optimal() {
         assert!(count_above(&sp, &sb, board, &dist, &what) > 0, "{what}: never above");
         assert_optimal(&sb, board, &dist, 500, &what);
     }
-    // Two sets of two tables (the smaller nodes) and two against three (the capped one).
+    // Two sets of two tables (the smaller nodes), two against three (the capped one), and three sets.
     let one = |p| pdb_solver(board, p, &blank, Lookups::Reflected);
-    for other in [partitions[3], partitions[2]] {
+    for sets in [
+        &[partitions[0], partitions[3]][..],
+        &[partitions[0], partitions[2]],
+        &[partitions[0], partitions[2], partitions[3]],
+    ] {
         let spec = TableSpec {
             dir: blank.to_path_buf(),
-            partitions: vec![partitions[0].into(), other.into()],
+            partitions: sets.iter().map(|p| p.to_string()).collect(),
             lookups: Lookups::Reflected,
         };
         let max = Solver::new(board, HeuristicChoice::Pdb, &spec, Settings::default(), &mut |w| panic!("{w}")).unwrap();
-        let (sa, so) = (one(partitions[0]), one(other));
+        let singles: Vec<Solver> = sets.iter().map(|p| one(p)).collect();
         for (&packed, &d) in &dist {
             let s = State::unpack(board, packed).unwrap();
             let h = max.estimate(&s);
-            assert_eq!(h, sa.estimate(&s).max(so.estimate(&s)), "{other}: {s}");
+            assert_eq!(h, singles.iter().map(|sv| sv.estimate(&s)).max().unwrap(), "{sets:?}: {s}");
             assert!(h <= d as u32);
         }
         assert_optimal(&max, board, &dist, 500, max.name());

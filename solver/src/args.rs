@@ -41,9 +41,9 @@ pub struct SearchArgs {
     pub pdbs: PathBuf,
     /// Which tables: 7-6-6-5, 6-6-6-6 (5x5), 7-8, 6-6-3, 5-5-5 (4x4), 4-4 (3x3), 2-3 (2x3), or a custom
     /// partition such as 1,2,3,4,5,6,7/8,9,10,11,12,13,14,15. Default: with --heuristic pdb the board's
-    /// first catalogue entry; with auto the strongest complete set in --pdbs. Given twice (e.g. --partition
-    /// 7-6-6-5 --partition 6-6-6-6), the estimate is the larger of the two sets' (up to 4 tables each):
-    /// fewer nodes, more work a node. The second set is read only where the first keeps a node, so name
+    /// first catalogue entry; with auto the strongest complete set in --pdbs. Given two to four times (e.g.
+    /// --partition 7-6-6-5 --partition 6-6-6-6), the estimate is the largest of the sets' (up to 4 tables
+    /// each): fewer nodes, more work a node. A set is read only where those before it keep a node, so name
     /// the stronger first.
     #[arg(long, value_name = "PARTITION", help_heading = TABLES)]
     pub partition: Vec<String>,
