@@ -285,22 +285,7 @@ impl Solver {
 
     /// The tables in use: (path, payload hash), so a result can be traced to what produced it.
     pub fn tables(&self) -> Vec<(PathBuf, u64)> {
-        let files: Vec<&PdbFile> = match &self.heuristic {
-            Loaded::Pdb2(h) => h.files().collect(),
-            Loaded::Pdb3(h) => h.files().collect(),
-            Loaded::Pdb4(h) => h.files().collect(),
-            Loaded::PdbMany(h) => h.files().collect(),
-            Loaded::Max2(h) => h.files().collect(),
-            Loaded::Max(h) => h.files().collect(),
-            Loaded::Blank2(h) => h.files().collect(),
-            Loaded::Blank4(h) => h.files().collect(),
-            Loaded::BlankMany(h) => h.files().collect(),
-            Loaded::BlankMax(h) => h.files().collect(),
-            Loaded::BlankMax2(h) => h.files().collect(),
-            Loaded::Max3(h) => h.files().collect(),
-            Loaded::Max4(h) => h.files().collect(),
-            Loaded::Manhattan(_) | Loaded::LinearConflict(_) => Vec::new(),
-        };
+        let files = with_heuristic!(&self.heuristic, h => h.files());
         files.iter().map(|f| (f.path.clone(), f.header.payload_hash)).collect()
     }
 

@@ -279,6 +279,13 @@ impl Header {
         Pattern::new(self.board.cells(), &self.tiles)
     }
 
+    /// Whether `other` describes the same table: every entry equal (same tiles, kind, encoding and payload
+    /// hash), so that either file can stand for the other, whatever built them.
+    pub fn same_table(&self, other: &Header) -> bool {
+        let key = |h: &Header| (h.board, h.goal, h.index_scheme, h.labels, h.encoding, h.entries, h.payload_hash);
+        key(self) == key(other) && self.tiles == other.tiles
+    }
+
     /// The header as written to the file, its checksum included.
     pub fn to_bytes(&self) -> [u8; HEADER_LEN] {
         let mut b = [0u8; HEADER_LEN];
