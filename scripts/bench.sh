@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Reproduces the figures in BENCHMARKS.md. Release build, tables in $PDBS (default pdbs/, `make pdbs`).
-# Usage: scripts/bench.sh [korf|lc|threads|lanes|hard|textbook|split|sets|blank|kf50|all]   (default: korf lc
-# threads; `hard`, `textbook`, `split`, `sets` and `blank` take minutes, `kf50` up to a day, resumably; `all` leaves `split` and `kf50` out)
+# Usage: scripts/bench.sh [korf|lc|threads|lanes|hard|textbook|split|sets|blank|kf50|random5|all]   (default: korf
+# lc threads; `hard`, `textbook`, `split`, `sets` and `blank` take minutes, `kf50` and `random5` up to a day,
+# resumably; `all` leaves `split`, `kf50` and `random5` out)
 # Times are medians of $RUNS runs; node counts are exact (one thread).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -213,6 +214,26 @@ blank() {
     done
   done
   rm -rf "$d"
+}
+
+# The generalisation check: 20 uniformly random 5x5 positions (seed 31, tuned on by nothing), solved with the
+# default set (`auto` over $PDBS5) and with plain 6-6-6-6 ($PDBS5_OLD), 2 threads, at most $R5_LIMIT s each
+# (default 3600) and, if $R5_NODES is set, that many expanded nodes (a limit that does not depend on the
+# machine's speed), every finished iteration checkpointed; resumable (records in $R5_OUT-new.jsonl and
+# $R5_OUT-old.jsonl, default random5-*). Then the two compared: nodes where both solved, and through the
+# deepest bound both finished.
+random5() {
+  local out=${R5_OUT:-random5} input=/tmp/bench-random5.txt limits=(--time-limit "${R5_LIMIT:-3600}")
+  [ -n "${R5_NODES:-}" ] && limits+=(--node-limit "$R5_NODES")
+  $BIN/solver generate --board 5x5 --count 20 --seed 31 > $input
+  echo "== 20 random 5x5 positions (seed 31): the default set against plain 6-6-6-6, 2 threads, limits ${limits[*]}"
+  for k in new old; do
+    local args=(--pdbs "${PDBS5:-$PDBS}" --heuristic auto)
+    [ $k = old ] && args=(--pdbs "${PDBS5_OLD:?plain 6-6-6-6 tables}" --heuristic pdb --partition 6-6-6-6)
+    $BIN/solver batch $input --board 5x5 "${args[@]}" --threads 2 --parallel search "${limits[@]}" \
+      --checkpoint-after 0 -o "$out-$k.jsonl" --resume
+  done
+  python3 $summ compare "$out-new.jsonl" "$out-old.jsonl"
 }
 
 targets=${*:-korf lc threads}

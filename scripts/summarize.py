@@ -125,5 +125,51 @@ def published(counts, instances, *files):
     )
 
 
+def through(path):
+    """id -> {bound: generated nodes through it}, from a batch's checkpoints (`OUT.checkpoints`): a row's
+    `bound` is the next iteration to run, so its count is through the bound 2 below."""
+    out = {}
+    for r in load(path):
+        out.setdefault(r["id"], {})[r["bound"] - 2] = r["nodes"]
+    return out
+
+
+def compare(new, old):
+    """Two batches of the same instances with two heuristics (run with `--checkpoint-after 0`): per instance,
+    the nodes of each where both solved it, and the nodes through the deepest IDA* bound both finished (those
+    iterations find no solution, so their counts are exact and do not depend on the search's order). Where
+    the input gave a known length, the batch checked it (`matched`); the two runs' lengths must agree."""
+    a, b = {r["id"]: r for r in load(new)}, {r["id"]: r for r in load(old)}
+    ta, tb = through(new + ".checkpoints"), through(old + ".checkpoints")
+    print("| id | length | new: status, nodes, s | old: status, nodes, s | new / old, solved | through bound | new / old, through it |")
+    print("|---|---|---|---|---|---|---|")
+    solved, iters = [], []
+    for k in sorted(set(a) & set(b), key=lambda k: int(k) if k.isdigit() else k):
+        x, y = a[k], b[k]
+        for r in (x, y):
+            if r.get("matched") is False:
+                sys.exit(f"#{k}: length {r['length']}, the known optimum is {r['expected']}")
+            if r["status"] == "solved" and x["status"] == y["status"] and x["length"] != y["length"]:
+                sys.exit(f"#{k}: the two runs solved it in {x['length']} and {y['length']} moves")
+        both = x["status"] == y["status"] == "solved"
+        ratio = x["nodes"] / y["nodes"] if both else None
+        common = sorted(set(ta.get(k, {})) & set(tb.get(k, {})))
+        deep = common[-1] if common else None
+        it = ta[k][deep] / tb[k][deep] if deep is not None else None
+        if ratio is not None:
+            solved.append(ratio)
+        if it is not None:
+            iters.append(it)
+        cell = lambda r: f"{r['status']}, {r['nodes']:,}, {r['seconds']:.0f}"
+        fmt = lambda v: "-" if v is None else f"{v:.3f}"
+        print(f"| {k} | {x.get('length') or '-'} | {cell(x)} | {cell(y)} | {fmt(ratio)} | {deep or '-'} | {fmt(it)} |")
+    mean = lambda v: f"{statistics.mean(v):.3f} over {len(v)}" if v else "none"
+    print()
+    print(f"mean new / old: solved by both {mean(solved)}; through the deepest bound both finished {mean(iters)}")
+
+
 if __name__ == "__main__":
+    commands = [n for n, f in list(globals().items()) if callable(f) and getattr(f, "__module__", "") == "__main__"]
+    if len(sys.argv) < 2 or sys.argv[1] not in commands:
+        sys.exit(f"usage: summarize.py COMMAND ARGS...; commands: {', '.join(commands)} (see each one's docstring)")
     globals()[sys.argv[1]](*sys.argv[2:])
