@@ -149,9 +149,9 @@ def compare(new, old):
         for r in (x, y):
             if r.get("matched") is False:
                 sys.exit(f"#{k}: length {r['length']}, the known optimum is {r['expected']}")
-            if r["status"] == "solved" and x["status"] == y["status"] and x["length"] != y["length"]:
-                sys.exit(f"#{k}: the two runs solved it in {x['length']} and {y['length']} moves")
         both = x["status"] == y["status"] == "solved"
+        if both and x["length"] != y["length"]:
+            sys.exit(f"#{k}: the two runs solved it in {x['length']} and {y['length']} moves")
         ratio = x["nodes"] / y["nodes"] if both else None
         common = sorted(set(ta.get(k, {})) & set(tb.get(k, {})))
         deep = common[-1] if common else None
