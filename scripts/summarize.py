@@ -1,5 +1,6 @@
 """Summaries for scripts/bench.sh: medians over runs, exact node counts, length checks against known optima."""
 import json
+import os
 import statistics
 import sys
 
@@ -127,8 +128,12 @@ def published(counts, instances, *files):
 
 def through(path):
     """id -> {bound: generated nodes through it}, from a batch's checkpoints (`OUT.checkpoints`): a row's
-    `bound` is the next iteration to run, so its count is through the bound 2 below."""
+    `bound` is the next iteration to run, so its count is through the bound 2 below. A batch run without
+    `--checkpoint-after` keeps none: then nothing, and a note on stderr."""
     out = {}
+    if not os.path.exists(path):
+        print(f"note: {path} not found (run the batch with --checkpoint-after 0): no counts through a bound", file=sys.stderr)
+        return out
     for r in load(path):
         out.setdefault(r["id"], {})[r["bound"] - 2] = r["nodes"]
     return out
@@ -163,13 +168,13 @@ def compare(new, old):
         cell = lambda r: f"{r['status']}, {r['nodes']:,}, {r['seconds']:.0f}"
         fmt = lambda v: "-" if v is None else f"{v:.3f}"
         print(f"| {k} | {x.get('length') or '-'} | {cell(x)} | {cell(y)} | {fmt(ratio)} | {deep or '-'} | {fmt(it)} |")
-    mean = lambda v: f"{statistics.mean(v):.3f} over {len(v)}" if v else "none"
+    mean = lambda v: f"{statistics.mean(v):.3f} (geometric {statistics.geometric_mean(v):.3f}) over {len(v)}" if v else "none"
     print()
     print(f"mean new / old: solved by both {mean(solved)}; through the deepest bound both finished {mean(iters)}")
 
 
 if __name__ == "__main__":
-    commands = [n for n, f in list(globals().items()) if callable(f) and getattr(f, "__module__", "") == "__main__"]
+    commands = {f.__name__: f for f in (runs, median, slowest, speedup, textbook, easiest, published, compare)}
     if len(sys.argv) < 2 or sys.argv[1] not in commands:
         sys.exit(f"usage: summarize.py COMMAND ARGS...; commands: {', '.join(commands)} (see each one's docstring)")
-    globals()[sys.argv[1]](*sys.argv[2:])
+    commands[sys.argv[1]](*sys.argv[2:])
