@@ -127,7 +127,7 @@ def published(counts, instances, *files):
 
 
 def through(path):
-    """id -> {bound: generated nodes through it}, from a batch's checkpoints (`OUT.checkpoints`): a row's
+    """id -> {bound: (generated nodes, seconds) through it}, from a batch's checkpoints (`OUT.checkpoints`): a row's
     `bound` is the next iteration to run, so its count is through the bound 2 below. A batch run without
     `--checkpoint-after` keeps none: then nothing, and a note on stderr."""
     out = {}
@@ -135,7 +135,7 @@ def through(path):
         print(f"note: {path} not found (run the batch with --checkpoint-after 0): no counts through a bound", file=sys.stderr)
         return out
     for r in load(path):
-        out.setdefault(r["id"], {})[r["bound"] - 2] = r["nodes"]
+        out.setdefault(r["id"], {})[r["bound"] - 2] = (r["nodes"], r["seconds"])
     return out
 
 
@@ -148,7 +148,7 @@ def compare(new, old):
     ta, tb = through(new + ".checkpoints"), through(old + ".checkpoints")
     print("| id | length | new: status, nodes, s | old: status, nodes, s | new / old, solved | through bound | new / old, through it |")
     print("|---|---|---|---|---|---|---|")
-    solved, iters = [], []
+    solved, iters, sums = [], [], [0, 0, 0.0, 0.0]
     for k in sorted(set(a) & set(b), key=lambda k: int(k) if k.isdigit() else k):
         x, y = a[k], b[k]
         for r in (x, y):
@@ -160,7 +160,9 @@ def compare(new, old):
         ratio = x["nodes"] / y["nodes"] if both else None
         common = sorted(set(ta.get(k, {})) & set(tb.get(k, {})))
         deep = common[-1] if common else None
-        it = ta[k][deep] / tb[k][deep] if deep is not None else None
+        it = ta[k][deep][0] / tb[k][deep][0] if deep is not None else None
+        if deep is not None:
+            sums = [t + v for t, v in zip(sums, (ta[k][deep][0], tb[k][deep][0], ta[k][deep][1], tb[k][deep][1]))]
         if ratio is not None:
             solved.append(ratio)
         if it is not None:
@@ -171,6 +173,11 @@ def compare(new, old):
     mean = lambda v: f"{statistics.mean(v):.3f} (geometric {statistics.geometric_mean(v):.3f}) over {len(v)}" if v else "none"
     print()
     print(f"mean new / old: solved by both {mean(solved)}; through the deepest bound both finished {mean(iters)}")
+    if iters:
+        print(
+            f"summed through those bounds: new {sums[0]:,} nodes in {sums[2]:,.0f} s, old {sums[1]:,} in {sums[3]:,.0f} s; "
+            f"new / old {sums[0] / sums[1]:.3f} of the nodes, {sums[2] / sums[3]:.3f} of the time"
+        )
 
 
 if __name__ == "__main__":
