@@ -148,7 +148,7 @@ def compare(new, old):
     ta, tb = through(new + ".checkpoints"), through(old + ".checkpoints")
     print("| id | length | new: status, nodes, s | old: status, nodes, s | new / old, solved | through bound | new / old, through it |")
     print("|---|---|---|---|---|---|---|")
-    solved, iters, sums = [], [], [0, 0, 0.0, 0.0]
+    solved, deepest = [], []  # ratios where both solved; ((nodes, s), (nodes, s)) through each deepest bound
     for k in sorted(set(a) & set(b), key=lambda k: int(k) if k.isdigit() else k):
         x, y = a[k], b[k]
         for r in (x, y):
@@ -160,23 +160,23 @@ def compare(new, old):
         ratio = x["nodes"] / y["nodes"] if both else None
         common = sorted(set(ta.get(k, {})) & set(tb.get(k, {})))
         deep = common[-1] if common else None
-        it = ta[k][deep][0] / tb[k][deep][0] if deep is not None else None
+        it = None
         if deep is not None:
-            sums = [t + v for t, v in zip(sums, (ta[k][deep][0], tb[k][deep][0], ta[k][deep][1], tb[k][deep][1]))]
+            deepest.append((ta[k][deep], tb[k][deep]))
+            it = ta[k][deep][0] / tb[k][deep][0]
         if ratio is not None:
             solved.append(ratio)
-        if it is not None:
-            iters.append(it)
         cell = lambda r: f"{r['status']}, {r['nodes']:,}, {r['seconds']:.0f}"
         fmt = lambda v: "-" if v is None else f"{v:.3f}"
         print(f"| {k} | {x.get('length') or '-'} | {cell(x)} | {cell(y)} | {fmt(ratio)} | {deep or '-'} | {fmt(it)} |")
     mean = lambda v: f"{statistics.mean(v):.3f} (geometric {statistics.geometric_mean(v):.3f}) over {len(v)}" if v else "none"
     print()
-    print(f"mean new / old: solved by both {mean(solved)}; through the deepest bound both finished {mean(iters)}")
-    if iters:
+    print(f"mean new / old: solved by both {mean(solved)}; through the deepest bound both finished {mean([x[0] / y[0] for x, y in deepest])}")
+    if deepest:
+        (nx, sx), (ny, sy) = ([sum(v) for v in zip(*side)] for side in zip(*deepest))
         print(
-            f"summed through those bounds: new {sums[0]:,} nodes in {sums[2]:,.0f} s, old {sums[1]:,} in {sums[3]:,.0f} s; "
-            f"new / old {sums[0] / sums[1]:.3f} of the nodes, {sums[2] / sums[3]:.3f} of the time"
+            f"summed through those bounds: new {nx:,} nodes in {sx:,.0f} s, old {ny:,} in {sy:,.0f} s; "
+            f"new / old {nx / ny:.3f} of the nodes, {sx / sy:.3f} of the time"
         )
 
 
