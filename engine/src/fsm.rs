@@ -45,19 +45,23 @@ enum Table {
 pub(crate) trait Transitions: Copy + Send + Sync {
     /// The state after the blank moves `dir` (index into `Dir::ALL`), or [`PRUNED`].
     fn step(self, state: u32, dir: usize) -> u32;
+
+    /// Starts loading `state`'s row, which [`Transitions::step`] reads when the search expands a node in that
+    /// state: on 5x5 the table (490 KB) loses its lines to the pattern databases' reads, and a child is
+    /// expanded only after its siblings are made and settled.
+    fn prefetch(self, state: u32);
 }
 
-impl Transitions for &[[u16; 4]] {
+/// Either width: 16-bit states widen to the same numbers, [`PRUNED`] included.
+impl<E: Copy + Into<u32> + Send + Sync> Transitions for &[[E; 4]] {
     #[inline(always)]
     fn step(self, state: u32, dir: usize) -> u32 {
-        self[state as usize][dir] as u32
+        self[state as usize][dir].into()
     }
-}
 
-impl Transitions for &[[u32; 4]] {
     #[inline(always)]
-    fn step(self, state: u32, dir: usize) -> u32 {
-        self[state as usize][dir]
+    fn prefetch(self, state: u32) {
+        crate::prefetch::line(self.as_ptr().wrapping_add(state as usize));
     }
 }
 

@@ -262,12 +262,7 @@ impl Payload {
 
     #[inline(always)]
     fn prefetch(&self, index: u32) {
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: prefetching is a hint and never faults; the address is inside the mapping anyway.
-        unsafe {
-            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-            _mm_prefetch::<_MM_HINT_T0>(self.ptr.add((index >> self.nibble) as usize) as *const i8);
-        }
+        crate::prefetch::line(self.ptr.wrapping_add((index >> self.nibble) as usize));
     }
 }
 

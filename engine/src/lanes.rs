@@ -139,6 +139,7 @@ impl<N: Copy + Default> Lane<N> {
             sh.heur.child(node, &self.tiles, self.tiles[from], from, blank, &mut kid.node);
             kid.from = from as u8;
             kid.state = next;
+            sh.moves.prefetch(next);
             n += 1;
         }
         f.n = n as u8;

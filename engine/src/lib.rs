@@ -18,6 +18,7 @@ mod ida;
 mod lanes;
 mod moves;
 pub mod outcome;
+mod prefetch;
 mod settings;
 pub mod split;
 mod tables;

@@ -46,6 +46,12 @@ impl<'a, T: Transitions> Moves<'a, T> {
             .map(move |(&c, &d)| (c as usize, self.table.step(state, d as usize)))
             .filter(|&(_, next)| next != PRUNED)
     }
+
+    /// Starts loading what [`Moves::from`] will read in automaton state `state`.
+    #[inline(always)]
+    pub(crate) fn prefetch(&self, state: u32) {
+        self.table.prefetch(state);
+    }
 }
 
 /// The position after the tile on `from` slides into the blank on `blank`, and that tile.
