@@ -6,7 +6,7 @@
 //! inner loop has no dynamic calls.
 //!
 //! Module dependencies run one way: `lib` → `ida` (iterations) → `lanes` (depth-first search) → `work`,
-//! `moves`, `guard`, `outcome`, `fsm`, `heuristic`.
+//! `moves`, `guard`, `outcome`, `fsm`, `heuristic` (the last two → `prefetch`).
 
 #![warn(missing_docs)]
 
