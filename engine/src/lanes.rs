@@ -180,7 +180,18 @@ impl<N: Copy + Default> Lane<N> {
             // just written field by field would stall on store forwarding.
             f.order = [0, 1, 2, 3];
             let kids = &f.kids;
-            f.order[..n].sort_unstable_by_key(|&k| H::h(&kids[k as usize].node));
+            let h = |k: u8| H::h(&kids[k as usize].node);
+            // Insertion sort, inline: the library's sort of so few is the same stable insertion sort (so the
+            // same order and nodes) behind a call.
+            for i in 1..n {
+                let k = f.order[i];
+                let mut j = i;
+                while j > 0 && h(k) < h(f.order[j - 1]) {
+                    f.order[j] = f.order[j - 1];
+                    j -= 1;
+                }
+                f.order[j] = k;
+            }
             loop {
                 let d = self.top - 1;
                 let f = &mut self.frames[d];
