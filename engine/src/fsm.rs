@@ -61,7 +61,7 @@ impl<E: Copy + Into<u32> + Send + Sync> Transitions for &[[E; 4]] {
 
     #[inline(always)]
     fn prefetch(self, state: u32) {
-        crate::prefetch::line(self.as_ptr().wrapping_add(state as usize));
+        puzzle::prefetch::line(self.as_ptr().wrapping_add(state as usize));
     }
 }
 

@@ -262,7 +262,7 @@ impl Payload {
 
     #[inline(always)]
     fn prefetch(&self, index: u32) {
-        crate::prefetch::line(self.ptr.wrapping_add((index >> self.nibble) as usize));
+        puzzle::prefetch::line(self.ptr.wrapping_add((index >> self.nibble) as usize));
     }
 }
 

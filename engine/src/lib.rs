@@ -6,7 +6,7 @@
 //! inner loop has no dynamic calls.
 //!
 //! Module dependencies run one way: `lib` → `ida` (iterations) → `lanes` (depth-first search) → `work`,
-//! `moves`, `guard`, `outcome`, `fsm`, `heuristic` (the last two → `prefetch`).
+//! `moves`, `guard`, `outcome`, `fsm`, `heuristic`.
 
 #![warn(missing_docs)]
 
@@ -18,7 +18,6 @@ mod ida;
 mod lanes;
 mod moves;
 pub mod outcome;
-mod prefetch;
 mod settings;
 pub mod split;
 mod tables;

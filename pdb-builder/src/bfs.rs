@@ -286,7 +286,7 @@ impl<'a, const LB: u32> Pending<'a, LB> {
     fn push(&mut self, child: usize, label: u32) {
         let word = child / Self::LANES;
         let bits = (1u64 << label | 1u64 << (label + LB / 2)) << (child % Self::LANES * LB as usize);
-        prefetch(&self.words[word]);
+        puzzle::prefetch::line(&self.words[word]);
         if self.len == RING {
             let (w, b) = self.ring[self.head];
             self.mark(w, b);
@@ -316,17 +316,6 @@ impl<'a, const LB: u32> Pending<'a, LB> {
             self.head = (self.head + 1) % RING;
         }
     }
-}
-
-#[inline]
-fn prefetch(p: &AtomicU64) {
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: prefetching is a hint with no architectural effect; the address is a valid reference anyway.
-    unsafe {
-        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>((p as *const AtomicU64).cast())
-    };
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = p;
 }
 
 /// The seen bits of every slot of a word.

@@ -12,6 +12,7 @@ pub mod heuristic;
 pub mod instance;
 pub mod partition;
 pub mod pdb_file;
+pub mod prefetch;
 pub mod random;
 pub mod rank;
 pub mod regions;
