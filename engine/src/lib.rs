@@ -25,7 +25,7 @@ mod work;
 
 pub use error::Error;
 pub use outcome::{Checkpoint, Counts, Limits, Live, Outcome, Report, Resume, Stop};
-pub use settings::{cores, Settings, FSM_DEPTH, LANES, MAX_LANES, MAX_THREADS};
+pub use settings::{cores, Settings, FSM_DEPTH, LANES, LANES_MAX_CELLS, MAX_LANES, MAX_THREADS};
 pub use tables::{auto_choice, default_partition, open_tables, HeuristicChoice, Lookups, TableSpec, MAX_SETS};
 
 use fsm::TableRef;
@@ -222,7 +222,7 @@ impl Solver {
             }
         };
         let tables_used = !matches!(heuristic, Loaded::LinearConflict(_) | Loaded::Manhattan(_));
-        let lanes = settings.lanes_for(tables_used);
+        let lanes = settings.lanes_for(tables_used, board.cells());
         Ok(Solver {
             board,
             heuristic,

@@ -5,9 +5,15 @@ use crate::fsm;
 
 /// How many moves deep the duplicate-path automaton learns by default (see `fsm` and BENCHMARKS.md).
 pub const FSM_DEPTH: usize = fsm::MAX_DEPTH;
-/// Depth-first searches interleaved on each thread by default with tables (see `lanes` and BENCHMARKS.md).
-/// Without tables there are no reads to wait for, and one lane is fastest.
+/// Depth-first searches interleaved on each thread by default with tables on boards of up to
+/// [`LANES_MAX_CELLS`] cells (see `lanes` and BENCHMARKS.md). Without tables there are no reads to wait for,
+/// and one lane is fastest.
 pub const LANES: usize = 3;
+/// The largest board that gets [`LANES`] lanes by default. On 5x5 one lane was measured faster with every
+/// table set (6-6-6-6, 7-6-6-5 and the two together: 1.12-1.2x the nodes a second on one and on two threads,
+/// BENCHMARKS.md), while on 4x4 three lanes stay faster (1.1-1.2x, with one set and with two); larger boards
+/// than 4x4 take one lane.
+pub const LANES_MAX_CELLS: usize = 16;
 /// The most lanes a thread may run.
 pub const MAX_LANES: usize = 16;
 pub use search::{cores, MAX_THREADS};
@@ -62,7 +68,7 @@ impl Settings {
     }
 
     /// Depth-first searches each thread interleaves, 1 to [`MAX_LANES`] (1 is a plain depth-first search in
-    /// the serial order). Unset: [`LANES`] with tables, 1 without.
+    /// the serial order). Unset: [`LANES`] with tables on boards of up to [`LANES_MAX_CELLS`] cells, else 1.
     pub fn with_lanes(mut self, lanes: usize) -> Result<Settings, Error> {
         if !(1..=MAX_LANES).contains(&lanes) {
             return Err(Error::Setting(format!("the number of lanes must be from 1 to {MAX_LANES}, not {lanes}")));
@@ -83,7 +89,29 @@ impl Settings {
         Ok(self)
     }
 
-    pub(crate) fn lanes_for(self, tables: bool) -> usize {
-        self.lanes.unwrap_or(if tables { LANES } else { 1 })
+    /// The lanes a search on a board of `cells` cells runs, with or without tables.
+    pub(crate) fn lanes_for(self, tables: bool, cells: usize) -> usize {
+        self.lanes.unwrap_or(if tables && cells <= LANES_MAX_CELLS { LANES } else { 1 })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Three lanes by default only with tables on boards up to 4x4; one without tables or on larger boards;
+    /// a lane count that was set is kept everywhere.
+    #[test]
+    fn default_lanes_depend_on_tables_and_board_size() {
+        let unset = Settings::default();
+        assert_eq!(unset.lanes_for(true, 16), LANES);
+        assert_eq!(unset.lanes_for(true, 9), LANES);
+        assert_eq!(unset.lanes_for(true, 25), 1);
+        assert_eq!(unset.lanes_for(true, 20), 1);
+        assert_eq!(unset.lanes_for(false, 16), 1);
+        let set = unset.with_lanes(5).unwrap();
+        for (tables, cells) in [(true, 16), (true, 25), (false, 9)] {
+            assert_eq!(set.lanes_for(tables, cells), 5);
+        }
     }
 }
