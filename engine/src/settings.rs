@@ -10,7 +10,7 @@ pub const FSM_DEPTH: usize = fsm::MAX_DEPTH;
 /// and one lane is fastest.
 pub const LANES: usize = 3;
 /// The largest board that gets [`LANES`] lanes by default. On 5x5 one lane was measured faster with every
-/// table set (6-6-6-6, 7-6-6-5 and the two together: 1.12-1.2x the nodes a second on one and on two threads,
+/// table set (6-6-6-6, 7-6-6-5 and the two together: 1.1-1.25x the nodes a second on one and on two threads,
 /// BENCHMARKS.md), while on 4x4 three lanes stay faster (1.1-1.2x, with one set and with two); larger boards
 /// than 4x4 take one lane.
 pub const LANES_MAX_CELLS: usize = 16;
