@@ -39,6 +39,11 @@ pub struct BatchArgs {
     /// always pass --resume.
     #[arg(long, help_heading = OUTPUT)]
     pub resume: bool,
+    /// With --resume: search again the instances whose last record is a limit stop, from their checkpoints,
+    /// under this run's limits (which count what the checkpoint had spent: give larger ones). The new record
+    /// is appended; an id's last record is the one that counts, in `report` too.
+    #[arg(long, requires = "resume", help_heading = OUTPUT)]
+    pub retry_limits: bool,
     /// Save a sliding-tile IDA* search's finished iterations to OUT.checkpoints once it has run this long
     /// (default 10), so that --resume after a kill, crash or Ctrl-C starts the instance there rather than
     /// from nothing (0: after every iteration). Other searches (the library's algorithms, water sort) keep

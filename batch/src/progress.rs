@@ -70,6 +70,11 @@ pub struct Progress {
 }
 
 impl Progress {
+    /// Instances not yet recorded; `None` for a stream.
+    pub fn left(&self) -> Option<u64> {
+        self.total.map(|t| t.saturating_sub(self.done))
+    }
+
     /// Progress for `total` instances (`None`: unknown); `quiet`: none at all.
     pub fn new(total: Option<u64>, quiet: bool) -> Progress {
         let bar = (!quiet && std::io::stderr().is_terminal()).then(|| {

@@ -7,13 +7,16 @@
 
 use crate::lines::{read_line, too_long, Fit, MAX_RECORD_LINE};
 use anyhow::{bail, Context};
+use cli_common::text::printable;
 use search::Stop;
 use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read};
 use std::path::Path;
 
-/// How an instance ended. Every status is final: `--resume` skips instances that have a record.
+/// How an instance ended. Every status is final: `--resume` skips instances that have a record (a `Limit`
+/// one is searched again with `--retry-limits`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Status {
@@ -264,6 +267,32 @@ pub struct RecordFile {
     pub torn_tail: u64,
 }
 
+/// The records that count, one an id, in file order: where an id was recorded more than once (searched
+/// again by `batch --resume --retry-limits`, or a record appended by hand), its last record, in the place of
+/// its first. The records of one id must be of one instance.
+pub fn latest(records: &[Record]) -> Result<Vec<&Record>, String> {
+    let mut at: HashMap<&str, usize> = HashMap::new();
+    let mut kept: Vec<&Record> = Vec::with_capacity(records.len());
+    for r in records {
+        match at.get(r.id.as_str()) {
+            Some(&k) if kept[k].instance != r.instance => {
+                return Err(format!(
+                    "id '{}' has records of two instances, '{}' and '{}'",
+                    printable(&r.id),
+                    printable(&kept[k].instance),
+                    printable(&r.instance)
+                ))
+            }
+            Some(&k) => kept[k] = r,
+            None => {
+                at.insert(&r.id, kept.len());
+                kept.push(r);
+            }
+        }
+    }
+    Ok(kept)
+}
+
 /// Reads a record file written by a `batch` (either format, told apart by its first byte). A line
 /// that is complete but not a record is an error naming the file and line: results are never skipped
 /// silently. So is a record of something no search does (a negative time), which would make every figure
@@ -404,6 +433,29 @@ fn csv_error(e: &csv::Error) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// An id's last record counts, in its first one's place; records of one id with two instances are refused.
+    #[test]
+    fn latest_keeps_each_ids_last_record_in_its_first_place() {
+        let rec = |id: &str, instance: &str, status: Status| Record {
+            id: id.into(),
+            instance: instance.into(),
+            status,
+            ..Record::default()
+        };
+        let records = [
+            rec("a", "1 0", Status::Limit),
+            rec("b", "0 1", Status::Solved),
+            rec("a", "1 0", Status::Limit),
+            rec("a", "1 0", Status::Solved),
+        ];
+        let kept = latest(&records).unwrap();
+        let got: Vec<(&str, Status)> = kept.iter().map(|r| (r.id.as_str(), r.status)).collect();
+        assert_eq!(got, [("a", Status::Solved), ("b", Status::Solved)]);
+        assert!(std::ptr::eq(kept[0], &records[3]));
+        let mixed = [rec("a", "1 0", Status::Limit), rec("a", "0 1", Status::Solved)];
+        assert_eq!(latest(&mixed).unwrap_err(), "id 'a' has records of two instances, '1 0' and '0 1'");
+    }
 
     /// The worst verdict decides a run's exit code: a bad line (the user's) over a wrong answer over a limit.
     #[test]

@@ -3,7 +3,7 @@
 
 use crate::compare::{natural_order, Comparison};
 use crate::plot::{plot_all, Run};
-use crate::record::{read_records, Record, Status};
+use crate::record::{latest, read_records, Record, Status};
 use anyhow::{bail, Context};
 use clap::Args;
 use cli_common::text::{escape_html, printable};
@@ -361,7 +361,20 @@ fn load(name: &str, files: &[PathBuf]) -> anyhow::Result<Vec<Record>> {
                 cli_common::units::human_bytes(file.torn_tail)
             ));
         }
-        for r in file.records {
+        let records: Vec<Record> = latest(&file.records)
+            .map_err(|e| cli_common::usage(anyhow::anyhow!("{}: {e}", path.display())))?
+            .into_iter()
+            .cloned()
+            .collect();
+        let left_out = file.records.len() - records.len();
+        if left_out > 0 {
+            cli_common::log(&format!(
+                "{name}: note: {}: {left_out} records of ids recorded again later are not counted (an id's last \
+                 record counts)",
+                path.display()
+            ));
+        }
+        for r in records {
             if let Some(first) = seen.insert(r.id.clone(), path.clone()) {
                 bail!(
                     "id '{}' is in {} and again in {}: are these shards of one run? (--compare compares runs)",

@@ -15,7 +15,7 @@ use crate::claim::Claims;
 use crate::jobs::{Job, JobReader, Parse};
 use crate::pool::{Msg, Pool, Shape, Todo};
 use crate::progress::Progress;
-use crate::record::{Record, RecordFormat, Status};
+use crate::record::{latest, Record, RecordFormat, Status};
 use crate::report::Summary;
 use crate::settings;
 use crate::sink::Sink;
@@ -134,7 +134,8 @@ fn run_into<T: Task>(
     if settings::check_resume(&records, &settings, &out_name)? {
         say(args, &format!("{name}: note: records of {out_name} from an older version do not say their settings; they were not checked against this run's"));
     }
-    let recorded = Recorded::new(&records, &out_name, &args.input);
+    latest(&records).map_err(|e| usage(anyhow!("{out_name}: {e}")))?;
+    let recorded = Recorded::new(&records, args.retry_limits, &out_name, &args.input);
     let (mut todo, total) = todo(&mut input, recorded, claims)?;
     if let (Some(count), Some(total), true) = (listed, total, args.resume && !records.is_empty()) {
         let had = records.len();
@@ -165,25 +166,28 @@ fn run_into<T: Task>(
 }
 
 /// The ids already recorded, with their instances: an input line with a recorded id is skipped, unless its
-/// instance differs, which means the records are of another input.
+/// instance differs, which means the records are of another input, or (`--retry-limits`) its last record
+/// is a limit stop.
 struct Recorded<'a> {
-    have: HashMap<String, String>,
+    /// Each id's instance, and whether it is searched again, by its last record.
+    have: HashMap<String, (String, bool)>,
     out_name: &'a str,
     input: &'a str,
 }
 
 impl<'a> Recorded<'a> {
-    fn new(records: &[Record], out_name: &'a str, input: &'a str) -> Recorded<'a> {
-        let have = records.iter().map(|r| (r.id.clone(), r.instance.clone())).collect();
+    fn new(records: &[Record], retry_limits: bool, out_name: &'a str, input: &'a str) -> Recorded<'a> {
+        let again = |r: &Record| retry_limits && r.status == Status::Limit;
+        let have = records.iter().map(|r| (r.id.clone(), (r.instance.clone(), again(r)))).collect();
         Recorded { have, out_name, input }
     }
 
-    /// `job`, unless it has a record.
+    /// `job`, unless it has a record that stands.
     fn unless_recorded<I>(&self, job: Job<I>) -> anyhow::Result<Option<Job<I>>> {
         match self.have.get(&job.id) {
             None => Ok(Some(job)),
-            Some(text) if *text == job.text => Ok(None),
-            Some(text) => Err(usage(anyhow!(
+            Some((text, again)) if *text == job.text => Ok(again.then_some(job)),
+            Some((text, _)) => Err(usage(anyhow!(
                 "{} has id '{}' as '{}', but line {} of {} has '{}': is it the output of another input?",
                 self.out_name,
                 printable(&job.id),
@@ -314,7 +318,12 @@ fn summarize(
     if let Some(e) = &writer.failure {
         log(&format!("{}: error: {}", writer.name, one_line(e)));
     }
-    let summary = Summary::new(&writer.records, steps);
+    // A record searched again (`--retry-limits`) replaces the earlier one. The records of one id are of one
+    // instance (checked before any search, and the new ones are of the input's).
+    let summary = match latest(&writer.records) {
+        Ok(counted) => Summary::new(counted, steps),
+        Err(_) => Summary::new(&writer.records, steps),
+    };
     say(args, &format!("summary of {out_name}:\n{}", summary.text().trim_end()));
     say(
         args,
@@ -342,7 +351,7 @@ fn exit_code(args: &BatchArgs, name: &str, writer: Writer, summary: &Summary, li
             _ if args.claim.is_some() => {
                 "its unclaimed instances are left to the other workers, and its claimed ones to --resume".to_string()
             }
-            Some(count) => format!("{} instances left", count.saturating_sub(writer.records.len())),
+            Some(_) => format!("{} instances left", writer.progress.left().unwrap_or_default()),
             None => "the rest of stdin was not read".to_string(),
         };
         log(&format!(

@@ -358,6 +358,70 @@ fn a_resumed_search_counts_what_an_uninterrupted_one_does_and_ignores_another_se
     assert!(!d.path("whole.jsonl.checkpoints").exists(), "quick searches write none by default");
 }
 
+/// A limit record is final for `--resume`; with `--retry-limits` its instance is searched again from its
+/// checkpoint under the new limits and a record appended. An id's last record is the one the batch's summary
+/// and `report` count, and a solved one is never searched again.
+#[test]
+fn retry_limits_searches_limit_stops_again_from_their_checkpoints_and_the_last_record_counts() {
+    let d = Dir::new("retry-limits");
+    let input = d.file("in.txt", EASY_KORF);
+    let out = d.path("out.jsonl");
+    let batch = |more: &[&str]| {
+        let mut args = vec!["batch", input.to_str().unwrap(), "-o", out.to_str().unwrap(), "--threads", "1"];
+        args.extend_from_slice(&["--checkpoint-after", "0"]);
+        args.extend(more);
+        let o = run(&args);
+        assert!(o.status.success(), "{}", stderr(&o));
+        stderr(&o)
+    };
+    let status = |r: &serde_json::Value| r["status"].as_str().unwrap().to_string();
+    // 9 and 12 take 44k and 102k expansions, 5 and 8 millions.
+    batch(&["--node-limit", "200000"]);
+    let first = jsonl(&out);
+    assert_eq!(first.iter().map(status).collect::<Vec<_>>(), ["solved", "solved", "limit", "limit"]);
+    batch(&["--resume"]);
+    assert_eq!(jsonl(&out), first, "a plain resume keeps limit records");
+
+    let o = run(&["batch", input.to_str().unwrap(), "-o", d.path("x.jsonl").to_str().unwrap(), "--retry-limits"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("--resume"), "{}", stderr(&o));
+
+    let err = batch(&["--resume", "--retry-limits"]);
+    let all = jsonl(&out);
+    assert_eq!(ids(&all), ["9", "12", "5", "8", "5", "8"]);
+    for (again, before) in all[4..].iter().zip(&first[2..]) {
+        let last = checkpoints(&out).into_iter().filter(|c| c["id"] == again["id"]).nth_back(1).unwrap();
+        let note = format!("id {} starts at bound {}", again["id"].as_str().unwrap(), last["bound"]);
+        assert!(err.contains(&note), "{note}: {err}");
+        assert_eq!((status(again), again["matched"].as_bool()), ("solved".into(), Some(true)), "{again}");
+        assert!(again["nodes"].as_u64() > before["nodes"].as_u64(), "{again}");
+    }
+    assert_eq!((summary_field(&err, "records"), summary_field(&err, "solved")), ("4", "4"), "{err}");
+    assert_eq!(summary_field(&err, "limit"), "0", "{err}");
+    let rep = run_report(&["report", out.to_str().unwrap()]);
+    assert!(rep.status.success(), "{}", stderr(&rep));
+    assert!(stderr(&rep).contains("2 records of ids recorded again later are not counted"), "{}", stderr(&rep));
+    let text = String::from_utf8(rep.stdout).unwrap();
+    for name in ["records", "solved", "limit", "nodes"] {
+        assert_eq!(summary_field(&text, name), summary_field(&err, name));
+    }
+    batch(&["--resume", "--retry-limits"]);
+    assert_eq!(jsonl(&out).len(), 6, "solved records stand");
+
+    // Records of one id must be of one instance: refused before anything is searched or written.
+    let mut other = all[5].clone();
+    other["instance"] = all[0]["instance"].clone();
+    let mut text = std::fs::read_to_string(&out).unwrap();
+    text.push_str(&format!("{other}\n"));
+    std::fs::write(&out, &text).unwrap();
+    let o = run(&["batch", input.to_str().unwrap(), "-o", out.to_str().unwrap(), "--resume", "--retry-limits"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("id '8' has records of two instances"), "{}", stderr(&o));
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), text);
+    let rep = run_report(&["report", out.to_str().unwrap()]);
+    assert_eq!(rep.status.code(), Some(2), "{}", stderr(&rep));
+}
+
 #[test]
 fn shards_cover_the_file_exactly_once_and_report_merges_them() {
     let d = Dir::new("shard");
