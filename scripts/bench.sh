@@ -220,14 +220,16 @@ blank() {
 # default set (`auto` over $PDBS5) and with plain 6-6-6-6 ($PDBS5_OLD), 2 threads, at most $R5_LIMIT s each
 # (default 3600) and, if $R5_NODES is set, that many expanded nodes (a limit that does not depend on the
 # machine's speed), every finished iteration checkpointed; resumable (records in $R5_OUT-new.jsonl and
-# $R5_OUT-old.jsonl, default random5-*). Then the two compared: nodes where both solved, and through the
-# deepest bound both finished.
+# $R5_OUT-old.jsonl, default random5-*; R5_RETRY=1 searches the limit stops again, from their checkpoints, under
+# the new limits; R5_SETS="new" runs the default set alone). Then the two compared: nodes where both solved, and
+# through the deepest bound both finished.
 random5() {
   local out=${R5_OUT:-random5} input=/tmp/bench-random5.txt limits=(--time-limit "${R5_LIMIT:-3600}")
   [ -n "${R5_NODES:-}" ] && limits+=(--node-limit "$R5_NODES")
+  [ -n "${R5_RETRY:-}" ] && limits+=(--retry-limits)
   $BIN/solver generate --board 5x5 --count 20 --seed 31 > $input
   echo "== 20 random 5x5 positions (seed 31): the default set against plain 6-6-6-6, 2 threads, limits ${limits[*]}"
-  for k in new old; do
+  for k in ${R5_SETS:-new old}; do
     local args=(--pdbs "${PDBS5:-$PDBS}" --heuristic auto)
     [ $k = old ] && args=(--pdbs "${PDBS5_OLD:?plain 6-6-6-6 tables}" --heuristic pdb --partition 6-6-6-6)
     $BIN/solver batch $input --board 5x5 "${args[@]}" --threads 2 --parallel search "${limits[@]}" \
