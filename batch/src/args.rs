@@ -40,8 +40,9 @@ pub struct BatchArgs {
     #[arg(long, help_heading = OUTPUT)]
     pub resume: bool,
     /// With --resume: search again the instances whose last record is a limit stop, from their checkpoints,
-    /// under this run's limits (which count what the checkpoint had spent: give larger ones). The new record
-    /// is appended; an id's last record is the one that counts, in `report` too.
+    /// under this run's limits (which count what the checkpoint had spent: give larger ones; a stop these
+    /// limits do not go past is left as it is). The new record is appended; an id's last record is the one
+    /// that counts, in `report` too.
     #[arg(long, requires = "resume", help_heading = OUTPUT)]
     pub retry_limits: bool,
     /// Save a sliding-tile IDA* search's finished iterations to OUT.checkpoints once it has run this long

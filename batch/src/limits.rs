@@ -29,6 +29,12 @@ impl LimitArgs {
         let memory = self.memory_limit.or_else(|| cli_common::resources::available_memory().map(|m| m.bytes));
         Limits { nodes: self.node_limit, time: self.time_limit, memory, cancel }
     }
+
+    /// Whether a search that stopped at a limit after `expanded` nodes and `seconds` (counted from its start,
+    /// as a resumed search counts them) gets further under these limits: each one given is past what it spent.
+    pub fn go_past(&self, expanded: u64, seconds: f64) -> bool {
+        self.node_limit.is_none_or(|n| n > expanded) && self.time_limit.is_none_or(|t| t.as_secs_f64() > seconds)
+    }
 }
 
 /// The longest time limit taken: a year. Longer ones are surely typos, and `Duration` has an end.

@@ -13,6 +13,7 @@
 use crate::args::{BatchArgs, Parallel};
 use crate::claim::Claims;
 use crate::jobs::{Job, JobReader, Parse};
+use crate::limits::LimitArgs;
 use crate::pool::{Msg, Pool, Shape, Todo};
 use crate::progress::Progress;
 use crate::record::{latest, Record, RecordFormat, Status};
@@ -135,7 +136,16 @@ fn run_into<T: Task>(
         say(args, &format!("{name}: note: records of {out_name} from an older version do not say their settings; they were not checked against this run's"));
     }
     latest(&records).map_err(|e| usage(anyhow!("{out_name}: {e}")))?;
-    let recorded = Recorded::new(&records, args.retry_limits, &out_name, &args.input);
+    let retry = args.retry_limits.then_some(&args.limits);
+    if let Some(limits) = retry {
+        let counted = latest(&records).unwrap_or_default();
+        let stuck = counted.iter().filter(|r| r.status == Status::Limit && !limits.go_past(r.expanded, r.seconds));
+        let stuck = stuck.count();
+        if stuck > 0 {
+            say(args, &format!("{name}: {stuck} limit stops are not searched again: this run's limits do not go past what they spent"));
+        }
+    }
+    let recorded = Recorded::new(&records, retry, &out_name, &args.input);
     let (mut todo, total) = todo(&mut input, recorded, claims)?;
     if let (Some(count), Some(total), true) = (listed, total, args.resume && !records.is_empty()) {
         let had = records.len();
@@ -176,8 +186,8 @@ struct Recorded<'a> {
 }
 
 impl<'a> Recorded<'a> {
-    fn new(records: &[Record], retry_limits: bool, out_name: &'a str, input: &'a str) -> Recorded<'a> {
-        let again = |r: &Record| retry_limits && r.status == Status::Limit;
+    fn new(records: &[Record], retry: Option<&LimitArgs>, out_name: &'a str, input: &'a str) -> Recorded<'a> {
+        let again = |r: &Record| r.status == Status::Limit && retry.is_some_and(|l| l.go_past(r.expanded, r.seconds));
         let have = records.iter().map(|r| (r.id.clone(), (r.instance.clone(), again(r)))).collect();
         Recorded { have, out_name, input }
     }

@@ -381,6 +381,9 @@ fn retry_limits_searches_limit_stops_again_from_their_checkpoints_and_the_last_r
     assert_eq!(first.iter().map(status).collect::<Vec<_>>(), ["solved", "solved", "limit", "limit"]);
     batch(&["--resume"]);
     assert_eq!(jsonl(&out), first, "a plain resume keeps limit records");
+    let err = batch(&["--resume", "--retry-limits", "--node-limit", "200000"]);
+    assert!(err.contains("2 limit stops are not searched again: this run's limits do not go past"), "{err}");
+    assert_eq!(jsonl(&out), first, "limits no larger than before get no further");
 
     let o = run(&["batch", input.to_str().unwrap(), "-o", d.path("x.jsonl").to_str().unwrap(), "--retry-limits"]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
