@@ -135,17 +135,17 @@ fn run_into<T: Task>(
     if settings::check_resume(&records, &settings, &out_name)? {
         say(args, &format!("{name}: note: records of {out_name} from an older version do not say their settings; they were not checked against this run's"));
     }
-    latest(&records).map_err(|e| usage(anyhow!("{out_name}: {e}")))?;
-    let retry = args.retry_limits.then_some(&args.limits);
-    if let Some(limits) = retry {
-        let counted = latest(&records).unwrap_or_default();
-        let stuck = counted.iter().filter(|r| r.status == Status::Limit && !limits.go_past(r.expanded, r.seconds));
-        let stuck = stuck.count();
-        if stuck > 0 {
-            say(args, &format!("{name}: {stuck} limit stops are not searched again: this run's limits do not go past what they spent"));
-        }
+    let counted = latest(&records).map_err(|e| usage(anyhow!("{out_name}: {e}")))?;
+    let recorded = Recorded::new(&counted, args.retry_limits.then_some(&args.limits), &out_name, &args.input);
+    if recorded.stuck > 0 {
+        let stuck = recorded.stuck;
+        say(
+            args,
+            &format!(
+                "{name}: {stuck} limit stops are not searched again: this run's limits do not go past what they spent"
+            ),
+        );
     }
-    let recorded = Recorded::new(&records, retry, &out_name, &args.input);
     let (mut todo, total) = todo(&mut input, recorded, claims)?;
     if let (Some(count), Some(total), true) = (listed, total, args.resume && !records.is_empty()) {
         let had = records.len();
@@ -181,15 +181,26 @@ fn run_into<T: Task>(
 struct Recorded<'a> {
     /// Each id's instance, and whether it is searched again, by its last record.
     have: HashMap<String, (String, bool)>,
+    /// Limit stops that `--retry-limits` leaves: this run's limits do not go past what they spent.
+    stuck: usize,
     out_name: &'a str,
     input: &'a str,
 }
 
 impl<'a> Recorded<'a> {
-    fn new(records: &[Record], retry: Option<&LimitArgs>, out_name: &'a str, input: &'a str) -> Recorded<'a> {
-        let again = |r: &Record| r.status == Status::Limit && retry.is_some_and(|l| l.go_past(r.expanded, r.seconds));
-        let have = records.iter().map(|r| (r.id.clone(), (r.instance.clone(), again(r)))).collect();
-        Recorded { have, out_name, input }
+    /// From each id's last record ([`latest`]); `retry`: the limits of a run with `--retry-limits`.
+    fn new(counted: &[&Record], retry: Option<&LimitArgs>, out_name: &'a str, input: &'a str) -> Recorded<'a> {
+        let mut stuck = 0;
+        let mut again = |r: &Record| match retry {
+            Some(limits) if r.status == Status::Limit => {
+                let further = limits.go_past(r.expanded, r.seconds);
+                stuck += usize::from(!further);
+                further
+            }
+            _ => false,
+        };
+        let have = counted.iter().map(|r| (r.id.clone(), (r.instance.clone(), again(r)))).collect();
+        Recorded { have, stuck, out_name, input }
     }
 
     /// `job`, unless it has a record that stands.
@@ -330,10 +341,8 @@ fn summarize(
     }
     // A record searched again (`--retry-limits`) replaces the earlier one. The records of one id are of one
     // instance (checked before any search, and the new ones are of the input's).
-    let summary = match latest(&writer.records) {
-        Ok(counted) => Summary::new(counted, steps),
-        Err(_) => Summary::new(&writer.records, steps),
-    };
+    let counted = latest(&writer.records).unwrap_or_else(|_| writer.records.iter().collect());
+    let summary = Summary::new(counted, steps);
     say(args, &format!("summary of {out_name}:\n{}", summary.text().trim_end()));
     say(
         args,

@@ -389,11 +389,12 @@ fn retry_limits_searches_limit_stops_again_from_their_checkpoints_and_the_last_r
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(stderr(&o).contains("--resume"), "{}", stderr(&o));
 
+    let saved = checkpoints(&out);
     let err = batch(&["--resume", "--retry-limits"]);
     let all = jsonl(&out);
     assert_eq!(ids(&all), ["9", "12", "5", "8", "5", "8"]);
     for (again, before) in all[4..].iter().zip(&first[2..]) {
-        let last = checkpoints(&out).into_iter().filter(|c| c["id"] == again["id"]).nth_back(1).unwrap();
+        let last = saved.iter().rfind(|c| c["id"] == again["id"]).unwrap();
         let note = format!("id {} starts at bound {}", again["id"].as_str().unwrap(), last["bound"]);
         assert!(err.contains(&note), "{note}: {err}");
         assert_eq!((status(again), again["matched"].as_bool()), ("solved".into(), Some(true)), "{again}");
