@@ -1,13 +1,14 @@
 //! The harness every crate's tests share: ground truth for small boards (exact distances of every solvable
 //! position by breadth-first search), Korf's instances, table-free solvers, scratch folders and running a
-//! binary; and, in [`water`], the water sort reference model. The end-to-end tests of the binaries are in
-//! `tests/`.
+//! binary; in [`water`], the water sort reference model; and in [`blocks`], the sliding-block one. The
+//! end-to-end tests of the binaries are in `tests/`.
 
 use engine::{HeuristicChoice, Lookups, Settings, Solver, TableSpec};
 use puzzle::{Board, Goal, Instance, State};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
+pub mod blocks;
 pub mod water;
 
 pub use puzzle::exhaustive::distances as bfs_distances;
