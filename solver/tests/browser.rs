@@ -555,7 +555,7 @@ fn the_level_editor_builds_a_level_and_solves_it_and_set_refuses_an_invalid_one(
     // An invalid level is refused on Set, with the server's reason, and the tubes stay.
     b.eval("{ const c = document.getElementById('capacity'); c.value = '4'; }");
     b.eval(
-        "document.getElementById('level').value = 'x: aab abb - -';
+        "document.getElementById('level').value = 'x: aab ab - -';
          document.getElementById('typed-level').requestSubmit();",
     );
     b.wait_for("document.getElementById('status').classList.contains('error')");

@@ -94,7 +94,7 @@ fn bad_requests_are_400_with_the_reason_as_json() {
         (r#"{"board": "3x3", "tiles": [0, 1, 2, 3, 4, 5, 6, 8, 7]}"#, "unsolvable"),
         (
             r#"{"tiles": [0, 1, 2], "colour": "red"}"#,
-            "unknown field 'colour' (this request takes: puzzle, board, tiles, goal, heuristic)",
+            "unknown field 'colour' (this request takes: puzzle, board, tiles, goal, heuristic, algorithm)",
         ),
         (r#"{"puzzle": "rubik", "tiles": []}"#, "unknown puzzle 'rubik'"),
         (
@@ -606,7 +606,7 @@ fn a_hint_for_what_is_no_position_is_refused_and_a_stopped_one_says_unknown() {
         ),
         (water("m: ??a ?bb ?ab -".into(), serde_json::json!({"capacity": 3})), "a hint needs every unit in sight"),
         (water("ab ba -".into(), serde_json::json!({"rule": "sideways"})), "unknown rule 'sideways'"),
-        (r#"{"tiles": [1, 0, 2, 3], "board": "2x2"}"#.to_string(), "hints are given for water-sort only"),
+        (r#"{"tiles": [1, 0, 2, 3], "board": "2x2"}"#.to_string(), "hints are not given for sliding-tile (the puzzles with hints: water-sort"),
     ] {
         let (status, v) = hint(&s, &body);
         assert_eq!(status, 400, "{body}: {v}");

@@ -10,11 +10,20 @@
 //!   no-questions-asked `fetch` may send (`text/plain`, `application/x-www-form-urlencoded`, ...) are
 //!   refused, and for JSON the browser first asks the server (a CORS preflight), which this server never
 //!   allows.
+//! - An API request sent by another site's page is refused (403), whatever its method: a browser says where
+//!   a request comes from in `Sec-Fetch-Site` (anything but `same-origin`, or `none` for one the user
+//!   typed, is another site) and in `Origin` (which must be this server's own). A `GET /api/random` needs
+//!   no JSON body, so without this a page could make the server draw levels for it.
 //! - A declared `Content-Length` over the body limit is a 413 at once, not after reading the body.
+//!
+//! Every answer says that no other site may frame the page (`Content-Security-Policy: frame-ancestors
+//! 'none'`, and `X-Frame-Options` for older browsers), so a page cannot overlay it to steer the user's
+//! clicks, and that its types are as declared (`X-Content-Type-Options: nosniff`).
 
-use crate::app::ApiError;
+use crate::error::ApiError;
 use axum::extract::{Request, State};
-use axum::http::{header, HeaderMap, Method, StatusCode};
+use axum::http::HeaderValue;
+use axum::http::{header, HeaderMap, HeaderName, Method, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use std::net::{IpAddr, Ipv6Addr};
@@ -67,10 +76,45 @@ fn is_json(headers: &HeaderMap) -> bool {
 
 /// The checks of this module, in front of every route.
 pub async fn check(State(gate): State<Arc<Gate>>, request: Request, next: Next) -> Response {
-    match gate.refusal(request.method(), request.headers()) {
+    let api = request.uri().path().starts_with("/api/");
+    let refused = gate
+        .refusal(request.method(), request.headers())
+        .or_else(|| api.then(|| cross_site(request.headers())).flatten());
+    let mut response = match refused {
         Some(refused) => refused.into_response(),
         None => next.run(request).await,
+    };
+    let headers = response.headers_mut();
+    headers.insert(header::CONTENT_SECURITY_POLICY, HeaderValue::from_static("frame-ancestors 'none'"));
+    headers.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
+    headers.insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
+    response
+}
+
+/// The refusal of a request another site's page sent, by what the browser says of where it comes from:
+/// `Sec-Fetch-Site` other than `same-origin` or `none`, or an `Origin` that is not the `Host` it was sent
+/// to. Clients that are not browsers send neither and are served.
+fn cross_site(headers: &HeaderMap) -> Option<ApiError> {
+    let text = |name| headers.get(name).map(|v: &HeaderValue| String::from_utf8_lossy(v.as_bytes()).into_owned());
+    let refuse = |from: String| {
+        Some(ApiError::new(
+            StatusCode::FORBIDDEN,
+            format!("a request from another site ({from}) is refused: the API answers this server's own page only"),
+        ))
+    };
+    if let Some(site) = text(HeaderName::from_static("sec-fetch-site")) {
+        if site != "same-origin" && site != "none" {
+            return refuse(format!("Sec-Fetch-Site: {site}"));
+        }
     }
+    if let Some(origin) = text(header::ORIGIN) {
+        let own = text(header::HOST)
+            .is_some_and(|host| origin.strip_prefix("http://").is_some_and(|o| o.eq_ignore_ascii_case(&host)));
+        if !own {
+            return refuse(format!("Origin: {origin}"));
+        }
+    }
+    None
 }
 
 impl Gate {
@@ -151,6 +195,31 @@ mod tests {
         }
         let web = Gate { port: 80, names: Vec::new(), max_body: 100 };
         assert!(web.admits("localhost") && web.admits("[::1]") && web.admits("localhost:80"));
+    }
+
+    #[test]
+    fn requests_from_other_sites_are_refused_and_the_own_page_and_other_clients_are_not() {
+        let with = |pairs: &[(&'static str, &str)]| {
+            let mut headers = HeaderMap::new();
+            headers.insert(header::HOST, "127.0.0.1:8080".parse().unwrap());
+            for (name, value) in pairs {
+                headers.insert(*name, value.parse().unwrap());
+            }
+            cross_site(&headers).map(|e| e.reason().to_string())
+        };
+        assert_eq!(with(&[]), None);
+        assert_eq!(with(&[("sec-fetch-site", "same-origin"), ("origin", "http://127.0.0.1:8080")]), None);
+        assert_eq!(with(&[("sec-fetch-site", "none")]), None);
+        for pairs in [
+            &[("sec-fetch-site", "cross-site")][..],
+            &[("sec-fetch-site", "same-site")],
+            &[("origin", "http://evil.example")],
+            &[("origin", "http://127.0.0.1:8081")],
+            &[("origin", "null")],
+        ] {
+            let reason = with(pairs).unwrap_or_else(|| panic!("{pairs:?} was served"));
+            assert!(reason.contains("another site"), "{reason}");
+        }
     }
 
     #[test]

@@ -9,13 +9,15 @@
 //! drops what is still waiting (for a permit, for the solver), so its place is free at once. A finished
 //! job is kept [`KEEP`] for its answer to be fetched, and at most [`MAX_FINISHED`] of them.
 
-use crate::app::ApiError;
-use search::Live;
+use crate::error::ApiError;
+use adapters::served::Watch;
 use serde_json::{json, Value};
+use std::collections::hash_map::RandomState;
 use std::collections::HashMap;
 use std::future::Future;
+use std::hash::BuildHasher;
 use std::pin::Pin;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tokio::task::AbortHandle;
@@ -28,16 +30,6 @@ const MAX_FINISHED: usize = 256;
 /// A solve under way: its answer (the record `/api/solve` returns), or the refusal it would have met.
 pub type Solving = Pin<Box<dyn Future<Output = Result<Value, ApiError>> + Send>>;
 
-/// What a search is followed and stopped by: its progress for another thread to read, and its cancel flag.
-/// A search nobody follows gets fresh ones, which cost nothing.
-#[derive(Clone, Default)]
-pub struct Watch {
-    /// The depth (IDA*'s bound, A*'s f) and the nodes expanded so far.
-    pub live: Arc<Live>,
-    /// Set to stop the search.
-    pub cancel: Arc<AtomicBool>,
-}
-
 struct Job {
     started: Instant,
     watch: Watch,
@@ -48,10 +40,15 @@ struct Job {
 }
 
 /// The jobs running and those finished within [`KEEP`].
+///
+/// A job's id is unguessable (64 bits from a hash keyed at random when the server starts, over a count), so a
+/// page that cannot read the answers of this server (the browser keeps them from other sites) cannot stop or
+/// read another page's jobs by counting either.
 #[derive(Default)]
 pub struct Jobs {
-    jobs: Mutex<HashMap<u64, Arc<Job>>>,
+    jobs: Mutex<HashMap<String, Arc<Job>>>,
     count: AtomicU64,
+    keys: RandomState,
 }
 
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -60,11 +57,11 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 
 impl Jobs {
     /// Starts `solving`, followed by `watch`, as a new job; its id.
-    pub fn start(self: &Arc<Self>, solving: Solving, watch: Watch) -> u64 {
+    pub fn start(self: &Arc<Self>, solving: Solving, watch: Watch) -> String {
         self.forget_old();
-        let id = self.count.fetch_add(1, Ordering::Relaxed) + 1;
+        let id = format!("{:016x}", self.keys.hash_one(self.count.fetch_add(1, Ordering::Relaxed)));
         let job = Arc::new(Job { started: Instant::now(), watch, end: Mutex::new(None), task: Mutex::new(None) });
-        lock(&self.jobs).insert(id, Arc::clone(&job));
+        lock(&self.jobs).insert(id.clone(), Arc::clone(&job));
         let running = Arc::clone(&job);
         let task = tokio::spawn(async move {
             let answer = solving.await;
@@ -78,8 +75,8 @@ impl Jobs {
     fn forget_old(&self) {
         let mut jobs = lock(&self.jobs);
         let now = Instant::now();
-        let mut finished: Vec<(Instant, u64)> =
-            jobs.iter().filter_map(|(&id, job)| lock(&job.end).as_ref().map(|(at, _)| (*at, id))).collect();
+        let mut finished: Vec<(Instant, String)> =
+            jobs.iter().filter_map(|(id, job)| lock(&job.end).as_ref().map(|(at, _)| (*at, id.clone()))).collect();
         finished.sort_unstable();
         let over = finished.len().saturating_sub(MAX_FINISHED);
         for (k, (at, id)) in finished.into_iter().enumerate() {
@@ -92,12 +89,12 @@ impl Jobs {
     /// What job `id` is doing: `{"state": "running" | "done" | "failed", "seconds", "depth", "expanded"}`,
     /// with `result` (the record) once done, or `error` and `status` (the HTTP status `/api/solve` would have
     /// answered) if it failed. `None` for a job that does not exist (any more).
-    pub fn report(&self, id: u64) -> Option<Value> {
-        let job = lock(&self.jobs).get(&id).cloned()?;
+    pub fn report(&self, id: &str) -> Option<Value> {
+        let job = lock(&self.jobs).get(id).cloned()?;
         let end = lock(&job.end);
         let seconds = end.as_ref().map_or_else(Instant::now, |(at, _)| *at).duration_since(job.started);
         let mut report = json!({
-            "id": id.to_string(),
+            "id": id,
             "seconds": seconds.as_secs_f64(),
             "depth": job.watch.live.depth(),
             "expanded": job.watch.live.expanded(),
@@ -112,8 +109,8 @@ impl Jobs {
     }
 
     /// Stops job `id` and forgets it; false if there is no such job.
-    pub fn stop(&self, id: u64) -> bool {
-        let Some(job) = lock(&self.jobs).remove(&id) else { return false };
+    pub fn stop(&self, id: &str) -> bool {
+        let Some(job) = lock(&self.jobs).remove(id) else { return false };
         job.watch.cancel.store(true, Ordering::Relaxed);
         if let Some(task) = lock(&job.task).take() {
             task.abort();

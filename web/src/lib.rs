@@ -1,30 +1,31 @@
-//! The local web app that `solver serve` runs, over the puzzles' adapters (`adapters`). One page (HTML, CSS and JavaScript compiled into the
-//! binary: no build step, nothing fetched) and a JSON API, on tokio and axum. The runtime exists only while
-//! serving, so the other subcommands start as fast as before.
+//! The local web app that `solver serve` runs, over the puzzles' adapters (`adapters`). One page (HTML, CSS and
+//! JavaScript compiled into the binary: no build step, nothing fetched) and a JSON API, on tokio and axum.
+//! The runtime exists only while serving, so the other subcommands start as fast as before.
 //!
-//! Two puzzles are served: requests name theirs (`"puzzle"`: `sliding-tile`, the default, or
-//! `water-sort`), so each keeps its own fields and the first's API did not change when the second came.
+//! Every puzzle of [`adapters::registry`] is served, and none is named here: a request names its puzzle
+//! (`"puzzle"`, the registry's first when it names none), the puzzle reads the rest of the request and hands
+//! back the work to run ([`adapters::served::WebPuzzle`]), and the page loads each puzzle's module from
+//! `/puzzles/NAME.js` into the shared shell.
 //!
-//! Modules: [`app`] (the state and the request plumbing every puzzle shares), [`fields`] (reading a
-//! request's fields, with one style of refusal), [`jobs`] (solves the page follows and stops), [`tiles`]
-//! and [`water`] (each puzzle's side of the API), `page` (the page's files), [`gate`] (the checks every
-//! request passes first: its `Host`, its declared length, a POST's `Content-Type`), [`listen`] (connections,
-//! with their timeouts, their cap and shutdown); this file routes requests and picks the puzzle a request
-//! names.
+//! Modules: [`app`] (the state, the permits and running a puzzle's work), [`error`] (a refusal as it is
+//! sent), [`jobs`] (solves the page follows and stops), `page` (the page's files), [`gate`] (the checks
+//! every request passes first: its `Host`, where it comes from, its declared length, a POST's
+//! `Content-Type`), [`listen`] (connections, with their timeouts, their cap and shutdown); this file routes
+//! requests to the puzzle a request names.
 
 #![warn(missing_docs)]
 
 pub mod app;
-pub mod fields;
+pub mod error;
 pub mod gate;
 pub mod jobs;
 pub mod listen;
 mod page;
-pub mod tiles;
-pub mod water;
 
+use adapters::registry;
+use adapters::served::{Fields, Watch, WebPuzzle};
 use anyhow::Context;
-use app::{bad, ApiError, App};
+use app::App;
 use axum::body::Bytes;
 use axum::extract::{DefaultBodyLimit, FromRequest, Path, Request, State};
 use axum::http::{StatusCode, Uri};
@@ -33,17 +34,15 @@ use axum::routing::{get, post};
 use axum::{Json, Router};
 use batch::limits::parse_seconds;
 use cli_common::heading::{LIMITS, TABLES, TUNING};
-use fields::Fields;
+use error::{bad, ApiError};
 use gate::Gate;
-use jobs::{Solving, Watch};
+use jobs::Solving;
 use serde_json::{json, Value};
 use std::net::{IpAddr, SocketAddr};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Duration;
-use tiles::SLIDING_TILE;
-use water::WATER_SORT;
 
 /// The largest request body taken: a position is a few hundred bytes.
 const MAX_BODY: usize = 16 * 1024;
@@ -118,40 +117,35 @@ to finish.",
     )
 }
 
-/// The app's routes over shared state: the page and its assets, and the API, each request through the
-/// `gate`'s checks first.
+/// The app's routes over shared state: the page, its shell and each puzzle's module, and the API, each
+/// request through the `gate`'s checks first.
 pub fn router(app: Arc<App>, gate: Gate) -> Router {
     Router::new()
         .route("/", get(page::index))
         .route("/style.css", get(page::style))
         .route("/app.js", get(page::script))
+        .route("/puzzles/{module}", get(module))
         .route("/api/solve", post(solve))
         .route("/api/jobs", post(start_job))
         .route("/api/jobs/{id}", get(job).delete(stop_job))
         .route("/api/check", post(check))
         .route("/api/hint", post(hint))
         .route("/api/random", get(random))
+        .route("/api/puzzles", get(puzzles))
         .route("/api/boards", get(boards))
-        .fallback(app::not_found)
-        .method_not_allowed_fallback(app::wrong_method)
+        .fallback(error::not_found)
+        .method_not_allowed_fallback(error::wrong_method)
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .layer(axum::middleware::from_fn_with_state(Arc::new(gate), gate::check))
         .with_state(app)
 }
 
-/// The puzzles served.
-#[derive(Clone, Copy)]
-enum Puzzle {
-    SlidingTile,
-    WaterSort,
-}
-
-/// The puzzle a request names in its `puzzle` field (sliding tiles when it names none).
-fn puzzle(f: &mut Fields) -> Result<Puzzle, ApiError> {
-    match f.text("puzzle")?.as_deref().unwrap_or(SLIDING_TILE) {
-        SLIDING_TILE => Ok(Puzzle::SlidingTile),
-        WATER_SORT => Ok(Puzzle::WaterSort),
-        other => Err(bad(format!("unknown puzzle '{other}' (this server knows {SLIDING_TILE} and {WATER_SORT})"))),
+/// The puzzle a request names in its `puzzle` field (the registry's first when it names none).
+fn puzzle(f: &mut Fields) -> Result<&'static dyn WebPuzzle, ApiError> {
+    match f.text("puzzle")? {
+        None => Ok(registry::default_puzzle()),
+        Some(name) => registry::find(&name)
+            .ok_or_else(|| bad(format!("unknown puzzle '{name}' (this server knows {})", registry::names()))),
     }
 }
 
@@ -163,15 +157,20 @@ async fn body(request: Request) -> Result<Fields, ApiError> {
             ApiError::new(StatusCode::REQUEST_TIMEOUT, format!("the body did not arrive within {BODY_TIMEOUT:?}"))
         })?
         .map_err(|e| ApiError::new(e.status(), e.body_text()))?;
-    Fields::body(&body)
+    Ok(Fields::body(&body)?)
+}
+
+/// A query string's fields (`?board=4x4&walk=40`).
+fn query(uri: &Uri) -> Result<Fields, ApiError> {
+    let axum::extract::Query(pairs) = axum::extract::Query::<Vec<(String, String)>>::try_from_uri(uri)
+        .map_err(|_| bad("the query string is not name=value pairs joined by &"))?;
+    Ok(Fields::query(pairs)?)
 }
 
 /// A solve of the puzzle `f` names, checked and queued: what `/api/solve` awaits and a job runs.
 fn start(app: &Arc<App>, mut f: Fields, watch: Watch) -> Result<Solving, ApiError> {
-    match puzzle(&mut f)? {
-        Puzzle::SlidingTile => tiles::solve(app, f, watch),
-        Puzzle::WaterSort => water::solve(app, f, watch),
-    }
+    let work = puzzle(&mut f)?.solve(&app.host, f)?;
+    app.start(work, watch)
 }
 
 /// `POST /api/solve`: the record the puzzle's `solve --format json` prints (status `limit` when the time
@@ -187,12 +186,7 @@ async fn start_job(State(app): State<Arc<App>>, request: Request) -> Result<Resp
     let watch = Watch::default();
     let solving = start(&app, body(request).await?, watch.clone())?;
     let id = app.jobs.start(solving, watch);
-    Ok((StatusCode::ACCEPTED, Json(json!({ "id": id.to_string() }))).into_response())
-}
-
-/// A job's id from its path, or the 404 of a job that does not exist.
-fn job_id(id: &str) -> Result<u64, ApiError> {
-    id.parse().map_err(|_| no_job(id))
+    Ok((StatusCode::ACCEPTED, Json(json!({ "id": id }))).into_response())
 }
 
 fn no_job(id: &str) -> ApiError {
@@ -201,12 +195,12 @@ fn no_job(id: &str) -> ApiError {
 
 /// `GET /api/jobs/ID`: how far the job is, and its answer once it has one (see [`jobs::Jobs::report`]).
 async fn job(State(app): State<Arc<App>>, Path(id): Path<String>) -> Result<Json<Value>, ApiError> {
-    app.jobs.report(job_id(&id)?).map(Json).ok_or_else(|| no_job(&id))
+    app.jobs.report(&id).map(Json).ok_or_else(|| no_job(&id))
 }
 
 /// `DELETE /api/jobs/ID`: stops the job (its search ends within milliseconds) and forgets it.
 async fn stop_job(State(app): State<Arc<App>>, Path(id): Path<String>) -> Result<Json<Value>, ApiError> {
-    if app.jobs.stop(job_id(&id)?) {
+    if app.jobs.stop(&id) {
         Ok(Json(json!({ "id": id, "state": "stopped" })))
     } else {
         Err(no_job(&id))
@@ -216,43 +210,58 @@ async fn stop_job(State(app): State<Arc<App>>, Path(id): Path<String>) -> Result
 /// `POST /api/check`: the puzzle's verdict on a position or level, without solving it.
 async fn check(request: Request) -> Result<Json<Value>, ApiError> {
     let mut f = body(request).await?;
-    match puzzle(&mut f)? {
-        Puzzle::SlidingTile => tiles::check(f),
-        Puzzle::WaterSort => water::check(f),
-    }
-    .map(Json)
+    Ok(Json(puzzle(&mut f)?.check(f)?))
 }
 
-/// `POST /api/hint`: help from a water-sort position (see [`water::hint`]); sliding tiles have none.
+/// `POST /api/hint`: help from a position, for the puzzles that give it.
 async fn hint(State(app): State<Arc<App>>, request: Request) -> Result<Json<Value>, ApiError> {
     let mut f = body(request).await?;
-    match puzzle(&mut f)? {
-        Puzzle::SlidingTile => {
-            Err(bad(format!("hints are given for {WATER_SORT} only (\"puzzle\": \"{WATER_SORT}\")")))
-        }
-        Puzzle::WaterSort => water::hint(app, f).await,
-    }
-    .map(Json)
+    let work = puzzle(&mut f)?.hint(&app.host, f)?;
+    Ok(Json(app.start(work, Watch::default())?.await?))
 }
 
-/// `GET /api/random?board=4x4&walk=40`, or `?puzzle=water-sort&...` (see [`water::random`]).
+/// `GET /api/random?board=4x4&walk=40`, or `?puzzle=NAME&...`: a random instance, as the body `/api/solve`
+/// takes.
 async fn random(State(app): State<Arc<App>>, uri: Uri) -> Result<Json<Value>, ApiError> {
-    let mut f = Fields::query(&uri)?;
-    match puzzle(&mut f)? {
-        Puzzle::SlidingTile => tiles::random(&app, f),
-        Puzzle::WaterSort => water::random(app, f).await,
-    }
-    .map(Json)
+    let mut f = query(&uri)?;
+    let work = puzzle(&mut f)?.random(&app.host, f)?;
+    Ok(Json(app.start(work, Watch::default())?.await?))
 }
 
-/// `GET /api/boards`: the boards the page offers, with the heuristic each gets here (see [`tiles::boards`]).
+/// `GET /api/puzzles`: every puzzle served, in the page's order, with its name, title, what the page
+/// offers of it, whether it gives hints, and where its page module is.
+async fn puzzles(State(app): State<Arc<App>>) -> Json<Value> {
+    let all: Vec<Value> = registry::puzzles()
+        .iter()
+        .map(|p| {
+            json!({
+                "name": p.name(),
+                "title": p.title(),
+                "hints": p.has_hints(),
+                "module": format!("/puzzles/{}.js", p.name()),
+                "about": p.about(&app.host),
+            })
+        })
+        .collect();
+    Json(json!({ "puzzles": all, "time_limit": app.host.time_limit().as_secs_f64() }))
+}
+
+/// `GET /api/boards`: what the page offers of the default puzzle (the sliding-tile boards, with the
+/// heuristic each gets here).
 async fn boards(State(app): State<Arc<App>>) -> Json<Value> {
-    Json(tiles::boards(&app))
+    Json(registry::default_puzzle().about(&app.host))
+}
+
+/// `GET /puzzles/NAME.js`: a puzzle's page module.
+async fn module(Path(module): Path<String>) -> Result<Response, ApiError> {
+    let found = module.strip_suffix(".js").and_then(registry::find);
+    let p = found.ok_or_else(|| ApiError::new(StatusCode::NOT_FOUND, format!("no page module '{module}'")))?;
+    Ok(page::module(p.page()))
 }
 
 /// `solver serve`: serves until Ctrl-C or SIGTERM (then exit code 130, as every command that is interrupted).
 pub fn run(args: &ServeArgs) -> anyhow::Result<ExitCode> {
-    let threads = args.threads.unwrap_or_else(search::cores);
+    let threads = args.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let queue = args.queue.map_or(2 * threads, usize::from);
     let app = Arc::new(App::new(args.pdbs.clone(), args.time_limit, threads, queue));
     // Two workers are plenty for the I/O; the searches run on blocking threads, bounded by `threads`.

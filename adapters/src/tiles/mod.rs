@@ -5,6 +5,7 @@
 pub mod algorithm;
 pub mod items;
 pub mod record;
+pub mod web;
 
 pub use algorithm::{solve, Follow, Searched};
 pub use record::{

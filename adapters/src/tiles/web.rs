@@ -4,22 +4,20 @@
 //! every notation of `--moves` besides. Searches share one solver (mapped tables) per board and heuristic,
 //! and run the engine's IDA* on one thread within the server's time limit.
 
-use crate::app::{bad, failed, time_left, ApiError, App};
-use crate::fields::Fields;
-use crate::jobs::{Solving, Watch};
-use adapters::tiles::{
-    self, closer_goal, goal_tiles, position_error, record::slides, user_moves, user_tiles, Answer, Follow, MoveStyle,
+use super::{
+    closer_goal, goal_tiles, position_error, record::slides, user_moves, user_tiles, Answer, Follow, MoveStyle,
     Recorder,
 };
+use crate::served::{bad, failed, refused, Context, Fields, Host, Need, Pool, Refusal, WebPuzzle, Work};
 use batch::Source;
-use engine::{HeuristicChoice, Solver};
-use puzzle::{Board, Goal};
+use engine::{HeuristicChoice, Lookups, Settings, Solver, TableSpec};
+use puzzle::{Board, Goal, State};
 use search::rng::SplitMix64;
 use search::Algorithm;
 use serde::Serialize;
 use serde_json::{json, Value};
+use std::any::Any;
 use std::sync::Arc;
-use std::time::Instant;
 
 /// The puzzle every request is about unless it names another.
 pub const SLIDING_TILE: &str = "sliding-tile";
@@ -30,14 +28,14 @@ const MAX_WALK: u64 = 10_000;
 /// The boards the page offers, smallest first.
 const BOARDS: [&str; 6] = ["2x2", "2x3", "3x3", "3x4", "4x4", "5x5"];
 
-fn board(text: Option<String>) -> Result<Board, ApiError> {
+fn board(text: Option<String>) -> Result<Board, Refusal> {
     let text = text.as_deref().unwrap_or("4x4");
     text.parse().map_err(|e| bad(format!("board '{text}': {e}")))
 }
 
 /// The goal a request names; without one, Korf's blank-first, as on the command line (the page asks for
 /// blank-last by name).
-fn goal(text: Option<String>) -> Result<Goal, ApiError> {
+fn goal(text: Option<String>) -> Result<Goal, Refusal> {
     text.as_deref().unwrap_or("blank-first").parse().map_err(bad)
 }
 
@@ -49,7 +47,7 @@ struct Given {
 }
 
 /// Reads `board`, `goal` and `tiles`.
-fn given(f: &mut Fields) -> Result<Given, ApiError> {
+fn given(f: &mut Fields) -> Result<Given, Refusal> {
     let board = board(f.text("board")?)?;
     let tiles = f.whole_numbers("tiles")?.ok_or_else(|| Fields::missing("tiles"))?;
     let goal = goal(f.text("goal")?)?;
@@ -69,7 +67,22 @@ impl Given {
 struct Job {
     state: puzzle::State,
     goal: Goal,
-    choice: HeuristicChoice,
+    algorithm: Algorithm,
+}
+
+/// Bytes of stored states a search of the generic library may take (A*, BFS, bidirectional BFS keep what
+/// they see): within the time limit they could otherwise fill the machine's memory, for every search at
+/// once.
+const MEMORY: u64 = 1 << 30;
+
+/// The algorithm a request names (`ida` by default, the engine's), one of those `solver solve` offers.
+fn algorithm(text: Option<String>) -> Result<Algorithm, Refusal> {
+    let Some(text) = text else { return Ok(Algorithm::Ida) };
+    let offered = <super::Tiles as batch::Task>::ALGORITHMS;
+    offered.iter().copied().find(|a| search::Named::name(*a) == text).ok_or_else(|| {
+        let names: Vec<&str> = offered.iter().map(|a| search::Named::name(*a)).collect();
+        bad(format!("unknown algorithm '{text}' (sliding tiles are searched with {})", names.join(", ")))
+    })
 }
 
 /// The moves of a solution in every notation of `solver solve --moves`, so the page can switch between
@@ -95,32 +108,49 @@ struct Solved {
     notation: Option<Notations>,
 }
 
-/// `POST /api/solve` for sliding tiles: everything that needs no search is checked now (a bad request is
-/// answered at once, not after waiting for a search thread) and the request takes its place in the queue;
-/// the solve then waits for its solver (made on first use) and a search permit, all within its time.
-pub fn solve(app: &Arc<App>, mut f: Fields, watch: Watch) -> Result<Solving, ApiError> {
+/// `POST /api/solve` for sliding tiles: the position, goal and heuristic checked now; the work needs the
+/// board's solver for that heuristic (made once, shared) and then runs the engine's IDA* on one thread.
+fn solve(host: &Arc<Host>, mut f: Fields) -> Result<Work, Refusal> {
     let given = given(&mut f)?;
     let choice: HeuristicChoice = f.text("heuristic")?.as_deref().unwrap_or("auto").parse().map_err(bad)?;
+    let algorithm = algorithm(f.text("algorithm")?)?;
     f.done()?;
-    let job = Job { state: given.state().map_err(bad)?, goal: given.goal, choice };
-    let turn = app.turn()?;
-    let app = Arc::clone(app);
-    Ok(Box::pin(async move {
-        let solver = app.solver(job.state.board(), job.choice, turn.deadline).await?;
-        let solved = turn.search(move |deadline| search(&solver, &job, deadline, &watch)).await?;
-        serde_json::to_value(solved).map_err(|e| failed(e.to_string()))
-    }))
+    let job = Job { state: given.state().map_err(bad)?, goal: given.goal, algorithm };
+    let board = job.state.board();
+    let pdbs = host.pdbs().to_path_buf();
+    let need = Need {
+        key: format!("{SLIDING_TILE} {board} {}", choice.as_str()),
+        what: format!("the {board} {} solver", choice.as_str()),
+        make: Box::new(move || make_solver(pdbs, board, choice).map(|s| s as Arc<dyn Any + Send + Sync>)),
+    };
+    Ok(Work {
+        need: Some(need),
+        pool: Pool::Search,
+        run: Box::new(move |cx: Context| {
+            let solver = cx.made::<Solver>()?;
+            let solved = search(&solver, &job, &cx)?;
+            serde_json::to_value(solved).map_err(|e| failed(e.to_string()))
+        }),
+    })
 }
 
-/// Solves a checked request on this (blocking) thread, stopping at `deadline` or when `watch` says.
-fn search(solver: &Solver, job: &Job, deadline: Instant, watch: &Watch) -> Result<Solved, ApiError> {
-    let limits = search::Limits {
-        time: Some(time_left(deadline)),
-        cancel: Some(Arc::clone(&watch.cancel)),
-        ..Default::default()
-    };
-    let follow = Follow { live: Some(Arc::clone(&watch.live)), ..Follow::default() };
-    let searched = tiles::solve(solver, Algorithm::Ida, &job.state, 1, &limits, follow)
+/// Makes a solver (blocking: it maps tables) and gets it ready to answer at once: its first solve builds
+/// the move automaton and waits for the tables' checksums, so a position already solved (the goal) does
+/// that here, where no request's search is timed.
+fn make_solver(pdbs: std::path::PathBuf, board: Board, choice: HeuristicChoice) -> Result<Arc<Solver>, Refusal> {
+    let spec = TableSpec { dir: pdbs, partitions: Vec::new(), lookups: Lookups::default() };
+    let settings = Settings::default().with_threads(1).map_err(|e| failed(e.to_string()))?;
+    let solver = Solver::new(board, choice, &spec, settings, &mut |w| cli_common::log(&format!("solver: {w}")))
+        .map_err(refused)?;
+    solver.solve(&State::goal(board), &engine::Limits::default()).map_err(refused)?;
+    Ok(Arc::new(solver))
+}
+
+/// Solves a checked request on this (blocking) thread, within its deadline and watch.
+fn search(solver: &Solver, job: &Job, cx: &Context) -> Result<Solved, Refusal> {
+    let limits = search::Limits { memory: Some(MEMORY), ..cx.watch.limits(cx.deadline) };
+    let follow = Follow { live: Some(Arc::clone(&cx.watch.live)), ..Follow::default() };
+    let searched = super::solve(solver, job.algorithm, &job.state, 1, &limits, follow)
         .map_err(|e| failed(cli_common::one_line(&e)))?;
     let tiles = user_tiles(&job.state, job.goal);
     let src = Source { id: "1", line: 1, text: &tiles, expected: None };
@@ -141,7 +171,7 @@ fn search(solver: &Solver, job: &Job, deadline: Instant, watch: &Watch) -> Resul
 /// (`valid`, else `error` says why), and `closer` when the position is clearly closer to the other goal
 /// (the rule `solver solve` notes it by): the goal's name and tiles, and the Manhattan distances to it and
 /// to the goal asked for. A verdict, not a refusal: only a malformed request is a 400.
-pub fn check(mut f: Fields) -> Result<Value, ApiError> {
+fn check(mut f: Fields) -> Result<Value, Refusal> {
     let given = given(&mut f)?;
     f.done()?;
     if let Err(error) = given.state() {
@@ -160,7 +190,7 @@ pub fn check(mut f: Fields) -> Result<Value, ApiError> {
 
 /// `GET /api/random` for sliding tiles (`board`, `goal`, `walk`): a uniformly random solvable position, or
 /// a random walk of `walk` moves from the goal, in the goal's labels; the body `/api/solve` takes.
-pub fn random(app: &App, mut f: Fields) -> Result<Value, ApiError> {
+fn random(host: &Host, mut f: Fields) -> Result<Value, Refusal> {
     let board = board(f.text("board")?)?;
     let goal = goal(f.text("goal")?)?;
     let walk = f.whole("walk")?;
@@ -169,19 +199,19 @@ pub fn random(app: &App, mut f: Fields) -> Result<Value, ApiError> {
         return Err(bad(format!("walk {w} is longer than {MAX_WALK} moves")));
     }
     let walk = walk.map(|w| w as u32);
-    let tiles = tiles::draw(board, walk, goal, &mut SplitMix64::new(app.next_seed()));
+    let tiles = super::draw(board, walk, goal, &mut SplitMix64::new(host.next_seed()));
     Ok(json!({ "puzzle": SLIDING_TILE, "board": board.to_string(), "goal": goal.name(), "tiles": tiles }))
 }
 
 /// `GET /api/boards`: the boards the page offers, each with the heuristic `auto` uses on it here (tables
 /// when the `--pdbs` folder has a complete set) and what a person can expect of it within the time limit.
-pub fn boards(app: &App) -> Value {
-    let limit = app.time_limit.as_secs_f64();
+fn boards(host: &Host) -> Value {
+    let limit = host.time_limit().as_secs_f64();
     let boards: Vec<Value> = BOARDS
         .iter()
         .map(|name| {
             let board: Board = name.parse().expect("a board the page offers");
-            let tables = engine::auto_choice(board, app.pdbs()).map(|names| names.join(" and "));
+            let tables = engine::auto_choice(board, host.pdbs()).map(|names| names.join(" and "));
             let heuristic =
                 tables.as_ref().map_or_else(|| "linear conflict".to_string(), |p| format!("pattern databases {p}"));
             let about = match (board.cells(), tables) {
@@ -204,4 +234,38 @@ pub fn boards(app: &App) -> Value {
         })
         .collect();
     json!({ "boards": boards, "time_limit": limit })
+}
+
+/// Sliding tiles as the web app serves them.
+pub struct SlidingTiles;
+
+impl WebPuzzle for SlidingTiles {
+    fn name(&self) -> &'static str {
+        SLIDING_TILE
+    }
+
+    fn title(&self) -> &'static str {
+        "Sliding tiles"
+    }
+
+    fn page(&self) -> &'static str {
+        include_str!("page.js")
+    }
+
+    fn about(&self, host: &Host) -> Value {
+        boards(host)
+    }
+
+    fn check(&self, f: Fields) -> crate::served::Answer {
+        check(f)
+    }
+
+    fn solve(&self, host: &Arc<Host>, f: Fields) -> Result<Work, Refusal> {
+        solve(host, f)
+    }
+
+    fn random(&self, host: &Arc<Host>, f: Fields) -> Result<Work, Refusal> {
+        let answer = random(host, f)?;
+        Ok(Work::draw(move |_| Ok(answer)))
+    }
 }

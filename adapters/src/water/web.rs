@@ -11,18 +11,14 @@
 //! answered with a plan instead (status `plan`): the pours up to the first reveal, as
 //! [`watersort::mystery::plan`] chooses them, and how sure they are.
 
-use crate::app::{bad, failed, time_left, ApiError, App};
-use crate::fields::Fields;
-use crate::jobs::{Solving, Watch};
-use adapters::water::{hint_json, record};
+use super::{hint_json, record};
+use crate::served::{bad, failed, Answer, Context, Fields, Host, Refusal, WebPuzzle, Work};
 use batch::Source;
-use search::Stop;
 use serde_json::{json, Value};
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 use watersort::generate::{generate, GenerateError, Spec};
-use watersort::hint::{Hint, Verdict};
+use watersort::hint::{replay, trail, Hint, Trail, Verdict};
 use watersort::mystery::{has_hidden, plan, Mystery, Plan, PlanError, Sampling};
 use watersort::{parse_json, parse_levels, Algorithm, Level, LevelError, Model, Named, Options, Pour, Rule};
 
@@ -44,7 +40,7 @@ const ATTEMPTS: usize = 200;
 const DRAW_NODES: u64 = 20_000;
 
 /// The pour rule named `text` (default standard), or a 400 listing the rules.
-fn rule(text: Option<String>) -> Result<Rule, ApiError> {
+fn rule(text: Option<String>) -> Result<Rule, Refusal> {
     Rule::from_name(text.as_deref().unwrap_or("standard")).map_err(|e| bad(e.to_string()))
 }
 
@@ -71,7 +67,7 @@ fn one<T>(mut levels: Vec<Result<T, LevelError>>) -> Result<T, String> {
 
 /// The level of a request (`level`, a level line or an array of tubes, and `capacity`, default 4), or why
 /// it is not one: the problem the watersort parser names.
-fn level(f: &mut Fields) -> Result<Result<Given, String>, ApiError> {
+fn level(f: &mut Fields) -> Result<Result<Given, String>, Refusal> {
     let value = f.value("level").ok_or_else(|| Fields::missing("level"))?;
     let capacity = f.count("capacity")?.unwrap_or(CAPACITY);
     Ok(match value {
@@ -90,80 +86,45 @@ fn level(f: &mut Fields) -> Result<Result<Given, String>, ApiError> {
 }
 
 /// The search options of the web app: A* (fewest pours) with the default model under `rule`, stopping at
-/// the request's `deadline`, at [`MEMORY`], or when `watch` is cancelled.
-fn options(rule: Rule, deadline: Instant, watch: &Watch) -> Options {
-    let limits = search::Limits {
-        time: Some(time_left(deadline)),
-        memory: Some(MEMORY),
-        cancel: Some(Arc::clone(&watch.cancel)),
-        ..search::Limits::default()
-    };
+/// the request's deadline, at [`MEMORY`], or when its watch is cancelled (the server cancels it at the
+/// deadline, which bounds a hint or a plan as a whole, one search after another).
+fn options(rule: Rule, cx: &Context) -> Options {
+    let limits = search::Limits { memory: Some(MEMORY), ..cx.watch.limits(cx.deadline) };
     Options { algorithm: Algorithm::Astar, model: Model { rule, ..Model::default() }, limits }
-}
-
-/// Stops the search running at `deadline` through its cancel flag. A hint or a plan runs one search after
-/// another, each given the time left when it starts; this keeps the request as a whole within the limit.
-fn stop_at(deadline: Instant, cancel: &Arc<AtomicBool>) {
-    let cancel = Arc::clone(cancel);
-    tokio::spawn(async move {
-        tokio::time::sleep_until(deadline.into()).await;
-        cancel.store(true, Ordering::Relaxed);
-    });
-}
-
-/// Why a search of a hint or a plan stopped: a cancel at or past the deadline is [`stop_at`]'s, the time
-/// limit.
-fn stopped_by(why: Stop, deadline: Instant) -> Stop {
-    if why == Stop::Cancelled && Instant::now() >= deadline {
-        Stop::TimeLimit
-    } else {
-        why
-    }
 }
 
 /// `POST /api/solve` with `"puzzle": "water-sort"` (`level`, `capacity`, `rule`): the level checked and its
 /// place in the queue taken now, the search once a permit is free. A level with hidden units gets a plan
 /// (see [`planned`]).
-pub fn solve(app: &Arc<App>, mut f: Fields, watch: Watch) -> Result<Solving, ApiError> {
+fn solve(mut f: Fields) -> Result<Work, Refusal> {
     let given = level(&mut f)?;
     let rule = rule(f.text("rule")?)?;
     f.done()?;
     let level = match given.map_err(bad)? {
         Given::Seen(level) => level,
-        Given::Hidden(mystery) => return planned(app, mystery, rule, watch),
+        Given::Hidden(mystery) => return planned(mystery, rule),
     };
-    let turn = app.turn()?;
-    Ok(Box::pin(async move {
-        let record = turn
-            .search(move |deadline| {
-                let options = options(rule, deadline, &watch);
-                let solution = watersort::solve_with_progress(&level, &options, &mut |p| watch.live.note(p))
-                    .map_err(|e| failed(e.to_string()))?;
-                let text = level.to_line();
-                let src = Source { id: level.name(), line: 1, text: &text, expected: None };
-                Ok(record(&src, &options, &solution))
-            })
-            .await?;
-        serde_json::to_value(record).map_err(|e| failed(e.to_string()))
+    Ok(Work::search(move |cx| {
+        let options = options(rule, &cx);
+        let solution = watersort::solve_with_progress(&level, &options, &mut |p| cx.watch.live.note(p))
+            .map_err(|e| failed(e.to_string()))?;
+        let text = level.to_line();
+        let src = Source { id: level.name(), line: 1, text: &text, expected: None };
+        serde_json::to_value(record(&src, &options, &solution)).map_err(|e| failed(e.to_string()))
     }))
 }
 
 /// A solve of a level with hidden units: the plan of [`watersort::mystery::plan`] (assignments sampled as
 /// by default: all of them up to a thousand), within the time limit as a whole.
-fn planned(app: &Arc<App>, mystery: Mystery, rule: Rule, watch: Watch) -> Result<Solving, ApiError> {
+fn planned(mystery: Mystery, rule: Rule) -> Result<Work, Refusal> {
     if rule == Rule::WholeRun {
         return Err(bad(PlanError::WholeRun.to_string()));
     }
-    let turn = app.turn()?;
-    Ok(Box::pin(async move {
-        stop_at(turn.deadline, &watch.cancel);
-        turn.search(move |deadline| {
-            let options = options(rule, deadline, &watch);
-            let started = Instant::now();
-            let planned = plan(&mystery, &options, &Sampling::default());
-            plan_answer(&mystery, planned, started.elapsed().as_secs_f64(), deadline)
-        })
-        .await
+    Ok(Work::search(move |cx| {
+        let options = options(rule, &cx);
+        let started = Instant::now();
+        let planned = plan(&mystery, &options, &Sampling::default());
+        plan_answer(&mystery, planned, started.elapsed().as_secs_f64(), &cx)
     }))
 }
 
@@ -176,12 +137,7 @@ fn pours_text(pours: &[Pour]) -> String {
 /// and the library's account of how sure they are (`safe`, `checked`, `sortable_for`, `unsortable`,
 /// `exhaustive`, `assignments`, `best_case`); else status `unsolvable` or `limit` with `error`, as a
 /// record says it.
-fn plan_answer(
-    mystery: &Mystery,
-    planned: Result<Plan, PlanError>,
-    seconds: f64,
-    deadline: Instant,
-) -> Result<Value, ApiError> {
+fn plan_answer(mystery: &Mystery, planned: Result<Plan, PlanError>, seconds: f64, cx: &Context) -> Answer {
     let (status, error) = match planned {
         Ok(p) => {
             return Ok(json!({
@@ -201,9 +157,13 @@ fn plan_answer(
             }))
         }
         Err(e @ PlanError::Unsolvable) => ("unsolvable", e.to_string()),
-        Err(PlanError::Stopped(why)) => {
-            ("limit", format!("{}: stopped after {seconds:.3} s, before the plan was known", stopped_by(why, deadline)))
-        }
+        Err(PlanError::Stopped(why)) => (
+            "limit",
+            format!(
+                "{}: stopped after {seconds:.3} s, before the plan was known",
+                cx.watch.stopped_by(why, cx.deadline)
+            ),
+        ),
         Err(e @ (PlanError::WholeRun | PlanError::Waiting)) => return Err(bad(e.to_string())),
         Err(e @ PlanError::Solve(_)) => return Err(failed(e.to_string())),
     };
@@ -217,11 +177,12 @@ fn plan_answer(
 /// and the `next` pour, and every legal pour from it with what it `leads_to` (`sortable`, `dead end` or
 /// `unknown`). Searched under a permit within the time limit, as a solve; a position with hidden units is
 /// refused (a plan is what helps there).
-pub async fn hint(app: Arc<App>, mut f: Fields) -> Result<Value, ApiError> {
+fn hint(mut f: Fields) -> Result<Work, Refusal> {
     let given = level(&mut f)?;
     let rule = rule(f.text("rule")?)?;
+    let history = f.text("history")?;
     f.done()?;
-    let position = match given.map_err(bad)? {
+    let start = match given.map_err(bad)? {
         Given::Seen(level) => level,
         Given::Hidden(_) => {
             return Err(bad(
@@ -230,26 +191,45 @@ pub async fn hint(app: Arc<App>, mut f: Fields) -> Result<Value, ApiError> {
             ))
         }
     };
-    let turn = app.turn()?;
-    let watch = Watch::default();
-    stop_at(turn.deadline, &watch.cancel);
-    turn.search(move |deadline| {
-        let options = options(rule, deadline, &watch);
-        let help = watersort::hint::hint(&position, &options).map_err(|e| failed(e.to_string()))?;
-        Ok(hint_answer(&position, &help, deadline))
-    })
-    .await
+    let history = match history {
+        Some(text) => watersort::play::parse_pours(&text).map_err(|e| bad(format!("field 'history': {e}")))?,
+        None => Vec::new(),
+    };
+    let model = Model { rule, ..Model::default() };
+    let positions = replay(&start, &Options { model, ..Options::default() }, &history)
+        .map_err(|e| bad(format!("field 'history': {e}")))?;
+    Ok(Work::search(move |cx| {
+        let options = options(rule, &cx);
+        let position = positions.last().expect("a replay holds its start");
+        let help = watersort::hint::hint(position, &options).map_err(|e| failed(e.to_string()))?;
+        let back = match help.verdict {
+            Verdict::Dead if positions.len() > 1 => {
+                Some(trail(&positions, &options).map_err(|e| failed(e.to_string()))?)
+            }
+            _ => None,
+        };
+        Ok(hint_answer(position, &help, back, &cx))
+    }))
 }
 
-/// A hint in the words and fields of `watersort hint --format json` (without its history's), with the
-/// limit that stopped it in `error`.
-fn hint_answer(position: &Level, help: &Hint, deadline: Instant) -> Value {
+/// A hint in the words and fields of `watersort hint --format json` (with `--history` when the request
+/// gives the pours made: then a dead position says how many pours back the last sortable one was), with
+/// the limit that stopped it in `error`.
+fn hint_answer(position: &Level, help: &Hint, back: Option<Trail>, cx: &Context) -> Value {
     let error = match help.verdict {
-        Verdict::Unknown(why) => Some(format!("the search stopped ({}) before it knew", stopped_by(why, deadline))),
+        Verdict::Unknown(why) => {
+            Some(format!("the search stopped ({}) before it knew", cx.watch.stopped_by(why, cx.deadline)))
+        }
         _ => None,
+    };
+    let (after, take_back) = match back {
+        Some(Trail::LastSolvable { at, back }) => (Some(at), Some(back)),
+        _ => (None, None),
     };
     let mut answer = hint_json(position, help);
     answer.insert("error".into(), error.into());
+    answer.insert("last_sortable_after".into(), after.into());
+    answer.insert("take_back".into(), take_back.into());
     Value::Object(answer)
 }
 
@@ -257,7 +237,7 @@ fn hint_answer(position: &Level, help: &Hint, deadline: Instant) -> Value {
 /// the parser's reason), and what the page's fields show of it: its line as the solver reads it, its
 /// colours (those not in sight yet included), empty tubes, capacity and hidden units. A verdict, not a
 /// refusal: only a malformed request is a 400.
-pub fn check(mut f: Fields) -> Result<Value, ApiError> {
+fn check(mut f: Fields) -> Answer {
     let given = level(&mut f)?;
     f.done()?;
     let (line, colours, tubes, capacity, hidden) = match given {
@@ -276,7 +256,7 @@ pub fn check(mut f: Fields) -> Result<Value, ApiError> {
 }
 
 /// A number of a random query within `range`, or a 400 naming the parameter.
-fn within(name: &str, value: usize, range: std::ops::RangeInclusive<usize>) -> Result<usize, ApiError> {
+fn within(name: &str, value: usize, range: std::ops::RangeInclusive<usize>) -> Result<usize, Refusal> {
     if range.contains(&value) {
         Ok(value)
     } else {
@@ -292,7 +272,7 @@ fn within(name: &str, value: usize, range: std::ops::RangeInclusive<usize>) -> R
 /// `watersort generate --count 1` with the same seed, colours, empty tubes, capacity and rule writes the same
 /// level, unless a draw before it was solvable but not shown so within the server's [`DRAW_NODES`], a limit
 /// the command does not have), `capacity` and `rule`.
-pub async fn random(app: Arc<App>, mut f: Fields) -> Result<Value, ApiError> {
+fn random(host: &Host, mut f: Fields) -> Result<Work, Refusal> {
     let colours = f.count("colors")?;
     let empty = f.count("empty")?;
     let capacity = f.count("capacity")?;
@@ -303,21 +283,67 @@ pub async fn random(app: Arc<App>, mut f: Fields) -> Result<Value, ApiError> {
         empty: within("empty", empty.unwrap_or(2), 0..=MAX_EMPTY)?,
         capacity: within("capacity", capacity.unwrap_or(CAPACITY), 1..=MAX_CAPACITY)?,
         count: 1,
-        seed: app.next_seed(),
+        seed: host.next_seed(),
         attempts: ATTEMPTS,
     };
-    let capacity = spec.capacity;
-    let levels = app
-        .turn()?
-        .search(move |deadline| {
-            let mut options = options(rule, deadline, &Watch::default());
-            options.limits.nodes = Some(DRAW_NODES);
-            generate(&spec, &options).map_err(|e| match e {
-                GenerateError::Solve(_) | GenerateError::WorkersStopped => failed(e.to_string()),
-                e => bad(e.to_string()),
-            })
+    Ok(Work::draw(move |cx| {
+        let capacity = spec.capacity;
+        let mut options = options(rule, &cx);
+        options.limits.nodes = Some(DRAW_NODES);
+        let levels = generate(&spec, &options).map_err(|e| match e {
+            GenerateError::Solve(_) | GenerateError::WorkersStopped => failed(e.to_string()),
+            e => bad(e.to_string()),
+        })?;
+        let level = levels.into_iter().next().ok_or_else(|| failed("no level generated"))?;
+        Ok(json!({ "puzzle": WATER_SORT, "level": level.to_line(), "capacity": capacity, "rule": rule.name() }))
+    }))
+}
+
+/// Water sort as the web app serves it.
+pub struct WaterSort;
+
+impl WebPuzzle for WaterSort {
+    fn name(&self) -> &'static str {
+        WATER_SORT
+    }
+
+    fn title(&self) -> &'static str {
+        "Water sort"
+    }
+
+    fn page(&self) -> &'static str {
+        include_str!("page.js")
+    }
+
+    /// The bounds of a random level and the rules, for the page's fields.
+    fn about(&self, _host: &Host) -> Value {
+        let rules: Vec<&str> = Rule::ALL.iter().map(|r| r.name()).collect();
+        json!({
+            "capacity": CAPACITY,
+            "colors": { "max": MAX_COLOURS },
+            "empty": { "max": MAX_EMPTY },
+            "capacity_max": MAX_CAPACITY,
+            "rules": rules,
         })
-        .await?;
-    let level = levels.into_iter().next().ok_or_else(|| failed("no level generated"))?;
-    Ok(json!({ "puzzle": WATER_SORT, "level": level.to_line(), "capacity": capacity, "rule": rule.name() }))
+    }
+
+    fn check(&self, f: Fields) -> Answer {
+        check(f)
+    }
+
+    fn solve(&self, _host: &Arc<Host>, f: Fields) -> Result<Work, Refusal> {
+        solve(f)
+    }
+
+    fn hint(&self, _host: &Arc<Host>, f: Fields) -> Result<Work, Refusal> {
+        hint(f)
+    }
+
+    fn has_hints(&self) -> bool {
+        true
+    }
+
+    fn random(&self, host: &Arc<Host>, f: Fields) -> Result<Work, Refusal> {
+        random(host, f)
+    }
 }

@@ -4,9 +4,7 @@
 //! `Deserialize` gave serde's own wording instead (backticks, "invalid type", "expected one of", line and
 //! column of a query string that has none), and a query's bad number did not even name its field.
 
-use crate::app::{bad, ApiError};
-use axum::extract::Query;
-use axum::http::Uri;
+use super::{bad, Refusal};
 use serde_json::{Map, Value};
 
 /// The fields of one request, taken one by one by name; what is left at the end was not asked for.
@@ -29,7 +27,7 @@ fn shown(value: &Value) -> String {
 
 impl Fields {
     /// The fields of a JSON body, which must be one object.
-    pub fn body(bytes: &[u8]) -> Result<Fields, ApiError> {
+    pub fn body(bytes: &[u8]) -> Result<Fields, Refusal> {
         let value: Value = serde_json::from_slice(bytes).map_err(|e| {
             let at = format!("line {} column {}", e.line(), e.column());
             bad(if e.is_eof() {
@@ -44,10 +42,9 @@ impl Fields {
         }
     }
 
-    /// The fields of a query string (`?board=4x4&walk=40`); a field given twice is refused.
-    pub fn query(uri: &Uri) -> Result<Fields, ApiError> {
-        let Query(pairs) = Query::<Vec<(String, String)>>::try_from_uri(uri)
-            .map_err(|_| bad("the query string is not name=value pairs joined by &"))?;
+    /// The fields of a query string, as the server split it into `name=value` pairs (`?board=4x4&walk=40`);
+    /// a field given twice is refused.
+    pub fn query(pairs: Vec<(String, String)>) -> Result<Fields, Refusal> {
         let mut map = Map::new();
         for (name, value) in pairs {
             if map.insert(name.clone(), Value::String(value)).is_some() {
@@ -64,12 +61,12 @@ impl Fields {
     }
 
     /// A refusal of field `name`'s value, saying what it should be.
-    fn wrong(name: &str, expected: &str, found: &Value) -> ApiError {
+    fn wrong(name: &str, expected: &str, found: &Value) -> Refusal {
         bad(format!("field '{name}': expected {expected}, found {}", shown(found)))
     }
 
     /// A text field.
-    pub fn text(&mut self, name: &'static str) -> Result<Option<String>, ApiError> {
+    pub fn text(&mut self, name: &'static str) -> Result<Option<String>, Refusal> {
         match self.value(name) {
             None => Ok(None),
             Some(Value::String(s)) => Ok(Some(s)),
@@ -78,7 +75,7 @@ impl Fields {
     }
 
     /// A whole number 0 or more (from a query string, its digits).
-    pub fn whole(&mut self, name: &'static str) -> Result<Option<u64>, ApiError> {
+    pub fn whole(&mut self, name: &'static str) -> Result<Option<u64>, Refusal> {
         let from_query = self.from_query;
         match self.value(name) {
             None => Ok(None),
@@ -93,32 +90,32 @@ impl Fields {
     }
 
     /// A whole number that fits a `usize` (counts and sizes).
-    pub fn count(&mut self, name: &'static str) -> Result<Option<usize>, ApiError> {
+    pub fn count(&mut self, name: &'static str) -> Result<Option<usize>, Refusal> {
         let n = self.whole(name)?;
         n.map(|n| usize::try_from(n).map_err(|_| bad(format!("field '{name}': {n} is far too large")))).transpose()
     }
 
     /// An array of whole numbers 0 or more.
-    pub fn whole_numbers(&mut self, name: &'static str) -> Result<Option<Vec<u64>>, ApiError> {
+    pub fn whole_numbers(&mut self, name: &'static str) -> Result<Option<Vec<u64>>, Refusal> {
         let expected = "an array of whole numbers, 0 or more";
         match self.value(name) {
             None => Ok(None),
             Some(Value::Array(items)) => items
                 .iter()
                 .map(|v| v.as_u64().ok_or_else(|| Fields::wrong(name, expected, v)))
-                .collect::<Result<Vec<u64>, ApiError>>()
+                .collect::<Result<Vec<u64>, Refusal>>()
                 .map(Some),
             Some(other) => Err(Fields::wrong(name, expected, &other)),
         }
     }
 
     /// The refusal of a field the request must have.
-    pub fn missing(name: &str) -> ApiError {
+    pub fn missing(name: &str) -> Refusal {
         bad(format!("missing field '{name}'"))
     }
 
     /// Refuses a field no one asked for (a misspelt one would otherwise be ignored without a word).
-    pub fn done(self) -> Result<(), ApiError> {
+    pub fn done(self) -> Result<(), Refusal> {
         match self.map.keys().next() {
             None => Ok(()),
             Some(name) => Err(bad(format!("unknown field '{name}' (this request takes: {})", self.asked.join(", ")))),
@@ -130,18 +127,22 @@ impl Fields {
 mod tests {
     use super::*;
 
-    fn reason(e: ApiError) -> String {
-        e.reason().to_string()
+    fn pairs(query: &str) -> Vec<(String, String)> {
+        query.split('&').filter_map(|p| p.split_once('=')).map(|(n, v)| (n.to_string(), v.to_string())).collect()
+    }
+
+    fn reason(e: Refusal) -> String {
+        e.reason
     }
 
     #[test]
     fn a_bad_field_reads_the_same_from_a_body_and_from_a_query() {
         let mut body = Fields::body(br#"{"walk": "-3"}"#).unwrap();
-        let mut query = Fields::query(&"/api/random?walk=-3".parse().unwrap()).unwrap();
+        let mut query = Fields::query(pairs("walk=-3")).unwrap();
         let (b, q) = (reason(body.whole("walk").unwrap_err()), reason(query.whole("walk").unwrap_err()));
         assert_eq!(b, q);
         assert_eq!(b, r#"field 'walk': expected a whole number, 0 or more, found "-3""#);
-        let mut query = Fields::query(&"/api/random?walk=40".parse().unwrap()).unwrap();
+        let mut query = Fields::query(pairs("walk=40")).unwrap();
         assert_eq!(query.whole("walk").unwrap(), Some(40));
     }
 
@@ -156,7 +157,7 @@ mod tests {
         let mut f = Fields::body(br#"{"tiles": [1, "x"]}"#).unwrap();
         let e = reason(f.whole_numbers("tiles").unwrap_err());
         assert_eq!(e, r#"field 'tiles': expected an array of whole numbers, 0 or more, found "x""#);
-        let twice = reason(Fields::query(&"/?walk=1&walk=2".parse().unwrap()).err().unwrap());
+        let twice = reason(Fields::query(pairs("walk=1&walk=2")).err().unwrap());
         assert_eq!(twice, "field 'walk' is given twice");
     }
 }

@@ -1,6 +1,8 @@
 //! Water sort in the batch machinery every tool shares (`batch`): a level line read as a job, a search
 //! written as the common record. `watersort solve --format json` prints the same record.
 
+pub mod web;
+
 use batch::{stop_text, Attempt, Line, Record, Source, Status, Task};
 use search::Named;
 use std::sync::Arc;
