@@ -88,9 +88,10 @@ class Server:
         self.proc.wait()
 
 
-def head(server, method, path, length=None, content_type="application/json", host=None, extra=""):
-    """A request's header block (without the blank line that ends it when `extra` is '')."""
-    lines = [f"{method} {path} HTTP/1.1", f"Host: {host or server.addr}", "Connection: close"]
+def head(server, method, path, length=None, content_type="application/json", host=None, extra="", headers=()):
+    """A request's header block (without the blank line that ends it when `extra` is ''), with `headers`
+    ("Name: value" lines) besides the usual."""
+    lines = [f"{method} {path} HTTP/1.1", f"Host: {host or server.addr}", "Connection: close", *headers]
     if content_type:
         lines.append(f"Content-Type: {content_type}")
     if length is not None:
@@ -183,6 +184,41 @@ def attacks(binary):
         check(status == 403, f"a request for Host {host} is refused with 403 (got {status}: {text.strip()})")
         status, _, _, _ = request(server, "GET", "/", host=host)
         check(status == 403, f"the page asked for Host {host} is refused with 403 (got {status})")
+
+        # Another site's page: a GET needs no JSON body, so where it comes from is what refuses it.
+        for sent in ["Sec-Fetch-Site: cross-site", "Sec-Fetch-Site: same-site", "Origin: http://evil.example"]:
+            status, _, text, _ = request(server, "GET", "/api/random?puzzle=water-sort&colors=6", headers=[sent])
+            check(status == 403, f"a random draw sent with {sent} is refused with 403 (got {status}: {text.strip()})")
+        status, _, text, _ = request(server, "GET", "/api/random?board=3x3", headers=["Sec-Fetch-Site: same-origin"])
+        check(status == 200, f"the page's own random draw is answered (got {status}: {text.strip()})")
+        status, headers, _, _ = request(server, "GET", "/")
+        check("frame-ancestors 'none'" in headers.get("content-security-policy", ""),
+              f"the page may not be framed by another site (Content-Security-Policy: {headers.get('content-security-policy')})")
+        ids = []
+        for _ in range(2):
+            body = json.dumps({"board": "3x3", "tiles": EASY_3X3}).encode()
+            status, _, text, _ = request(server, "POST", "/api/jobs", body)
+            ids.append(json.loads(text)["id"] if status == 202 else "")
+        check(all(len(i) == 16 for i in ids) and ids[0] != ids[1] and not all(i.isdigit() for i in ids),
+              f"job ids are 64 random-looking bits, not a count: {ids}")
+
+        # A flood of random draws does not take the search threads: a solve during it is answered.
+        drawn = []
+
+        def draw():
+            try:
+                drawn.append(request(server, "GET", "/api/random?puzzle=water-sort&colors=16&empty=2&capacity=8")[0])
+            except OSError:
+                drawn.append(None)
+
+        flood = [threading.Thread(target=draw) for _ in range(60)]
+        for t in flood:
+            t.start()
+        status, _, text, took = solve(server, {"board": "3x3", "tiles": EASY_3X3})
+        for t in flood:
+            t.join(timeout=TIME_LIMIT + 6)
+        check(status == 200 and took < 2, f"during a flood of 60 random draws a 3x3 solve is answered within 2 s "
+              f"({status}, {took:.2f} s; draws answered {sorted(set(map(str, drawn)))})")
 
         with server.connect(timeout=2) as sock:
             started = time.monotonic()

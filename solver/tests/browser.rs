@@ -691,3 +691,60 @@ fn a_level_with_hidden_units_is_planned_its_reveals_told_and_played_to_the_end()
     assert!(told >= 2, "a single reveal: planning again after one is not checked");
     b.assert_no_errors();
 }
+
+#[test]
+fn free_play_counts_moves_until_solved_and_the_algorithm_menu_is_searched() {
+    let (_server, mut b) = page();
+    choose(&mut b, "board", "3x3");
+    b.wait_for("document.querySelectorAll('#view .tile').length === 8");
+    type_position(&mut b, "1 2 3 4 5 6 0 7 8");
+    assert_eq!(text(&mut b, "free-play"), json!(""));
+    b.eval("document.querySelector('#view .tile[data-tile=\"7\"]').click()");
+    assert!(text(&mut b, "free-play").as_str().unwrap().starts_with("1 move · "));
+    b.eval("document.querySelector('#view .tile[data-tile=\"8\"]').click()");
+    let said = text(&mut b, "free-play");
+    assert!(said.as_str().unwrap().starts_with("Solved: 2 moves in "), "{said}");
+    // The same position searched by BFS from the menu: the same length, the algorithm named.
+    type_position(&mut b, "1 2 3 4 5 6 0 7 8");
+    choose(&mut b, "algorithm", "bfs");
+    b.eval("document.getElementById('solve').click()");
+    b.wait_for("!document.getElementById('player').hidden");
+    assert_eq!((text(&mut b, "counter"), text(&mut b, "algo")), (json!("0 / 2"), json!("BFS")));
+    b.assert_no_errors();
+}
+
+#[test]
+fn water_sort_is_played_by_hand_with_undo_and_a_dead_hint_goes_back_to_the_last_sortable_position() {
+    let (_server, mut b) = water_page();
+    // The capacity follows a typed level that says it (every colour two units), shrinking from 4.
+    set_level(&mut b, "w: ab cd ca db -", 4);
+    assert_eq!(b.eval("document.getElementById('capacity').value"), json!("2"));
+    // Play mode: two taps pour, with no tool picked first; Undo takes it back.
+    assert_eq!(b.eval("document.getElementById('palette').hidden"), json!(true));
+    click_tube(&mut b, 4);
+    click_tube(&mut b, 5);
+    assert_eq!(b.eval(TUBES), json!(["ab", "cd", "ca", "d", "b"]));
+    b.eval("document.getElementById('undo').click()");
+    assert_eq!(b.eval(TUBES), json!(["ab", "cd", "ca", "db", ""]));
+    // A pour into a dead end: the hint says so, how far back, and goes there.
+    click_tube(&mut b, 2);
+    click_tube(&mut b, 5);
+    b.eval("document.getElementById('hint').click()");
+    b.wait_for("document.getElementById('status').textContent.startsWith('Dead')");
+    assert!(text(&mut b, "status").as_str().unwrap().contains("1 pour back"));
+    b.eval("document.getElementById('go-back').click()");
+    assert_eq!(b.eval(TUBES), json!(["ab", "cd", "ca", "db", ""]));
+    // On a phone, a level refused on Set says why beside the Set button, in sight.
+    b.resize(390);
+    b.eval(
+        "document.getElementById('level').value = 'x: aab ab - -';
+         document.getElementById('typed-level').requestSubmit();",
+    );
+    b.wait_for("document.querySelector('#typed-level + .said.error') !== null");
+    let beside = b.eval(
+        "(() => { const r = document.querySelector('#typed-level + .said').getBoundingClientRect();
+                  return r.top >= 0 && r.bottom <= window.innerHeight; })()",
+    );
+    assert_eq!(beside, json!(true));
+    b.assert_no_errors();
+}

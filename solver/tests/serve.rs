@@ -201,8 +201,7 @@ fn random_positions_are_solvable_and_bad_queries_are_400() {
 #[test]
 fn the_page_and_its_assets_are_served() {
     let s = server();
-    for (path, needle) in
-        [("/", "<title>Sliding-tile solver</title>"), ("/app.js", "/api/jobs"), ("/style.css", ".tile")]
+    for (path, needle) in [("/", "<title>Puzzle solver</title>"), ("/app.js", "/api/puzzles"), ("/style.css", ".tile")]
     {
         let (status, text) = s.request("GET", path, b"");
         assert_eq!(status, 200, "{path}");
@@ -606,7 +605,10 @@ fn a_hint_for_what_is_no_position_is_refused_and_a_stopped_one_says_unknown() {
         ),
         (water("m: ??a ?bb ?ab -".into(), serde_json::json!({"capacity": 3})), "a hint needs every unit in sight"),
         (water("ab ba -".into(), serde_json::json!({"rule": "sideways"})), "unknown rule 'sideways'"),
-        (r#"{"tiles": [1, 0, 2, 3], "board": "2x2"}"#.to_string(), "hints are not given for sliding-tile (the puzzles with hints: water-sort"),
+        (
+            r#"{"tiles": [1, 0, 2, 3], "board": "2x2"}"#.to_string(),
+            "hints are not given for sliding-tile (the puzzles with hints: water-sort",
+        ),
     ] {
         let (status, v) = hint(&s, &body);
         assert_eq!(status, 400, "{body}: {v}");
@@ -661,4 +663,78 @@ fn a_level_with_hidden_units_is_answered_with_the_plan_up_to_the_first_reveal() 
         assert_eq!(status, 400, "{level}: {v}");
         assert!(v["error"].as_str().unwrap().contains(reason), "{level}: {v}");
     }
+}
+
+/// The seam: every puzzle `/api/puzzles` lists is served on every route the same way — its page module,
+/// a random instance that `/api/check` takes as valid, a solve of it (within the time limit: solved, a
+/// plan, or a limit), a job of it, and a hint or the refusal naming the puzzles that give them — so a
+/// puzzle that joins the registry is checked here without a line of its own.
+#[test]
+fn every_registered_puzzle_answers_every_route() {
+    let s = Server::start(BIN, &["--pdbs", "/nonexistent", "--time-limit", "2"]);
+    let (status, text) = s.request("GET", "/api/puzzles", b"");
+    assert_eq!(status, 200, "{text}");
+    let listed: Value = serde_json::from_str(&text).unwrap();
+    let puzzles = listed["puzzles"].as_array().unwrap();
+    assert!(puzzles.len() >= 2, "{listed}");
+    let with_hints: Vec<&str> =
+        puzzles.iter().filter(|p| p["hints"] == true).map(|p| p["name"].as_str().unwrap()).collect();
+    for p in puzzles {
+        let name = p["name"].as_str().unwrap();
+        assert!(!p["title"].as_str().unwrap().is_empty() && p["about"].is_object(), "{p}");
+        let (status, module) = s.request("GET", p["module"].as_str().unwrap(), b"");
+        assert!(status == 200 && module.contains("export default function"), "{name}: {status}");
+        let (status, drawn) = s.request("GET", &format!("/api/random?puzzle={name}"), b"");
+        assert_eq!(status, 200, "{name}: {drawn}");
+        let body: Value = serde_json::from_str(&drawn).unwrap();
+        assert_eq!(body["puzzle"], name, "{body}");
+        let (status, verdict) = s.request("POST", "/api/check", drawn.as_bytes());
+        assert_eq!((status, serde_json::from_str::<Value>(&verdict).unwrap()["valid"].clone()), (200, true.into()));
+        // What a puzzle needs made once (a tile solver) may take longer than the first request can wait.
+        let mut solved = post(&s, &drawn);
+        for _ in 0..60 {
+            if solved.0 != 503 {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(500));
+            solved = post(&s, &drawn);
+        }
+        let (status, record) = solved;
+        assert_eq!(status, 200, "{name}: {record}");
+        assert!(["solved", "plan", "limit"].contains(&record["status"].as_str().unwrap()), "{name}: {record}");
+        let id = start_job(&s, &drawn);
+        assert_eq!(finished(&s, &id)["state"], "done", "{name}");
+        let (status, help) = hint(&s, &drawn);
+        if p["hints"] == true {
+            assert_eq!(status, 200, "{name}: {help}");
+        } else {
+            assert_eq!(status, 400, "{name}: {help}");
+            let reason = help["error"].as_str().unwrap();
+            assert!(reason.contains(name) && with_hints.iter().all(|h| reason.contains(h)), "{reason}");
+        }
+    }
+    let (status, text) = s.request("GET", "/puzzles/rubik.js", b"");
+    assert_eq!(status, 404, "{text}");
+}
+
+/// A hint given the pours made by hand (`history`, from `level`): a dead position says how many pours back
+/// the last sortable one was, as `watersort hint --history` does.
+#[test]
+fn a_hint_with_the_pours_made_says_how_far_back_the_last_sortable_position_was() {
+    let s = server();
+    let body = |history: &str| {
+        serde_json::json!({"puzzle": "water-sort", "level": "w: ab cd ca db -", "capacity": 2, "history": history})
+            .to_string()
+    };
+    let (status, v) = hint(&s, &body("2->5"));
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(
+        (v["sortable"].clone(), v["take_back"].clone(), v["last_sortable_after"].clone()),
+        ("no".into(), 1.into(), 0.into())
+    );
+    let (status, v) = hint(&s, &body("4->5"));
+    assert_eq!((status, v["sortable"].clone(), v["take_back"].clone()), (200, "yes".into(), Value::Null));
+    let (status, v) = hint(&s, &body("1->2"));
+    assert_eq!(status, 400, "{v}");
+    assert!(v["error"].as_str().unwrap().starts_with("field 'history'"), "{v}");
 }

@@ -239,6 +239,8 @@ fn hint_answer(position: &Level, help: &Hint, back: Option<Trail>, cx: &Context)
 /// refusal: only a malformed request is a 400.
 fn check(mut f: Fields) -> Answer {
     let given = level(&mut f)?;
+    // The body of a solve is checked whole: a rule that is none is refused as the solve would refuse it.
+    rule(f.text("rule")?)?;
     f.done()?;
     let (line, colours, tubes, capacity, hidden) = match given {
         Ok(Given::Seen(l)) => (l.to_line(), l.colours().len(), l.tubes().to_vec(), l.capacity(), 0),
