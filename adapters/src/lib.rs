@@ -6,6 +6,7 @@
 
 #![warn(missing_docs)]
 
+pub mod blocks;
 pub mod registry;
 pub mod served;
 pub mod tiles;

@@ -11,6 +11,7 @@ pub fn puzzles() -> &'static [Box<dyn WebPuzzle>] {
         let mut puzzles: Vec<Box<dyn WebPuzzle>> = vec![Box::new(crate::tiles::web::SlidingTiles)];
         #[cfg(feature = "water")]
         puzzles.push(Box::new(crate::water::web::WaterSort));
+        puzzles.push(Box::new(crate::blocks::web::SlidingBlocks));
         puzzles
     })
 }

@@ -748,3 +748,29 @@ fn water_sort_is_played_by_hand_with_undo_and_a_dead_hint_goes_back_to_the_last_
     assert_eq!(beside, json!(true));
     b.assert_no_errors();
 }
+
+#[test]
+fn the_page_plays_and_solves_a_klotski_level() {
+    let (_server, mut b) = page();
+    choose(&mut b, "puzzle", "sliding-block");
+    b.wait_for("document.querySelectorAll('#blocks .block').length === 10");
+    assert_eq!(b.eval("document.title"), json!("Sliding-block solver"));
+    // A piece picked shows where it can go; a click there moves it and counts the move.
+    b.eval("document.querySelector('#blocks .block[data-piece=\"G\"]').click()");
+    b.wait_for("document.querySelectorAll('#blocks .target').length > 0");
+    b.eval("document.querySelector('#blocks .target').click()");
+    b.wait_for("document.getElementById('block-play').textContent.startsWith('1 move')");
+    b.eval("document.getElementById('block-reset').click()");
+    b.wait_for("document.getElementById('block-play').textContent === ''");
+    for width in [1280, 390] {
+        b.screenshot("klotski", width);
+    }
+    b.eval("document.getElementById('solve').click()");
+    b.wait_for("!document.getElementById('player').hidden");
+    assert_eq!(text(&mut b, "counter"), json!("0 / 81"));
+    b.eval("document.getElementById('last').click()");
+    assert_eq!(b.eval("document.querySelector('#blocks .block[data-piece=\"B\"]').dataset.at"), json!("3,1"));
+    b.eval("document.getElementById('back').click()");
+    assert_eq!(text(&mut b, "counter"), json!("80 / 81"));
+    b.assert_no_errors();
+}

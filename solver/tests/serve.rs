@@ -738,3 +738,33 @@ fn a_hint_with_the_pours_made_says_how_far_back_the_last_sortable_position_was()
     assert_eq!(status, 400, "{v}");
     assert!(v["error"].as_str().unwrap().starts_with("field 'history'"), "{v}");
 }
+
+/// Sliding blocks: 横刀立马 in the fewest moves of each metric, the frames ending with Cao Cao (B) at the
+/// exit, and a bad level refused naming its problem.
+#[test]
+fn a_klotski_level_is_solved_in_each_metric_and_a_bad_level_is_refused() {
+    let s = server();
+    let mut lengths = Vec::new();
+    for metric in ["piece", "line", "unit"] {
+        let body = format!(r#"{{"puzzle": "sliding-block", "level": "heng-dao-li-ma", "metric": "{metric}"}}"#);
+        let (status, v) = post(&s, &body);
+        assert_eq!((status, v["status"].as_str()), (200, Some("solved")), "{v}");
+        let length = v["length"].as_u64().unwrap();
+        let frames = v["frames"].as_array().unwrap();
+        assert_eq!((v["moves"].as_array().unwrap().len() as u64, frames.len() as u64), (length, length + 1));
+        let b = v["picture"]["pieces"].as_array().unwrap().iter().position(|p| p["letter"] == "B").unwrap();
+        assert_eq!(frames.last().unwrap()[b], serde_json::json!([3, 1]), "{metric}");
+        lengths.push(length);
+    }
+    // 81 in the piece metric, as puzzle books give it; a line or unit move is never more than a piece move.
+    assert_eq!(lengths[0], 81);
+    assert!(lengths[0] <= lengths[1] && lengths[1] <= lengths[2], "{lengths:?}");
+    for (level, reason) in [
+        ("AB/BA A@1,1", "bad level"),
+        ("no-such-level", "bad level"),
+    ] {
+        let (status, v) = post(&s, &format!(r#"{{"puzzle": "sliding-block", "level": "{level}"}}"#));
+        assert_eq!(status, 400, "{v}");
+        assert!(v["error"].as_str().unwrap().contains(reason), "{v}");
+    }
+}
