@@ -157,17 +157,20 @@ impl Blocks {
         pack(level.start().iter().map(|&(r, c)| cell(r, c)))
     }
 
+    /// The cells of each kind sorted (a kind's pieces are consecutive, so its cells are one run of 6-bit
+    /// fields). An insertion sort in place: kinds have a handful of pieces, and this runs once a child.
+    #[inline]
     fn canonical_of(&self, state: State) -> State {
         let mut s = state;
         for run in &self.shared {
-            let mut cells = [0u8; crate::level::MAX_PIECES];
-            let n = run.len();
-            for (k, i) in run.clone().enumerate() {
-                cells[k] = place(state, i);
-            }
-            cells[..n].sort_unstable();
-            for (k, i) in run.clone().enumerate() {
-                s = set(s, i, cells[k]);
+            for i in run.start + 1..run.end {
+                let cell = place(s, i);
+                let mut j = i;
+                while j > run.start && place(s, j - 1) > cell {
+                    s = set(s, j, place(s, j - 1));
+                    j -= 1;
+                }
+                s = set(s, j, cell);
             }
         }
         s

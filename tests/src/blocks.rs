@@ -10,7 +10,7 @@
 //! still says where every piece is, since a region covered by translates of one rectangle is covered one
 //! way only (its first cell in reading order must be a piece's top-left, and so on).
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::{HashMap, HashSet, VecDeque};
 
 /// What one move is, as the model counts it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -211,11 +211,11 @@ pub fn space(rows: &[&str], target: &Target, own: &str, metric: Metric) -> Space
         Target::Place(letter, row, col) => top_left(g, *letter) == (*row, *col),
         Target::Layout(_) => goal_key.as_deref() == Some(key),
     };
-    let mut seen: HashMap<Vec<u16>, u32> = HashMap::new();
+    let mut seen: HashSet<Vec<u16>> = HashSet::new();
     let mut queue = VecDeque::new();
     let mut out = Space { positions: Vec::new(), counts: Vec::new(), solved: 0, nearest: None };
     let key = classes.key(&start);
-    seen.insert(key, 0);
+    seen.insert(key);
     queue.push_back((start, 0u32));
     while let Some((grid, d)) = queue.pop_front() {
         let key = classes.key(&grid);
@@ -229,8 +229,7 @@ pub fn space(rows: &[&str], target: &Target, own: &str, metric: Metric) -> Space
         }
         for next in neighbours(&grid, metric) {
             let k = classes.key(&next);
-            if !seen.contains_key(&k) {
-                seen.insert(k, d + 1);
+            if seen.insert(k) {
                 queue.push_back((next, d + 1));
             }
         }
