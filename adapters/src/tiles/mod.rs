@@ -9,7 +9,8 @@ pub mod web;
 
 pub use algorithm::{solve, Follow, Searched};
 pub use record::{
-    closer_goal, draw, goal_tiles, position_error, user_cells, user_moves, user_tiles, Answer, MoveStyle, Recorder,
+    closer_goal, draw, goal_tiles, position_error, solvable_toward_other, user_cells, user_moves, user_tiles, Answer,
+    MoveStyle, Recorder,
 };
 
 use batch::{Attempt, Line, Record, Resume, Source, Task};

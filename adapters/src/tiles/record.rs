@@ -99,12 +99,19 @@ pub fn goal_tiles(board: Board, goal: Goal) -> String {
 /// What is wrong with a position, and when the tiles are unsolvable toward `goal` but solvable toward the
 /// other convention, the option that says so: the commonest mistake with positions copied from elsewhere.
 pub fn position_error(board: Board, goal: Goal, text: &str, e: &InstanceError) -> String {
-    let other = goal.other();
-    if *e == InstanceError::Unsolvable && matches!(puzzle::parse_line(board, other, text), Ok(Some(_))) {
-        format!("{e}; it is solvable toward the goal {} (--goal {})", goal_tiles(board, other), other.name())
-    } else {
-        e.to_string()
+    match solvable_toward_other(board, goal, text, e) {
+        Some(other) => {
+            format!("{e}; it is solvable toward the goal {} (--goal {})", goal_tiles(board, other), other.name())
+        }
+        None => e.to_string(),
     }
+}
+
+/// The other goal convention, when `e` says the tiles are unsolvable toward `goal` and they are solvable
+/// toward that one; each front end names its own control for it.
+pub fn solvable_toward_other(board: Board, goal: Goal, text: &str, e: &InstanceError) -> Option<Goal> {
+    let other = goal.other();
+    (*e == InstanceError::Unsolvable && matches!(puzzle::parse_line(board, other, text), Ok(Some(_)))).then_some(other)
 }
 
 /// The other goal convention, when `text` (tiles written for `goal`) reads as a position clearly closer to it

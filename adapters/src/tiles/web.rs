@@ -5,7 +5,7 @@
 //! and run the engine's IDA* on one thread within the server's time limit.
 
 use super::{
-    closer_goal, goal_tiles, position_error, record::slides, user_moves, user_tiles, Answer, Follow, MoveStyle,
+    closer_goal, goal_tiles, record::slides, solvable_toward_other, user_moves, user_tiles, Answer, Follow, MoveStyle,
     Recorder,
 };
 use crate::served::{bad, failed, refused, Context, Fields, Host, Need, Pool, Refusal, WebPuzzle, Work};
@@ -56,10 +56,19 @@ fn given(f: &mut Fields) -> Result<Given, Refusal> {
 }
 
 impl Given {
-    /// The position, or why it is not one (naming the other goal when the tiles suit that one).
+    /// The position, or why it is not one (naming the other goal when the tiles suit that one, as the page's
+    /// Goal menu and the request's field name it: a web user has no command-line options).
     fn state(&self) -> Result<puzzle::State, String> {
-        puzzle::parse_tiles(self.board, self.goal, &self.text)
-            .map_err(|e| format!("bad position: {}", position_error(self.board, self.goal, &self.text, &e)))
+        puzzle::parse_tiles(self.board, self.goal, &self.text).map_err(|e| {
+            match solvable_toward_other(self.board, self.goal, &self.text, &e) {
+                Some(other) => format!(
+                    "bad position: {e}; it is solvable toward the goal {}: choose it in the Goal menu (\"goal\": \"{}\")",
+                    goal_tiles(self.board, other),
+                    other.name()
+                ),
+                None => format!("bad position: {e}"),
+            }
+        })
     }
 }
 
