@@ -143,13 +143,14 @@ impl Puzzle for PyPuzzle<'_> {
     fn heuristic(&self, state: &Value) -> u32 {
         let Some(h) = &self.heuristic else { return 0 };
         let py = h.py();
-        match h.call1((state.object.bind(py),)).and_then(|r| r.extract::<u32>()) {
-            Ok(v) => v,
-            Err(_) => {
-                self.fail(bad("heuristic(state) must return a whole number from 0 (an estimate of the moves left)"));
-                0
-            }
-        }
+        let value = h.call1((state.object.bind(py),)).and_then(|r| {
+            r.extract::<u32>()
+                .map_err(|_| bad("heuristic(state) must return a whole number from 0 (an estimate of the moves left)"))
+        });
+        value.unwrap_or_else(|e| {
+            self.fail(e);
+            0
+        })
     }
 
     fn goal(&self) -> Option<Value> {

@@ -358,7 +358,7 @@ fn open_dir(py: Python<'_>, board: Board, dir: PathBuf, partitions: Vec<String>,
             let sets = engine::open_tables(board, &spec).map_err(cli_common::classified)?;
             let files: Vec<PdbFile> = sets.into_iter().flat_map(|(_, files)| files).collect();
             for f in &files {
-                f.verify_checksum().map_err(|e| anyhow::Error::new(e).context("rebuild the table"))?;
+                f.verify_checksum().map_err(|e| engine::Error::CorruptTable(format!("{e}; rebuild the table")))?;
             }
             Ok((solver, files))
         })

@@ -98,12 +98,31 @@ impl Request {
 
 /// Solvers by what decides them, kept across calls: a solver maps its tables once and builds its
 /// duplicate-path automaton once, so a loop of `stp.solve` calls pays for neither again. The key holds
-/// the tables folder's modification time, so a table built or replaced there since gives a new solver.
+/// the tables folder's modification time, so a table built there since gives a new solver; each entry
+/// also keeps its files' stamps, so one rewritten in place (not renamed, as the builder does) does too.
 type Key = (String, Option<SystemTime>);
 
-fn solvers() -> &'static Mutex<HashMap<Key, Arc<Solver>>> {
-    static SOLVERS: OnceLock<Mutex<HashMap<Key, Arc<Solver>>>> = OnceLock::new();
+/// What identifies a table file's contents without reading them: inode, size and modification time.
+type Stamp = Option<(u64, u64, SystemTime)>;
+
+struct Cached {
+    solver: Arc<Solver>,
+    stamps: Vec<Stamp>,
+}
+
+fn stamps(solver: &Solver) -> Vec<Stamp> {
+    use std::os::unix::fs::MetadataExt;
+    solver.tables().iter().map(|(path, _)| std::fs::metadata(path).ok().and_then(|m| Some((m.ino(), m.len(), m.modified().ok()?)))).collect()
+}
+
+fn solvers() -> &'static Mutex<HashMap<Key, Cached>> {
+    static SOLVERS: OnceLock<Mutex<HashMap<Key, Cached>>> = OnceLock::new();
     SOLVERS.get_or_init(Default::default)
+}
+
+/// Forgets every kept solver: after a table error, so that the next call opens the tables again.
+pub fn forget_solvers() {
+    solvers().lock().unwrap().clear();
 }
 
 /// The solver `args` describe (the command's `SearchArgs::solver`), from the cache when it is there.
@@ -119,11 +138,14 @@ pub fn solver_for(args: &SearchArgs) -> anyhow::Result<Arc<Solver>> {
         informed
     );
     let key = (key, std::fs::metadata(&args.pdbs).and_then(|m| m.modified()).ok());
-    if let Some(s) = solvers().lock().unwrap().get(&key) {
-        return Ok(Arc::clone(s));
+    if let Some(c) = solvers().lock().unwrap().get(&key) {
+        if stamps(&c.solver) == c.stamps {
+            return Ok(Arc::clone(&c.solver));
+        }
     }
     let solver = Arc::new(args.solver()?);
-    solvers().lock().unwrap().insert(key, Arc::clone(&solver));
+    let cached = Cached { stamps: stamps(&solver), solver: Arc::clone(&solver) };
+    solvers().lock().unwrap().insert(key, cached);
     Ok(solver)
 }
 
@@ -300,7 +322,12 @@ pub fn solve(
         let id = inst.id.clone().unwrap_or_else(|| "1".into());
         search_one(&solver, &s, &inst, &id, threads, &limits)
     })?
-    .map_err(to_py)?;
+    .map_err(to_py)
+    .inspect_err(|e| {
+        if e.is_instance_of::<crate::errors::TableError>(py) {
+            forget_solvers();
+        }
+    })?;
     if raise_on_limit && sol.status == "limit" {
         return Err(limit_error(&sol));
     }
