@@ -7,8 +7,18 @@ use pyo3::create_exception;
 use pyo3::exceptions::{PyException, PyRuntimeError, PyValueError};
 use pyo3::PyErr;
 
-create_exception!(stp, TableError, PyException, "A pattern database is missing, corrupt or not for this board and pattern.");
-create_exception!(stp, LimitReached, PyException, "A search stopped at its time or node limit (raised only when asked for).");
+create_exception!(
+    stp,
+    TableError,
+    PyException,
+    "A pattern database is missing, corrupt or not for this board and pattern."
+);
+create_exception!(
+    stp,
+    LimitReached,
+    PyException,
+    "A search stopped at its time or node limit (raised only when asked for)."
+);
 
 /// Whether a cause says something about a table file.
 fn is_table(cause: &(dyn std::error::Error + 'static)) -> bool {
@@ -18,7 +28,9 @@ fn is_table(cause: &(dyn std::error::Error + 'static)) -> bool {
         Some(_) => false,
         None => {
             cause.is::<puzzle::pdb_file::PdbError>()
-                || cause.downcast_ref::<pdb_builder::Error>().is_some_and(|e| matches!(e, pdb_builder::Error::Table(_) | pdb_builder::Error::Misnamed { .. }))
+                || cause
+                    .downcast_ref::<pdb_builder::Error>()
+                    .is_some_and(|e| matches!(e, pdb_builder::Error::Table(_) | pdb_builder::Error::Misnamed { .. }))
         }
     }
 }

@@ -82,13 +82,12 @@ impl PyPuzzle<'_> {
         let py = self.successors.py();
         let n = self.expansions.get() + 1;
         self.expansions.set(n);
-        if n % SIGNAL_EVERY == 0 {
+        if n.is_multiple_of(SIGNAL_EVERY) {
             py.check_signals()?;
         }
         for item in self.successors.call1((state.object.bind(py),))?.try_iter()? {
-            let (step, next): (Bound<'_, PyAny>, Bound<'_, PyAny>) = item?.extract().map_err(|_| {
-                bad("successors(state) must yield (move, state) pairs")
-            })?;
+            let (step, next): (Bound<'_, PyAny>, Bound<'_, PyAny>) =
+                item?.extract().map_err(|_| bad("successors(state) must yield (move, state) pairs"))?;
             visit(step.unbind(), Value::new(next)?);
         }
         Ok(())

@@ -144,7 +144,14 @@ impl Table {
 
     fn __repr__(&self) -> String {
         let h = &self.file.header;
-        format!("Table({}, pattern={:?}, {} entries, {}, max {})", self.file.path.display(), h.tiles, h.entries, self.encoding(), h.max_value)
+        format!(
+            "Table({}, pattern={:?}, {} entries, {}, max {})",
+            self.file.path.display(),
+            h.tiles,
+            h.entries,
+            self.encoding(),
+            h.max_value
+        )
     }
 }
 
@@ -177,7 +184,11 @@ fn from_files(files: &[PathBuf]) -> anyhow::Result<(Board, PathBuf, String)> {
         let opened = PdbFile::open(f, &Expect::default())?;
         let here = f.parent().map(Path::to_path_buf).unwrap_or_default();
         if dir.get_or_insert_with(|| here.clone()) != &here {
-            anyhow::bail!(cli_common::usage(anyhow::anyhow!("the tables must be in one folder: {} is not in {}", f.display(), dir.unwrap().display())));
+            anyhow::bail!(cli_common::usage(anyhow::anyhow!(
+                "the tables must be in one folder: {} is not in {}",
+                f.display(),
+                dir.unwrap().display()
+            )));
         }
         if board.get_or_insert(opened.header.board) != &opened.header.board {
             return Err(cli_common::usage(anyhow::anyhow!("{}: a table for another board", f.display())));

@@ -51,7 +51,9 @@ pub fn tiles_text(tiles: &Bound<'_, PyAny>) -> PyResult<String> {
 
 /// A seconds argument as `--time-limit` reads it.
 fn seconds_arg(time_limit: Option<f64>) -> PyResult<Option<Duration>> {
-    time_limit.map(|t| batch::limits::parse_seconds(&t.to_string()).map_err(|e| bad(format!("time_limit: {e}")))).transpose()
+    time_limit
+        .map(|t| batch::limits::parse_seconds(&t.to_string()).map_err(|e| bad(format!("time_limit: {e}"))))
+        .transpose()
 }
 
 impl Request {
@@ -91,7 +93,10 @@ impl Request {
             lanes: None,
         };
         args.settings().map_err(to_py)?;
-        let limits = LimitArgs { time_limit: seconds_arg(time_limit)?, node_limit, memory_limit: None };
+        // IDA* stores no states: the memory limit, which the command defaults to the memory available (a
+        // read of /proc and the cgroup files), bounds only the library's storing algorithms.
+        let memory_limit = (algorithm == Algorithm::Ida).then_some(u64::MAX);
+        let limits = LimitArgs { time_limit: seconds_arg(time_limit)?, node_limit, memory_limit };
         Ok(Request { args, limits, threads })
     }
 }
@@ -112,7 +117,11 @@ struct Cached {
 
 fn stamps(solver: &Solver) -> Vec<Stamp> {
     use std::os::unix::fs::MetadataExt;
-    solver.tables().iter().map(|(path, _)| std::fs::metadata(path).ok().and_then(|m| Some((m.ino(), m.len(), m.modified().ok()?)))).collect()
+    solver
+        .tables()
+        .iter()
+        .map(|(path, _)| std::fs::metadata(path).ok().and_then(|m| Some((m.ino(), m.len(), m.modified().ok()?))))
+        .collect()
 }
 
 fn solvers() -> &'static Mutex<HashMap<Key, Cached>> {
@@ -216,7 +225,11 @@ impl Solution {
                 "Solution(length={l}, nodes={}, seconds={:.6}, algorithm='{}', heuristic='{}')",
                 self.nodes, self.seconds, self.algorithm, self.heuristic
             ),
-            None => format!("Solution(status='limit', nodes={}, error='{}')", self.nodes, self.error.as_deref().unwrap_or("")),
+            None => format!(
+                "Solution(status='limit', nodes={}, error='{}')",
+                self.nodes,
+                self.error.as_deref().unwrap_or("")
+            ),
         }
     }
 }
@@ -240,7 +253,7 @@ fn search_one(
     // Python ints, not bytes: a list of u8 would cross as a `bytes` object.
     let cells = |s: &State| user_cells(s, goal).into_iter().map(u32::from).collect::<Vec<u32>>();
     let mut positions = vec![cells(&inst.state)];
-    let mut at: State = inst.state.clone();
+    let mut at: State = inst.state;
     for &tile in internal {
         at.move_tile(tile);
         positions.push(cells(&at));
@@ -480,10 +493,22 @@ pub fn solve_many(
     }
     let Some((first, _, _)) = jobs.first() else {
         let (_, done) = mpsc::channel();
-        return Ok(SolveMany { done: Some(Mutex::new(done)), cancel: Default::default(), left: 0, total: 0, progress, raise_on_limit, workers: vec![] });
+        return Ok(SolveMany {
+            done: Some(Mutex::new(done)),
+            cancel: Default::default(),
+            left: 0,
+            total: 0,
+            progress,
+            raise_on_limit,
+            workers: vec![],
+        });
     };
     if let Some((other, _, _)) = jobs.iter().find(|(s, _, _)| s.board() != first.board()) {
-        return Err(bad(format!("the instances are of several boards ({} and {}): give board=", first.board(), other.board())));
+        return Err(bad(format!(
+            "the instances are of several boards ({} and {}): give board=",
+            first.board(),
+            other.board()
+        )));
     }
     let solver = py.detach(|| solver_for(first)).map_err(to_py)?;
     let cancel = Arc::new(AtomicBool::new(false));

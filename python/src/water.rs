@@ -62,9 +62,13 @@ pub fn water_solve(
     };
     let rule = Rule::from_name(rule).map_err(|e| bad(e.to_string()))?;
     let cancel = Arc::new(AtomicBool::new(false));
-    let options =
-        Options { algorithm, model: Model { rule, heuristic, ..Model::default() }, limits: limits(time_limit, node_limit, &cancel)? };
-    let solution = interrupt::run(py, &cancel, || watersort::solve(&parsed, &options))?.map_err(|e| bad(e.to_string()))?;
+    let options = Options {
+        algorithm,
+        model: Model { rule, heuristic, ..Model::default() },
+        limits: limits(time_limit, node_limit, &cancel)?,
+    };
+    let solution =
+        interrupt::run(py, &cancel, || watersort::solve(&parsed, &options))?.map_err(|e| bad(e.to_string()))?;
     let text = parsed.to_line();
     let src = Source { id: parsed.name(), line: 1, text: &text, expected: None };
     let record = adapters::water::record(&src, &options, &solution);
@@ -98,10 +102,13 @@ pub fn water_hint(
     serde_json::to_string(&adapters::water::hint_json(&position, &help)).map_err(|e| bad(e.to_string()))
 }
 
+/// A level as the Python side draws it: name, colour names, tubes (bottom to top, colour indices), line.
+type Drawn = (String, Vec<String>, Vec<Vec<u32>>, String);
+
 /// A level's name, colour names and tubes (bottom to top, colour indices), for drawing it.
 #[pyfunction]
 #[pyo3(signature = (level, capacity=4))]
-pub fn water_level(level: &str, capacity: usize) -> PyResult<(String, Vec<String>, Vec<Vec<u32>>, String)> {
+pub fn water_level(level: &str, capacity: usize) -> PyResult<Drawn> {
     let l = level_of(level, capacity)?;
     let tubes = l.tubes().iter().map(|t| t.iter().map(|&u| u.into()).collect()).collect();
     Ok((l.name().to_string(), l.colours().to_vec(), tubes, l.to_line()))
