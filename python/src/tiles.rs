@@ -308,7 +308,7 @@ fn limit_error(sol: &Solution) -> PyErr {
 /// released while it searches.
 #[pyfunction]
 #[pyo3(signature = (tiles, *, board=None, goal="blank-first", pdbs=None, heuristic="auto", algorithm="ida",
-    threads=None, time_limit=None, node_limit=None, partition=Vec::new(), raise_on_limit=false))]
+    threads=None, time_limit=None, node_limit=None, partition=None, raise_on_limit=false))]
 #[allow(clippy::too_many_arguments)]
 pub fn solve(
     py: Python<'_>,
@@ -321,10 +321,20 @@ pub fn solve(
     threads: Option<usize>,
     time_limit: Option<f64>,
     node_limit: Option<u64>,
-    partition: Vec<String>,
+    partition: Option<Vec<String>>,
     raise_on_limit: bool,
 ) -> PyResult<Solution> {
-    let req = Request::new(board, goal, pdbs, heuristic, algorithm, partition, threads, time_limit, node_limit)?;
+    let req = Request::new(
+        board,
+        goal,
+        pdbs,
+        heuristic,
+        algorithm,
+        partition.unwrap_or_default(),
+        threads,
+        time_limit,
+        node_limit,
+    )?;
     let text = tiles_text(tiles)?;
     let cancel = Arc::new(AtomicBool::new(false));
     let limits = req.limits.limits(Some(Arc::clone(&cancel)));
@@ -350,7 +360,7 @@ pub fn solve(
 /// The heuristic estimate of a position with the tables and heuristic named (see `solve` for the
 /// arguments): what the search starts its first iteration at.
 #[pyfunction]
-#[pyo3(signature = (tiles, *, board=None, goal="blank-first", pdbs=None, heuristic="auto", partition=Vec::new()))]
+#[pyo3(signature = (tiles, *, board=None, goal="blank-first", pdbs=None, heuristic="auto", partition=None))]
 pub fn estimate(
     py: Python<'_>,
     tiles: &Bound<'_, PyAny>,
@@ -358,9 +368,9 @@ pub fn estimate(
     goal: &str,
     pdbs: Option<PathBuf>,
     heuristic: &str,
-    partition: Vec<String>,
+    partition: Option<Vec<String>>,
 ) -> PyResult<u32> {
-    let req = Request::new(board, goal, pdbs, heuristic, "ida", partition, None, None, None)?;
+    let req = Request::new(board, goal, pdbs, heuristic, "ida", partition.unwrap_or_default(), None, None, None)?;
     let text = tiles_text(tiles)?;
     py.detach(|| -> anyhow::Result<u32> {
         let (s, inst) = read_position(&req.args, &text)?;
@@ -463,7 +473,7 @@ impl SolveMany {
 /// The other arguments are `solve`'s. Dropping or closing the iterator stops the searches still running.
 #[pyfunction]
 #[pyo3(signature = (instances, *, board=None, goal="blank-first", pdbs=None, heuristic="auto", algorithm="ida",
-    threads=None, time_limit=None, node_limit=None, partition=Vec::new(), progress=None, raise_on_limit=false))]
+    threads=None, time_limit=None, node_limit=None, partition=None, progress=None, raise_on_limit=false))]
 #[allow(clippy::too_many_arguments)]
 pub fn solve_many(
     py: Python<'_>,
@@ -476,11 +486,21 @@ pub fn solve_many(
     threads: Option<usize>,
     time_limit: Option<f64>,
     node_limit: Option<u64>,
-    partition: Vec<String>,
+    partition: Option<Vec<String>>,
     progress: Option<Py<PyAny>>,
     raise_on_limit: bool,
 ) -> PyResult<SolveMany> {
-    let req = Request::new(board, goal, pdbs, heuristic, algorithm, partition, threads, time_limit, node_limit)?;
+    let req = Request::new(
+        board,
+        goal,
+        pdbs,
+        heuristic,
+        algorithm,
+        partition.unwrap_or_default(),
+        threads,
+        time_limit,
+        node_limit,
+    )?;
     let mut texts = Vec::new();
     for item in instances.try_iter()? {
         texts.push(tiles_text(&item?)?);

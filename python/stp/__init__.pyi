@@ -61,7 +61,7 @@ def solve(
     threads: Optional[int] = None,
     time_limit: Optional[float] = None,
     node_limit: Optional[int] = None,
-    partition: Sequence[str] = (),
+    partition: Optional[Sequence[str]] = None,
     raise_on_limit: bool = False,
 ) -> Solution:
     """Solves one sliding-tile position; see help(stp.solve) for every argument."""
@@ -77,7 +77,7 @@ def solve_many(
     threads: Optional[int] = None,
     time_limit: Optional[float] = None,
     node_limit: Optional[int] = None,
-    partition: Sequence[str] = (),
+    partition: Optional[Sequence[str]] = None,
     progress: Optional[Callable[[int, int], object]] = None,
     raise_on_limit: bool = False,
 ) -> SolveMany:
@@ -90,7 +90,7 @@ def estimate(
     goal: str = "blank-first",
     pdbs: Optional[PathLike] = None,
     heuristic: str = "auto",
-    partition: Sequence[str] = (),
+    partition: Optional[Sequence[str]] = None,
 ) -> int:
     """The heuristic estimate of a position."""
 
