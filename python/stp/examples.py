@@ -4,6 +4,8 @@ States are tuples of the cells row by row, 0 the blank; the goal has the blank f
 rest of the package. Moves are the tiles slid, as ``stp.solve`` reports them.
 """
 
+import operator
+
 
 class SlidingPuzzle:
     """The (rows x cols) sliding-tile puzzle, blank-first goal, Manhattan distance as its heuristic."""
@@ -17,8 +19,9 @@ class SlidingPuzzle:
                                  (1, c % cols < cols - 1)) if ok]
             for c in range(n)
         ]
-        self.distance = [[abs(t // cols - c // cols) + abs(t % cols - c % cols) if t else 0 for c in range(n)]
-                         for t in range(n)]
+        # by_cell[c][t]: the Manhattan distance of tile t standing on cell c (0 for the blank).
+        self.by_cell = [[abs(t // cols - c // cols) + abs(t % cols - c % cols) if t else 0 for t in range(n)]
+                        for c in range(n)]
         self.goal = tuple(range(n))
 
     def successors(self, state):
@@ -32,8 +35,8 @@ class SlidingPuzzle:
         return state == self.goal
 
     def heuristic(self, state):
-        d = self.distance
-        return sum([d[t][c] for c, t in enumerate(state)])
+        # Each cell's row of distances indexed by its tile, summed: no Python-level loop.
+        return sum(map(operator.getitem, self.by_cell, state))
 
     def goal_state(self):
         return self.goal
