@@ -19,6 +19,7 @@ test:
 	$(CARGO) test --workspace --locked
 	python3 scripts/attack-serve.py
 	CARGO=$(CARGO) bash scripts/slurm/test.sh
+	bash scripts/python-test.sh
 
 # What the main job needs, and no more: the solver without the web app (the web stack and the water sort
 # solver it serves would double the release build), and the table builder.

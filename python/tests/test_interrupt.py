@@ -1,0 +1,54 @@
+"""Ctrl-C during a long call: KeyboardInterrupt within a second, the search stopped, no thread left."""
+
+import os
+import signal
+import threading
+import time
+
+import pytest
+
+import stp
+from stp.examples import SlidingPuzzle
+
+HARD = "14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3"  # hours with Manhattan distance alone
+
+
+def os_threads():
+    return len(os.listdir("/proc/self/task"))
+
+
+def interrupt_after(seconds):
+    threading.Timer(seconds, lambda: os.kill(os.getpid(), signal.SIGINT)).start()
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_ctrl_c_stops_a_long_solve(threads):
+    # The same solver first: its thread pool is made once, and kept, before the threads are counted.
+    stp.solve(" ".join(map(str, [1, 0] + list(range(2, 16)))), heuristic="manhattan", threads=threads)
+    before = os_threads()
+    interrupt_after(0.5)
+    start = time.monotonic()
+    with pytest.raises(KeyboardInterrupt):
+        stp.solve(HARD, heuristic="manhattan", threads=threads)
+    assert time.monotonic() - start < 1.5
+    time.sleep(0.1)  # the timer thread ends
+    assert os_threads() <= before  # (threads of earlier calls, such as a table check, may have ended)
+    assert stp.solve("1 0 2 3 4 5 6 7 8").length == 1  # and the next call works
+
+
+def test_ctrl_c_stops_a_python_puzzle_search():
+    p = SlidingPuzzle(4, 4)
+    interrupt_after(0.5)
+    start = time.monotonic()
+    with pytest.raises(KeyboardInterrupt):
+        stp.search.bfs(p, tuple(int(w) for w in HARD.split()))
+    assert time.monotonic() - start < 1.5
+
+
+def test_ctrl_c_stops_a_batch():
+    interrupt_after(0.5)
+    start = time.monotonic()
+    with pytest.raises(KeyboardInterrupt):
+        for _ in stp.solve_many([HARD] * 4, heuristic="manhattan", threads=2):
+            pass
+    assert time.monotonic() - start < 1.5
