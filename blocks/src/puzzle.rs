@@ -285,6 +285,12 @@ impl search::Puzzle for Blocks {
     fn successors(&self, state: &State, mut visit: impl FnMut(Move, State)) {
         let (masks, taken) = self.masks(*state);
         for i in 0..self.parts.len() {
+            // Every move begins with one cell step, onto a free cell beside the piece: a piece with none
+            // (most of them, on a board as full as Klotski's) is passed over before its room is worked out.
+            let beside = self.parts[i].dirs.iter().fold(0, |cells, d| cells | d.shift(masks[i]));
+            if beside & !taken == 0 {
+                continue;
+            }
             let from = place(*state, i);
             for to in bits(self.destinations(i, from, self.room(i, &masks, taken))) {
                 visit(Move { piece: i as u8, to }, set(*state, i, to));
