@@ -57,6 +57,8 @@ use std::fmt;
 use std::io::{ErrorKind, Write};
 use std::process::ExitCode;
 
+/// Done: every answer found (or proved not to exist).
+pub const EXIT_OK: u8 = 0;
 /// Anything not the user's fault: I/O, a bad table, a length mismatch, a bug.
 pub const EXIT_FAILURE: u8 = 1;
 /// The user's input or options ([`Usage`]).
