@@ -4,7 +4,7 @@ PDBS ?= pdbs
 RESULTS ?= results
 RELEASE := target/release
 
-.PHONY: all build main-binaries test run pdbs pdbs-5x5 bench clean
+.PHONY: all build main-binaries test install-check run pdbs pdbs-5x5 bench clean
 
 all: build
 
@@ -20,6 +20,11 @@ test:
 	python3 scripts/attack-serve.py
 	CARGO=$(CARGO) bash scripts/slurm/test.sh
 	bash scripts/python-test.sh
+
+# The README's `cargo install --path ... --root DIR` lines, run as written from a fresh clone of HEAD into an
+# empty folder, then each installed command (release builds of every command: minutes).
+install-check:
+	bash scripts/install-check.sh
 
 # What the main job needs, and no more: the solver without the web app (the web stack and the water sort
 # solver it serves would double the release build), and the table builder.

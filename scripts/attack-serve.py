@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Replays the attacks of issue 28 against a fresh `solver serve` on loopback, and fails (exit 1, saying
+"""Replays a set of attacks against a fresh `solver serve` on loopback, and fails (exit 1, saying
 which and why) if the server does not hold: slow headers, a slow body, a huge declared length, 200 slow
 clients while a normal request must still be answered within 2 s, a cross-site form post, a foreign Host,
 50 hard requests and then a 3x3 solve that must be answered or refused (503) within its time limit, and

@@ -158,7 +158,7 @@ impl Verdict {
     /// The process's exit code when this is the worst verdict of a run.
     pub fn exit_code(self) -> u8 {
         match self {
-            Verdict::Solved => 0,
+            Verdict::Solved => cli_common::EXIT_OK,
             Verdict::Limit => cli_common::EXIT_LIMIT,
             Verdict::Failed => cli_common::EXIT_FAILURE,
             Verdict::Invalid => cli_common::EXIT_USAGE,

@@ -57,6 +57,8 @@ use std::fmt;
 use std::io::{ErrorKind, Write};
 use std::process::ExitCode;
 
+/// Done: every answer found (or proved not to exist).
+pub const EXIT_OK: u8 = 0;
 /// Anything not the user's fault: I/O, a bad table, a length mismatch, a bug.
 pub const EXIT_FAILURE: u8 = 1;
 /// The user's input or options ([`Usage`]).
@@ -125,16 +127,44 @@ fn is_broken_pipe(e: &anyhow::Error) -> bool {
 }
 
 /// Runs a tool's `run` and turns its result into the process's exit code: an error is printed as one line,
-/// `NAME: error: ...`, on stderr. A closed stdout ends the tool quietly with code 0, as `head` expects.
+/// `NAME: error: ...`, on stderr. A closed stdout ends the tool quietly with code 0, as `head` expects. A
+/// panic is a bug, and ends the tool with one line and [`EXIT_FAILURE`] (see [`report_panics`]).
 pub fn main(name: &str, run: impl FnOnce() -> anyhow::Result<ExitCode>) -> ExitCode {
-    match run() {
-        Ok(code) => code,
-        Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
-        Err(e) => {
+    report_panics(name);
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(run)) {
+        Ok(Ok(code)) => code,
+        Ok(Err(e)) if is_broken_pipe(&e) => ExitCode::SUCCESS,
+        Ok(Err(e)) => {
             log(&format!("{name}: error: {}", one_line(&e)));
             ExitCode::from(exit_code(&e))
         }
+        // The hook has said what it was.
+        Err(_) => ExitCode::from(EXIT_FAILURE),
     }
+}
+
+/// Makes a panic one line on stderr, `NAME: internal error (a bug; please report it): panicked at FILE:LINE:
+/// MESSAGE` (with `RUST_BACKTRACE` set, the standard report too), and its exit code [`EXIT_FAILURE`]
+/// whichever way the build handles panics.
+///
+/// The release profile aborts on a panic (`panic = "abort"`: no unwinding paths in the search's hot code, and
+/// a bug stops everything rather than leaving a half-updated state to run on). Then the process ends here,
+/// with the exit code rather than SIGABRT; nothing is lost that a SIGKILL would keep, because every record
+/// is written and synced as it is made and `--resume` completes the file (the kill-and-resume tests). A build
+/// that unwinds (tests, or a caller that catches a panic where one request should not end the others)
+/// returns from the hook, and the panic goes to whoever catches it: [`main`] makes it [`EXIT_FAILURE`].
+fn report_panics(name: &str) {
+    let name = name.to_string();
+    let standard = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        log(&format!("{name}: internal error (a bug; please report it): {}", info.to_string().replace('\n', " ")));
+        if std::env::var_os("RUST_BACKTRACE").is_some_and(|v| v != "0") {
+            standard(info);
+        }
+        if cfg!(panic = "abort") {
+            std::process::exit(EXIT_FAILURE.into());
+        }
+    }));
 }
 
 /// Writes one line to stderr. Progress and logs must never stop the work: a closed, full or dead stderr

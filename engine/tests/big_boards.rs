@@ -1,10 +1,11 @@
 //! Boards of more than 16 cells (5x5, 3x7, 2x12): positions a few dozen moves from the goal, solved by the
 //! engine with small tables or linear conflict, against an independent reference search.
 
-use engine::{HeuristicChoice, Limits, Lookups, Settings, Solver, TableSpec};
+use engine::{Checkpoint, HeuristicChoice, Limits, Lookups, Resume, Settings, Solver, TableSpec};
 use harness::TempDir;
 use puzzle::partition::{file_name, Partition};
 use puzzle::{Board, Dir, State};
+use std::sync::{Arc, Mutex};
 
 /// A random walk of `steps` blank moves from the goal that never steps straight back (xorshift, seeded).
 fn walk(board: Board, steps: usize, seed: &mut u64) -> State {
@@ -74,20 +75,33 @@ fn pdb_solver(board: Board, partition: &str, dir: &TempDir, lookups: Lookups) ->
 }
 
 /// Every solver finds the reference's optimal length, on one thread and on two, with the same node
-/// counts whenever the search ends in an iteration that finds nothing shorter.
+/// counts in every iteration that ends without a solution (the checkpoints each reports); only the last
+/// iteration, which stops at its first solution, may differ between them. At least one walk has such an
+/// iteration, so the comparison is never empty.
 fn check(board: Board, solvers: &[(&str, Solver)], walks: usize, steps: usize, seed: u64) {
     let mut seed = seed;
+    let mut compared = 0;
     for _ in 0..walks {
         let s = walk(board, steps, &mut seed);
         let want = reference_length(&s);
         for (name, sv) in solvers {
             assert!(sv.estimate(&s) <= want, "{board} {name}: {s}: estimate {} over {want}", sv.estimate(&s));
-            for threads in [1, 2] {
-                let r = sv.solve_with(&s, threads, &Limits::default()).unwrap();
+            let finished = |threads: usize| {
+                let kept = Arc::new(Mutex::new(Vec::new()));
+                let keep = kept.clone();
+                let save = Arc::new(move |c: &Checkpoint| keep.lock().unwrap().push((c.bound, c.nodes, c.expanded)));
+                let limits = Limits { resume: Resume { from: None, save: Some(save) }, ..Limits::default() };
+                let r = sv.solve_with(&s, threads, &limits).unwrap();
                 assert_eq!(r.moves().map(|m| m.len() as u32), Some(want), "{board} {name} threads {threads}: {s}");
-            }
+                let kept = kept.lock().unwrap().clone();
+                kept
+            };
+            let one = finished(1);
+            assert_eq!(one, finished(2), "{board} {name}: {s}: the iterations without a solution differ");
+            compared += one.len();
         }
     }
+    assert!(compared > 0, "{board}: no search had an iteration without a solution to compare");
 }
 
 #[test]

@@ -511,7 +511,7 @@ fn verify(paths: &[PathBuf], board: Option<Board>) -> Result<ExitCode, Stop> {
             n => format!("{n} table files"),
         };
         cli_common::log(&format!("pdb-builder: {failed} of {files} failed verification"));
-        return Ok(ExitCode::from(1));
+        return Ok(ExitCode::from(cli_common::EXIT_FAILURE));
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -24,7 +24,7 @@ pub struct SearchArgs {
     /// The goal the input is written for: blank-first (`0 1 2 ... 15`, Korf's) or blank-last
     /// (`1 2 ... 15 0`). Blank-last input is converted exactly (a half turn and relabelling), and moves are
     /// printed back in its labels.
-    #[arg(long, value_name = "GOAL", default_value = "blank-first", help_heading = INPUT)]
+    #[arg(long, value_name = "GOAL", env = "STP_GOAL", default_value = "blank-first", help_heading = INPUT)]
     pub goal: Goal,
     /// ida: the engine's IDA* (fast; threads, lanes); astar, greedy (best-first) and dfs (depth-first; both
     /// fast, not necessarily shortest): the generic library's over the same heuristic; bfs, bibfs

@@ -28,7 +28,7 @@ pub struct GenerateArgs {
     pub board: Board,
     /// The goal the positions are written for (and walks start from): blank-first (`0 1 2 ...`, Korf's) or
     /// blank-last (`1 2 ... 0`); the same seed gives the same positions in either's labels.
-    #[arg(long, value_name = "GOAL", default_value = "blank-first")]
+    #[arg(long, value_name = "GOAL", env = "STP_GOAL", default_value = "blank-first")]
     pub goal: Goal,
 }
 

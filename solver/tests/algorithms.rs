@@ -170,7 +170,7 @@ fn every_algorithm_publishes_its_depth_and_nodes_for_other_threads() {
     }
 }
 
-/// Every algorithm on every board shape the README advertises, the wide ones (over 16 cells) among them: a
+/// Every algorithm on every board shape the user guide advertises, the wide ones (over 16 cells) among them: a
 /// 14-move walk from the goal, solved by each, optimal ones to the same length, in `solve` and in `batch`.
 #[test]
 fn every_algorithm_solves_every_board_shape() {

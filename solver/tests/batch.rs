@@ -85,7 +85,12 @@ fn killed_with_sigkill_at_random_points_then_resumed_gives_every_instance_once()
     let d = Dir::new("kill");
     let input = d.file("in.txt", &generate(60, 11, 60));
     let out = d.path("out.jsonl");
-    let nanos = SystemTime::now().duration_since(SystemTime::UNIX_EPOCH).unwrap().subsec_nanos() as u64;
+    // The kills' delays come from a seed, printed so that a failure can be replayed: STP_KILL_SEED=N.
+    let nanos = match std::env::var("STP_KILL_SEED") {
+        Ok(seed) => seed.parse::<u64>().expect("STP_KILL_SEED is a number"),
+        Err(_) => SystemTime::now().duration_since(SystemTime::UNIX_EPOCH).unwrap().subsec_nanos() as u64,
+    };
+    eprintln!("kill delays from seed {nanos} (replay with STP_KILL_SEED={nanos})");
     for round in 0..3u64 {
         let mut child = solver(&["batch", input.to_str().unwrap(), "--output", out.to_str().unwrap(), "--resume"])
             .stderr(Stdio::null())

@@ -186,9 +186,9 @@ impl Browser {
         self.resize(420);
     }
 
-    /// Waits until `expr` is true in the page.
+    /// Waits until `expr` is true in the page: generously, so that a loaded machine gives a slow pass.
     fn wait_for(&mut self, expr: &str) {
-        self.wait_up_to(Duration::from_secs(20), expr);
+        self.wait_up_to(Duration::from_secs(60), expr);
     }
 
     /// Waits until `expr` is true in the page, failing after `limit`.
@@ -435,7 +435,7 @@ fn a_solve_in_progress_shows_its_time_and_bound_and_cancel_stops_it() {
     let easy = br#"{"board": "3x3", "tiles": [1, 0, 2, 3, 4, 5, 6, 7, 8]}"#;
     let stopped = Instant::now();
     while server.request("POST", "/api/solve", easy).0 != 200 {
-        assert!(stopped.elapsed() < Duration::from_secs(10), "the search was not stopped");
+        assert!(stopped.elapsed() < Duration::from_secs(60), "the search was not stopped");
         std::thread::sleep(Duration::from_millis(50));
     }
     b.assert_no_errors();

@@ -282,6 +282,43 @@ fn a_casual_first_solve_goes_right() {
     assert!(stderr(&o).contains("the tables folder /nonexistent/pdbs does not exist"), "{}", stderr(&o));
 }
 
+/// `STP_GOAL` is the default of every `--goal`, so a user of the blank-last goal sets it once: `solve`,
+/// `batch` and `generate` take it, an explicit `--goal` wins over it, and a bad value is the user's error.
+#[test]
+fn stp_goal_is_the_default_goal() {
+    let with_goal = |goal: &str, args: &[&str], stdin: &str| {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_solver"))
+            .args(args)
+            .env("STP_GOAL", goal)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        child.stdin.take().unwrap().write_all(stdin.as_bytes()).unwrap();
+        child.wait_with_output().unwrap()
+    };
+    // One move from the blank-last goal, 53 from the blank-first one.
+    let near_last = "1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15";
+    let o = with_goal("blank-last", &["solve", "--heuristic", "manhattan", near_last], "");
+    let out = String::from_utf8_lossy(&o.stdout).into_owned();
+    assert!(o.status.success() && out.starts_with("length 1 ") && out.contains("moves: 15"), "{out}{}", stderr(&o));
+    let o = with_goal("blank-last", &["solve", "--goal", "blank-first", "--heuristic", "manhattan", near_last], "");
+    assert!(!String::from_utf8_lossy(&o.stdout).starts_with("length 1 "), "--goal wins over STP_GOAL");
+    let o = with_goal("blank-last", &["batch", "-", "-o", "/dev/stdout", "-q", "--heuristic", "manhattan"], near_last);
+    let record: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(record["length"], 1, "{record}");
+    assert!(record["settings"].as_str().unwrap().contains("blank-last"), "{record}");
+    let o = with_goal("blank-last", &["generate"], "");
+    assert!(
+        String::from_utf8_lossy(&o.stdout).ends_with("--goal blank-last\n"),
+        "{}",
+        String::from_utf8_lossy(&o.stdout)
+    );
+    let o = with_goal("blank-middle", &["solve", near_last], "");
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+}
+
 /// `generate` needs no options (one position, seed 1, as `watersort generate`), and writes for either goal:
 /// the same draw in the other goal's labels, solved toward it to the same length.
 #[test]

@@ -133,7 +133,8 @@ fn a_search_past_the_time_limit_answers_limit_with_a_lower_bound() {
     let (status, v) = loop {
         let started = std::time::Instant::now();
         let (status, v) = post(&s, &body);
-        assert!(started.elapsed().as_secs_f64() < 5.0, "{status} {v} after {:?}", started.elapsed());
+        // Generous (a slow machine gives a slow pass): a request that waited for the solver would wait minutes.
+        assert!(started.elapsed().as_secs_f64() < 60.0, "{status} {v} after {:?}", started.elapsed());
         if status != 503 {
             break (status, v);
         }
@@ -494,7 +495,7 @@ fn stopping_a_job_ends_its_search_and_frees_its_thread() {
         if status == 200 {
             break;
         }
-        assert!(stopped.elapsed().as_secs() < 10, "still busy: {v}");
+        assert!(stopped.elapsed().as_secs() < 60, "still busy: {v}");
         std::thread::sleep(std::time::Duration::from_millis(50));
     }
 }

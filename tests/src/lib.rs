@@ -243,9 +243,20 @@ impl Drop for Server {
     }
 }
 
+/// Says that this machine lacks what a test needs (user namespaces, a cgroup file system, Chromium,
+/// Slurm...), as the test returns without checking anything. Outside CI the test then passes with a line on
+/// stderr saying why; under `CI=true`, where everything the tests need is installed by contract (`.ci/run`),
+/// it fails instead, so a CI machine that lost a tool cannot pass by checking less.
+pub fn lacking(what: &str) {
+    if std::env::var("CI").is_ok_and(|v| v == "true") {
+        panic!("CI=true, and this test cannot run here: {what}");
+    }
+    eprintln!("skipped: this test cannot run here: {what} (with CI=true it fails)");
+}
+
 /// Runs `bin ARGS` after the shell commands `setup`, as root of a user and mount namespace of its own, where
-/// mounts change nothing outside: `None` where such namespaces are not allowed (then a test has nothing to
-/// check).
+/// mounts change nothing outside: `None` where such namespaces are not allowed (said by [`lacking`]; then a
+/// test has nothing to check).
 pub fn run_in_namespace(setup: &str, bin: &str, args: &[&str]) -> Option<std::process::Output> {
     let namespace = |script: &str| {
         std::process::Command::new("unshare")
@@ -254,7 +265,7 @@ pub fn run_in_namespace(setup: &str, bin: &str, args: &[&str]) -> Option<std::pr
             .output()
     };
     if !namespace("mount -t tmpfs none /mnt").is_ok_and(|o| o.status.success()) {
-        eprintln!("skipped: no user and mount namespaces here to mount a tmpfs in");
+        lacking("no user and mount namespaces here to mount a tmpfs in (`unshare --user --map-root-user --mount`)");
         return None;
     }
     Some(namespace(&format!(r#"{setup} && exec "$0" "$@""#)).unwrap())
@@ -262,7 +273,8 @@ pub fn run_in_namespace(setup: &str, bin: &str, args: &[&str]) -> Option<std::pr
 
 /// Shell commands for [`run_in_namespace`] that make this machine look like a container whose cgroup allows
 /// `bytes` of memory: a tmpfs over each cgroup mount, holding a limit (v1 and v2 names) at the mount point,
-/// which is the top of every cgroup chain. `None` where no cgroup file system is mounted.
+/// which is the top of every cgroup chain. `None` where no cgroup file system is mounted (said by
+/// [`lacking`]).
 pub fn fake_cgroup_limit(bytes: u64) -> Option<String> {
     let mountinfo = std::fs::read_to_string("/proc/self/mountinfo").unwrap_or_default();
     let fake: Vec<String> = mountinfo
@@ -276,7 +288,7 @@ pub fn fake_cgroup_limit(bytes: u64) -> Option<String> {
         })
         .collect();
     if fake.is_empty() {
-        eprintln!("skipped: no cgroup file system mounted here");
+        lacking("no cgroup file system mounted here");
         return None;
     }
     Some(fake.join(" && "))

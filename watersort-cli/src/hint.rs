@@ -57,9 +57,9 @@ pub fn run(args: &HintArgs) -> anyhow::Result<ExitCode> {
         Format::Text => print!("{}", as_text(position, &help, back.as_ref(), &history)),
     }
     Ok(ExitCode::from(match help.verdict {
-        Verdict::Solvable { .. } => 0,
-        Verdict::Dead => 1,
-        Verdict::Unknown(_) => 3,
+        Verdict::Solvable { .. } => cli_common::EXIT_OK,
+        Verdict::Dead => cli_common::EXIT_FAILURE,
+        Verdict::Unknown(_) => cli_common::EXIT_LIMIT,
     }))
 }
 

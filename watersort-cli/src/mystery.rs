@@ -52,7 +52,7 @@ pub fn solve(text: &str, name: &str, capacity: usize, options: &Options, format:
             Ok(mystery) => mystery,
             Err(e) => {
                 invalid(&e, n, format)?;
-                code = ExitCode::from(2);
+                code = ExitCode::from(cli_common::EXIT_USAGE);
                 continue;
             }
         };
@@ -170,7 +170,7 @@ pub fn play(args: &PlayArgs) -> anyhow::Result<ExitCode> {
                     "dead end after {}: no placement of the units still hidden can be sorted from here",
                     pours_word(made)
                 )?;
-                return Ok(ExitCode::from(1));
+                return Ok(ExitCode::from(cli_common::EXIT_FAILURE));
             }
             other => other.map_err(plan_error)?,
         };
@@ -201,7 +201,7 @@ pub fn play(args: &PlayArgs) -> anyhow::Result<ExitCode> {
                 let mut line = String::new();
                 if answers.read_line(&mut line)? == 0 {
                     log("watersort play: stopped: no answer on stdin");
-                    return Ok(ExitCode::from(2));
+                    return Ok(ExitCode::from(cli_common::EXIT_USAGE));
                 }
                 let answer = line.trim();
                 match seen.colours().iter().position(|c| c == answer) {
