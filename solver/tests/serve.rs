@@ -768,3 +768,57 @@ fn a_klotski_level_is_solved_in_each_metric_and_a_bad_level_is_refused() {
         assert!(v["error"].as_str().unwrap().contains(reason), "{v}");
     }
 }
+
+/// No request ends the server (the release build aborts on a panic, so none may panic): every route of
+/// every puzzle gets its random instance with each field in turn removed or replaced by a value of the
+/// wrong kind or size, and unknown fields and queries besides; each is answered (2xx or 4xx, or 503 while a
+/// solver is made; never a 500) and the server still answers a plain solve at the end.
+#[test]
+fn no_request_ends_the_server() {
+    let s = Server::start(BIN, &["--pdbs", "/nonexistent", "--time-limit", "0.3"]);
+    let (_, text) = s.request("GET", "/api/puzzles", b"");
+    let listed: Value = serde_json::from_str(&text).unwrap();
+    let odd: Vec<Value> = serde_json::from_str(
+        r#"[null, 0, -1, 1.5, 1e308, 18446744073709551616, "", "x", "-", "?", "@", "٣", "💥",
+            "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",
+            [], [0], [[]], [["a"]], [-1, 2], {}, {"a": 1}, true]"#,
+    )
+    .unwrap();
+    let mut sent = 0;
+    for p in listed["puzzles"].as_array().unwrap() {
+        let name = p["name"].as_str().unwrap();
+        let (_, drawn) = s.request("GET", &format!("/api/random?puzzle={name}"), b"");
+        let base: serde_json::Map<String, Value> = serde_json::from_str(&drawn).unwrap();
+        let mut bodies = Vec::new();
+        for field in base.keys().filter(|k| *k != "puzzle") {
+            let mut without = base.clone();
+            without.remove(field);
+            bodies.push(without);
+            for value in &odd {
+                let mut changed = base.clone();
+                changed.insert(field.clone(), value.clone());
+                bodies.push(changed);
+            }
+        }
+        let mut extra = base.clone();
+        extra.insert("colour".into(), "red".into());
+        bodies.push(extra);
+        for body in bodies {
+            let text = Value::Object(body.clone()).to_string();
+            for route in ["/api/check", "/api/solve", "/api/hint"] {
+                let (status, answer) = s.request("POST", route, text.as_bytes());
+                assert!((200..500).contains(&status) || status == 503, "{route} {text}: {status} {answer}");
+                sent += 1;
+            }
+            let query: Vec<String> =
+                body.iter().map(|(k, v)| format!("{k}={}", v.as_str().map_or(v.to_string(), str::to_string))).collect();
+            let query = query.join("&").replace(' ', "%20").replace('#', "%23");
+            let (status, answer) = s.request("GET", &format!("/api/random?{query}"), b"");
+            assert!((200..500).contains(&status), "random?{query}: {status} {answer}");
+            sent += 1;
+        }
+    }
+    assert!(sent > 500, "{sent}");
+    let (status, v) = post(&s, r#"{"board": "3x3", "tiles": [8, 6, 7, 2, 5, 4, 3, 0, 1]}"#);
+    assert_eq!((status, v["status"].as_str()), (200, Some("solved")), "{v}");
+}
