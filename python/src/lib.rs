@@ -2,6 +2,7 @@
 //! comes from the workspace's libraries, read and checked as the commands read and check them; the Python
 //! side (`stp/*.py`) adds the drawings and the documented wrappers.
 
+mod blocks;
 mod errors;
 mod generic;
 mod interrupt;
@@ -28,5 +29,9 @@ fn _stp(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(water::water_solve, m)?)?;
     m.add_function(wrap_pyfunction!(water::water_hint, m)?)?;
     m.add_function(wrap_pyfunction!(water::water_level, m)?)?;
+    m.add_function(wrap_pyfunction!(blocks::blocks_solve, m)?)?;
+    m.add_function(wrap_pyfunction!(blocks::blocks_explore, m)?)?;
+    m.add_function(wrap_pyfunction!(blocks::blocks_levels, m)?)?;
+    m.add_function(wrap_pyfunction!(blocks::blocks_level, m)?)?;
     Ok(())
 }

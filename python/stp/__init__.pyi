@@ -7,6 +7,7 @@ import numpy as np
 import numpy.typing as npt
 
 from . import search as search
+from . import blocks as blocks
 from . import watersort as watersort
 from .draw import Board as Board
 

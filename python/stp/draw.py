@@ -96,6 +96,27 @@ def water_svg(colours, tubes, capacity):
     return "".join(parts)
 
 
+def blocks_svg(picture):
+    """An SVG picture of a sliding-block level: the board, its walls, its pieces (the goal piece red)."""
+    cell, pad = 40, 6
+    rows, cols = picture["rows"], picture["cols"]
+    w, h = cols * cell + 2 * pad, rows * cell + 2 * pad
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}">',
+             f'<rect width="{w}" height="{h}" rx="6" fill="#6b5e4a"/>',
+             f'<rect x="{pad}" y="{pad}" width="{cols * cell}" height="{rows * cell}" fill="#c9c2b3"/>']
+    for r, c in picture["walls"]:
+        parts.append(f'<rect x="{pad + c * cell}" y="{pad + r * cell}" width="{cell}" height="{cell}" fill="#6b5e4a"/>')
+    for p in picture["pieces"]:
+        x, y = pad + p["col"] * cell + 2, pad + p["row"] * cell + 2
+        pw, ph = p["width"] * cell - 4, p["height"] * cell - 4
+        fill = "#c8553d" if p["target"] else ("#2d5d7b" if p["axis"] != "free" else "#4f7cac")
+        parts.append(f'<rect x="{x}" y="{y}" width="{pw}" height="{ph}" rx="5" fill="{fill}"/>'
+                     f'<text x="{x + pw / 2}" y="{y + ph / 2 + 5}" font-family="sans-serif" font-size="15" '
+                     f'font-weight="bold" fill="#fff" text-anchor="middle">{html.escape(p["letter"])}</text>')
+    parts.append("</svg>")
+    return "".join(parts)
+
+
 def install(solution_type):
     """Gives the native classes their notebook pictures."""
     solution_type._repr_html_ = solution_html
