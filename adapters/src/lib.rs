@@ -8,6 +8,7 @@
 
 pub mod blocks;
 pub mod registry;
+pub mod searched;
 pub mod served;
 pub mod tiles;
 #[cfg(feature = "water")]

@@ -7,7 +7,7 @@
 //! every puzzle's `moves` is one text field, it is that list written as JSON text. The metric the length
 //! counts is named in the record's settings and in `heuristic`'s company: `metric=piece` and so on.
 
-use batch::{stop_text, Attempt, Line, Record, Source, Status, Task};
+use batch::{Attempt, Line, Record, Source, Status, Task};
 use blocks::{parse_input, solve_with_progress, Heuristic, Level, Named, Options, Outcome, Solution, SolveError, Step};
 use std::sync::Arc;
 
@@ -73,34 +73,9 @@ pub fn settings(options: &Options) -> Vec<(&'static str, String)> {
 
 /// The record of one search of `level`.
 pub fn record(src: &Source, options: &Options, solution: &Solution) -> Record {
-    let (status, steps) = match &solution.outcome {
-        Outcome::Solved(s) => (Status::Solved, Some(s)),
-        Outcome::Unsolvable => (Status::Unsolvable, None),
-        Outcome::Stopped(_) => (Status::Limit, None),
-    };
-    let stats = &solution.stats;
-    let error = match &solution.outcome {
-        Outcome::Stopped(stop) => Some(stop_text(*stop, stats.seconds, stats.expanded, Some(stats.peak_stored), None)),
-        Outcome::Unsolvable => Some(format!("no solution: all {} reachable positions examined", stats.expanded)),
-        Outcome::Solved(_) => None,
-    };
-    let length = steps.map(|s| s.len() as u32);
-    let optimal = options.algorithm.optimal();
-    Record {
-        length,
-        moves: steps.map(|s| moves_json(s).to_string()).unwrap_or_default(),
-        nodes: stats.generated,
-        expanded: stats.expanded,
-        seconds: stats.seconds,
-        threads: 1,
-        lanes: 1,
-        algorithm: options.algorithm.name().to_string(),
-        heuristic: heuristic_name(options).to_string(),
-        peak_stored: Some(stats.peak_stored),
-        matched: length.zip(src.expected).filter(|_| optimal).map(|(l, e)| l == e),
-        error,
-        ..src.record(status)
-    }
+    let by = (options.algorithm, heuristic_name(options));
+    let moves = |s: &[Step]| moves_json(s).to_string();
+    crate::searched::record(src, &solution.outcome, &solution.stats, by, moves, "positions")
 }
 
 /// `record` as a JSON object whose `moves` is the list itself (an empty list unless solved), as

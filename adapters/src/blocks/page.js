@@ -3,12 +3,6 @@
 // picked, the arrow keys move it one cell), and solved in the metric chosen. The server says which moves are
 // legal from the position shown and where each leads (/api/check), so the rules live in one place.
 
-const html = (text) => {
-  const t = document.createElement("template");
-  t.innerHTML = text.trim();
-  return t.content.firstElementChild;
-};
-
 // The module's own style: the board, its walls, the pieces, the places a picked piece can go, the exit.
 const STYLE = `
 .blocks { position: relative; width: min(100%, 20rem); margin: 0.8rem auto 0; background: var(--frame); border-radius: 0.4rem;
@@ -36,7 +30,7 @@ function colourOf(piece) {
 }
 
 export default function create(shell, entry) {
-  const { $, setStatus, api, post } = shell;
+  const { $, setStatus, api, post, html } = shell;
   const about = entry.about;
   document.head.append(Object.assign(document.createElement("style"), { textContent: STYLE }));
 

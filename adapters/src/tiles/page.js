@@ -4,14 +4,8 @@
 // labels of the chosen goal, as the API takes and returns them. What the server knows (whether a position
 // suits the other goal better, whether it is valid, the notations) is asked of it, never worked out here.
 
-const html = (text) => {
-  const t = document.createElement("template");
-  t.innerHTML = text.trim();
-  return t.content.firstElementChild;
-};
-
 export default function create(shell, entry) {
-  const { $, setStatus, api, post } = shell;
+  const { $, setStatus, api, post, html } = shell;
 
   const setup = html(`
   <div id="tile-ui">

@@ -3,7 +3,7 @@
 
 pub mod web;
 
-use batch::{stop_text, Attempt, Line, Record, Source, Status, Task};
+use batch::{Attempt, Line, Record, Source, Status, Task};
 use search::Named;
 use std::sync::Arc;
 use watersort::hint::{Hint, Sortable, Verdict};
@@ -55,36 +55,10 @@ pub fn hint_json(position: &Level, help: &Hint) -> serde_json::Map<String, serde
 
 /// The record of one search of `level`.
 pub fn record(src: &Source, options: &Options, solution: &Solution) -> Record {
-    let (status, pours) = match &solution.outcome {
-        Outcome::Solved(p) => (Status::Solved, Some(p)),
-        Outcome::Unsolvable => (Status::Unsolvable, None),
-        Outcome::Stopped(_) => (Status::Limit, None),
-    };
-    let stats = &solution.stats;
-    let error = match &solution.outcome {
-        Outcome::Stopped(stop) => Some(stop_text(*stop, stats.seconds, stats.expanded, Some(stats.peak_stored), None)),
-        Outcome::Unsolvable => Some(format!("no solution: all {} reachable states examined", stats.expanded)),
-        Outcome::Solved(_) => None,
-    };
-    let length = pours.map(|p| p.len() as u32);
-    let optimal = options.algorithm.optimal();
-    Record {
-        length,
-        moves: pours
-            .map(|p| p.iter().map(|p| format!("{}->{}", p.from + 1, p.to + 1)).collect::<Vec<_>>().join(" "))
-            .unwrap_or_default(),
-        nodes: stats.generated,
-        expanded: stats.expanded,
-        seconds: stats.seconds,
-        threads: 1,
-        lanes: 1,
-        algorithm: options.algorithm.name().to_string(),
-        heuristic: heuristic_name(options).to_string(),
-        peak_stored: Some(stats.peak_stored),
-        matched: length.zip(src.expected).filter(|_| optimal).map(|(l, e)| l == e),
-        error,
-        ..src.record(status)
-    }
+    let pours =
+        |p: &[watersort::Pour]| p.iter().map(|p| format!("{}->{}", p.from + 1, p.to + 1)).collect::<Vec<_>>().join(" ");
+    let by = (options.algorithm, heuristic_name(options));
+    crate::searched::record(src, &solution.outcome, &solution.stats, by, pours, "states")
 }
 
 impl Levels {

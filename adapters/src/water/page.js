@@ -7,12 +7,6 @@
 // worked out here, to play one at once; whether a level is valid, and what can still be sorted, is asked of
 // the server.
 
-const html = (text) => {
-  const t = document.createElement("template");
-  t.innerHTML = text.trim();
-  return t.content.firstElementChild;
-};
-
 // Background colours keyed by colour letter, in the order levels use them (a, b, c, ...): the first eight
 // the Okabe-Ito set, told apart with any colour vision, then light and dark ones unlike them; capitals are
 // the same colour striped. The letter is always drawn too, for whoever cannot tell two of them apart.
@@ -102,7 +96,7 @@ function pour(tubes, move, capacity, rule) {
 }
 
 export default function create(shell, entry) {
-  const { $, setStatus, api, post } = shell;
+  const { $, setStatus, api, post, html } = shell;
 
   const setup = html(`
   <div id="water-ui">

@@ -19,7 +19,9 @@
 //   start()                (optional) once, after its parts are in the page
 // A solution given to shell.showSolution is { count, frame(k), words(notation) }: its number of moves, a
 // function that shows the position after k of them, and its moves as [word, moves it stands for] pairs.
-// The shell knows no puzzle: what is particular to one is in its module.
+// The shell passes its helpers in `shell`: $, setStatus(text, isError, near), api, post, html, runJob,
+// forgetSolution, showSolution, render, hasSolution. It knows no puzzle: what is particular to one is in its
+// module.
 "use strict";
 
 const $ = (id) => document.getElementById(id);
@@ -53,6 +55,13 @@ async function api(url, options) {
   const body = await res.json().catch(() => ({ error: `HTTP ${res.status}` }));
   if (!res.ok) throw new Error(body.error || `HTTP ${res.status}`);
   return body;
+}
+
+// The element of an HTML fragment (one top element): how a module writes its parts.
+function html(text) {
+  const t = document.createElement("template");
+  t.innerHTML = text.trim();
+  return t.content.firstElementChild;
 }
 
 const post = (url, body) => api(url, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
@@ -261,7 +270,7 @@ function choosePuzzle(name) {
   render();
 }
 
-const shell = { $, setStatus, api, post, runJob, forgetSolution, showSolution, render, hasSolution: () => !!player.solution };
+const shell = { $, setStatus, api, post, html, runJob, forgetSolution, showSolution, render, hasSolution: () => !!player.solution };
 
 async function start() {
   const { puzzles: offered } = await api("/api/puzzles");
