@@ -224,6 +224,9 @@ pub enum PdbErrorKind {
         /// Entries of that value in the payload.
         found: u64,
     },
+    /// Values that no table of distances holds (see [`crate::consistency`]).
+    #[error("not a table of distances: {0}")]
+    Inadmissible(String),
     /// An excess too large for the encoding chosen: a table cannot be written that way.
     #[error("entry excess {0} does not fit the entry encoding")]
     Overflow(u8),
@@ -500,7 +503,8 @@ impl PdbFile {
     }
 
     /// The full check: payload checksum, then every entry decoded to its PDB value and the histogram
-    /// compared with the header's. Catches a wrong table that a checksum of the wrong bytes would bless.
+    /// compared with the header's, then the goal placement's value ([`crate::consistency`]). Catches a wrong
+    /// table that a checksum of the wrong bytes would bless.
     pub fn verify(&self) -> Result<(), PdbError> {
         let path = &self.path;
         self.verify_checksum()?;
@@ -511,7 +515,8 @@ impl PdbFile {
                 return Err(err(path, PdbErrorKind::Histogram { value, expected, found }));
             }
         }
-        Ok(())
+        crate::consistency::check(&h.pattern(), h.encoding, self.payload(), h.labels)
+            .map_err(|flaw| err(path, PdbErrorKind::Inadmissible(flaw)))
     }
 }
 
