@@ -154,6 +154,12 @@ pub fn split(args: &SplitArgs) -> anyhow::Result<ExitCode> {
     write_whole(&args.output, &text)?;
     let header = read_header(&text).map_err(|e| anyhow!("internal error: {e}"))?;
     let status = if header.solved.is_some() { "solved" } else { "items" };
+    if header.solved.is_none() && (header.items as u64) < args.items {
+        cli_common::log(&format!(
+            "solver: note: {} asked for, but the iteration at bound {bound} is no wider than {} items",
+            args.items, header.items
+        ));
+    }
     Iteration {
         status,
         bound,

@@ -172,6 +172,29 @@ fn work_refuses_an_edited_items_file() {
     }
 }
 
+/// More items asked for than the iteration has: the file holds what there is, and `split` says so.
+#[test]
+fn split_says_when_the_iteration_has_fewer_items_than_asked_for() {
+    let dir = TempDir::new("split-narrow");
+    let items = dir.path("it.items");
+    let position = "8 7 6 0 4 1 2 5 3";
+    let o = solver(&[
+        "split",
+        "--board",
+        "3x3",
+        "--bound",
+        "20",
+        "--items",
+        "10000000",
+        "-o",
+        items.to_str().unwrap(),
+        position,
+    ]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{err}");
+    assert!(err.contains("10000000 asked for, but the iteration at bound 20 is no wider than"), "{err}");
+}
+
 /// After `work --resume --retry-limits` an item's last record counts, as in a batch's summary: the limit stop
 /// before it is not a second record.
 #[test]
