@@ -83,6 +83,17 @@ fn split_work_and_merge_give_the_plain_solves_length() {
     }
 }
 
+/// The heuristic options of the bound-43 iteration's workers.
+const H: [&str; 4] = ["--heuristic", "linear-conflict", "--pdbs", "/nonexistent"];
+
+/// A 4x4 position split at bound 43 (its optimum is 45) into `dir`'s `it.items`: its path.
+fn bound_43(dir: &TempDir) -> String {
+    let position = "14 1 9 6 4 8 12 5 7 2 3 0 10 11 13 15";
+    let items = dir.path("it.items").to_str().unwrap().to_string();
+    ok(&solver(&[&["split", "--bound", "43", "--items", "30", "-o", &items, position][..], &H[..]].concat()));
+    items
+}
+
 #[test]
 fn merge_refuses_missing_doubled_and_foreign_records() {
     let dir = TempDir::new("split-refusals");
@@ -116,11 +127,8 @@ fn merge_refuses_missing_doubled_and_foreign_records() {
 #[test]
 fn merge_refuses_records_of_another_iteration_and_a_next_bound_not_above_the_bound() {
     let dir = TempDir::new("split-foreign");
-    let position = "14 1 9 6 4 8 12 5 7 2 3 0 10 11 13 15";
-    let h = ["--heuristic", "linear-conflict", "--pdbs", "/nonexistent"];
-    let items = dir.path("it.items");
-    let items = items.to_str().unwrap();
-    ok(&solver(&[&["split", "--bound", "43", "--items", "30", "-o", items, position][..], &h[..]].concat()));
+    let (items, h) = (bound_43(&dir), H);
+    let items = items.as_str();
     let a = dir.path("a.jsonl");
     let a = a.to_str().unwrap();
     ok(&solver(&[&["work", items, "-o", a, "-q"][..], &h[..]].concat()));
@@ -143,12 +151,7 @@ fn merge_refuses_records_of_another_iteration_and_a_next_bound_not_above_the_bou
 #[test]
 fn work_refuses_an_edited_items_file() {
     let dir = TempDir::new("split-edited");
-    let position = "14 1 9 6 4 8 12 5 7 2 3 0 10 11 13 15";
-    let h = ["--heuristic", "linear-conflict", "--pdbs", "/nonexistent"];
-    let items = dir.path("it.items");
-    ok(&solver(
-        &[&["split", "--bound", "43", "--items", "30", "-o", items.to_str().unwrap(), position][..], &h[..]].concat(),
-    ));
+    let (items, h) = (bound_43(&dir), H);
     let text = std::fs::read_to_string(&items).unwrap();
     let (header, body) = text.split_once('\n').unwrap();
     let lines: Vec<&str> = body.lines().collect();
@@ -200,11 +203,8 @@ fn split_says_when_the_iteration_has_fewer_items_than_asked_for() {
 #[test]
 fn merge_takes_each_items_last_record_after_a_retry() {
     let dir = TempDir::new("split-retry");
-    let position = "14 1 9 6 4 8 12 5 7 2 3 0 10 11 13 15";
-    let h = ["--heuristic", "linear-conflict", "--pdbs", "/nonexistent"];
-    let items = dir.path("it.items");
-    let items = items.to_str().unwrap();
-    ok(&solver(&[&["split", "--bound", "43", "--items", "30", "-o", items, position][..], &h[..]].concat()));
+    let (items, h) = (bound_43(&dir), H);
+    let items = items.as_str();
     let a = dir.path("a.jsonl");
     let a = a.to_str().unwrap();
     ok(&solver(&[&["work", items, "-o", a, "-q", "--node-limit", "100"][..], &h[..]].concat()));
