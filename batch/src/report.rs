@@ -6,7 +6,7 @@ use crate::plot::{plot_all, Run};
 use crate::record::{latest, read_records, Record, Status};
 use anyhow::{bail, Context};
 use clap::Args;
-use cli_common::text::{escape_html, printable};
+use cli_common::text::{escape_html, escape_html_lines, printable};
 use cli_common::SummaryFormat;
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -442,7 +442,7 @@ fn write_html(
         let _ = write!(page, "<h2>{}</h2>\n{}", escape_html(&run.name), summary.html());
     }
     if let Some(text) = comparison {
-        let _ = write!(page, "<h2>Comparison</h2>\n<pre>{}</pre>\n", escape_html(text));
+        let _ = write!(page, "<h2>Comparison</h2>\n<pre>{}</pre>\n", escape_html_lines(text));
     }
     page.push_str("<h2>Charts</h2>\n");
     for (chart, svg) in charts {

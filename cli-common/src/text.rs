@@ -28,6 +28,12 @@ pub fn escape_html(text: &str) -> String {
         .replace('\'', "&#39;")
 }
 
+/// Text of several lines (a `<pre>` block) made safe as [`escape_html`] makes one line: its line breaks stay
+/// line breaks, every other control character is escaped.
+pub fn escape_html_lines(text: &str) -> String {
+    text.split('\n').map(escape_html).collect::<Vec<_>>().join("\n")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -39,5 +45,6 @@ mod tests {
         assert_eq!(printable("abc\u{202e}fed"), r"abc\u{202e}fed");
         assert!(matches!(printable("é 12 ✓ \\u{1b}"), Cow::Borrowed("é 12 ✓ \\u{1b}")));
         assert_eq!(escape_html("<a href='x'>&\"\u{1b}"), r"&lt;a href=&#39;x&#39;&gt;&amp;&quot;\u{1b}");
+        assert_eq!(escape_html_lines("a<b\n\u{7}c\n"), "a&lt;b\n\\u{7}c\n");
     }
 }

@@ -304,6 +304,17 @@ fn damaged_files_fail_verification() {
     rewrite(&Header { goal: 1, ..header.clone() });
     assert!(verify_fails(&["verify", s(&bad)]).contains("another goal"));
 
+    // The goal placement's entry raised, the histogram and both checksums made to agree: its value 2 does not.
+    let f = PdbFile::open(&good, &Expect::default()).unwrap();
+    let pattern = header.pattern();
+    let mut excess: Vec<u8> = (0..header.entries).map(|i| f.excess(i)).collect();
+    excess[pattern.rank(pattern.tiles()) as usize] = 1;
+    let payload = puzzle::pdb_file::encode(header.encoding, &excess).unwrap();
+    let histogram = puzzle::pdb_file::histogram_of(header.board, &pattern, header.encoding, &payload, 1);
+    write_atomic(&bad, &Header { histogram, ..header.clone() }, &payload).unwrap();
+    let line = verify_fails(&["verify", s(&bad)]);
+    assert!(line.contains("the goal placement") && line.contains("value 2, not 0"), "{line}");
+
     // A file that is not there is the user's mistake (exit 2), reported before any work.
     for cmd in ["info", "verify"] {
         let r = run(&[cmd, s(&good), s(&dir.join("missing.pdb"))]);

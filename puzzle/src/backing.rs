@@ -18,13 +18,119 @@
 //!
 //! The copy is private memory (the page cache's copy can be reclaimed), so processes that map the same table
 //! no longer share it once it is moved: on a well-filled cache nothing is moved.
+//!
+//! A table up to [`COPIED_UP_TO`] is never mapped from its file: it is read into a [`Private`] copy when it is
+//! opened. A mapping of the file reads whatever the file holds at each access: a table rewritten in place (an
+//! ordinary `cp` of the same valid file over it) gives other bytes or zeros meanwhile, which the checksum
+//! taken earlier does not see, and a truncated one kills the process with `SIGBUS` at the next lookup past its
+//! new end. The copy cannot change under the search, and the payload checksum, taken over it, vouches for the
+//! bytes every lookup reads. Larger tables stay mapped until [`rehome`] moves them (a copy of the 7-8 set at
+//! start-up made Korf's 100 1.3x slower as a whole process): a file rewritten under a process within its
+//! first second, or before a table that is already in huge pages is moved, still reaches it.
 
 use memmap2::Mmap;
+use rayon::prelude::*;
 use std::fs::File;
 use std::io;
 
 /// The huge page size this module works in (x86-64 and arm64 with 4 KiB pages).
 const HUGE: usize = 2 << 20;
+
+/// Tables up to this size are read into a [`Private`] copy, never mapped: every 3x3 and 4x4 table but the
+/// 8-tile one, and each 6-tile table of 5x5.
+pub const COPIED_UP_TO: u64 = 64 << 20;
+
+/// Bytes read by one `pread` of the parallel read.
+const CHUNK: usize = 8 << 20;
+
+/// A read-only private copy of a file's bytes, in anonymous memory.
+pub struct Private {
+    ptr: *mut u8,
+    len: usize,
+    /// The bytes mapped (a whole number of pages, at least one), for `munmap`.
+    mapped: usize,
+}
+
+// SAFETY: the memory is owned by the value alone and read-only once built (`mprotect`), so it may be read from
+// any thread and handed to another.
+unsafe impl Send for Private {}
+// SAFETY: as above: shared references only ever read.
+unsafe impl Sync for Private {}
+
+impl std::ops::Deref for Private {
+    type Target = [u8];
+
+    fn deref(&self) -> &[u8] {
+        // SAFETY: `ptr..ptr+len` is inside the mapping this value owns, readable and initialised by `read`, and
+        // unmapped only by `drop`.
+        unsafe { std::slice::from_raw_parts(self.ptr, self.len) }
+    }
+}
+
+impl Drop for Private {
+    fn drop(&mut self) {
+        // SAFETY: the mapping `read` made, `mapped` bytes at `ptr`; no reference into it outlives `self`.
+        unsafe { libc::munmap(self.ptr.cast(), self.mapped) };
+    }
+}
+
+impl Private {
+    /// The first `len` bytes of `file`, read into fresh anonymous memory (2 MiB aligned when it is at least that
+    /// long). An error if the file holds fewer bytes by the time they are read.
+    pub fn read(file: &File, len: usize) -> io::Result<Private> {
+        use libc::{c_void, MAP_ANONYMOUS, MAP_FAILED, MAP_PRIVATE, PROT_READ, PROT_WRITE};
+        let page = page_size();
+        let mapped = len.max(1).next_multiple_of(page);
+        let align = if mapped >= HUGE { HUGE } else { page };
+        // SAFETY: a fresh private anonymous mapping, `align` bytes longer than needed so that an aligned range of
+        // `mapped` bytes lies inside it; nothing else refers to it.
+        let raw = unsafe {
+            libc::mmap(std::ptr::null_mut(), mapped + align, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
+        };
+        if raw == MAP_FAILED {
+            return Err(io::Error::last_os_error());
+        }
+        let lead = (raw as usize).next_multiple_of(align) - raw as usize;
+        let ptr = (raw as usize + lead) as *mut u8;
+        // SAFETY: the ranges unmapped are the parts of the fresh mapping before and after `ptr..ptr+mapped`
+        // (lead < align), which nothing refers to; the advice is about memory not yet touched.
+        unsafe {
+            if lead > 0 {
+                libc::munmap(raw, lead);
+            }
+            libc::munmap((ptr as usize + mapped) as *mut c_void, align - lead);
+            #[cfg(target_os = "linux")]
+            libc::madvise(ptr.cast(), mapped, libc::MADV_HUGEPAGE);
+        }
+        let private = Private { ptr, len, mapped };
+        fill(&private, file)?;
+        // SAFETY: the mapping is ours; read-only from here on, which `Sync` relies on.
+        if unsafe { libc::mprotect(ptr.cast(), mapped, PROT_READ) } != 0 {
+            return Err(io::Error::last_os_error());
+        }
+        Ok(private)
+    }
+}
+
+/// Reads the file's first `private.len` bytes into `private`, in chunks on all cores.
+fn fill(private: &Private, file: &File) -> io::Result<()> {
+    use std::os::unix::fs::FileExt;
+    let base = private.ptr as usize;
+    (0..private.len.div_ceil(CHUNK)).into_par_iter().try_for_each(|k| {
+        let start = k * CHUNK;
+        let end = (start + CHUNK).min(private.len);
+        // SAFETY: `start..end` lies inside the writable mapping; the chunks are disjoint, so no two threads
+        // write the same bytes, and nothing reads them before `fill` returns.
+        let chunk = unsafe { std::slice::from_raw_parts_mut((base + start) as *mut u8, end - start) };
+        file.read_exact_at(chunk, start as u64).map_err(|e| {
+            if e.kind() == io::ErrorKind::UnexpectedEof {
+                io::Error::new(e.kind(), "the file became shorter while it was read")
+            } else {
+                e
+            }
+        })
+    })
+}
 
 /// Below this share of 2 MiB pages a mapping is moved. A file read from a cold cache without the advice came
 /// out 83% in 2 MiB pages (the 7-8 set's larger table), with it 97%; one just written or copied, 0 to 40%.
@@ -222,6 +328,29 @@ fn move_to_anonymous(_: &Mmap, _: usize, _: &File, _: bool) -> io::Result<Option
 mod tests {
     use super::*;
     use std::io::Write;
+
+    /// The copy holds the file's bytes, and keeps them when the file is rewritten or truncated afterwards
+    /// (what a mapping of the file would not do: other bytes, or `SIGBUS`).
+    #[test]
+    fn the_copy_keeps_its_bytes_when_the_file_changes() {
+        let dir = std::env::temp_dir().join(format!("stp-copied-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("copied.bin");
+        let bytes: Vec<u8> = (0..(19 << 20) + 123u32).map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8).collect();
+        std::fs::File::create(&path).unwrap().write_all(&bytes).unwrap();
+        let file = std::fs::File::open(&path).unwrap();
+        let copy = Private::read(&file, bytes.len()).unwrap();
+        assert_eq!(&copy[..], &bytes[..]);
+        assert!((copy.as_ptr() as usize).is_multiple_of(HUGE));
+        std::fs::File::create(&path).unwrap().write_all(&bytes[..1000]).unwrap();
+        assert_eq!(&copy[..], &bytes[..]);
+        let short = Private::read(&file, bytes.len()).err().unwrap();
+        assert!(short.to_string().contains("became shorter"), "{short}");
+        let small = Private::read(&file, 10).unwrap();
+        assert_eq!(&small[..], &bytes[..10]);
+        drop(copy);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 
     const SMAPS: &str = "\
 7f0000000000-7f0000400000 r--s 00000000 fe:01 123 /tmp/t.pdb

@@ -6,6 +6,7 @@
 
 pub mod backing;
 pub mod board;
+pub mod consistency;
 pub mod exhaustive;
 pub mod explore;
 pub mod heuristic;

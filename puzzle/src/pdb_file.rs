@@ -33,7 +33,7 @@
 //!
 //! No timestamps: the same table always gives the same bytes.
 
-use crate::backing::{self, Rehomed};
+use crate::backing::{self, Private, Rehomed, COPIED_UP_TO};
 use crate::board::Board;
 use crate::rank::{Pattern, INDEX_SCHEME_LEX, MAX_PATTERN_TILES};
 use crate::regions::Regions;
@@ -224,6 +224,9 @@ pub enum PdbErrorKind {
         /// Entries of that value in the payload.
         found: u64,
     },
+    /// Values that no table of distances holds (see [`crate::consistency`]).
+    #[error("not a table of distances: {0}")]
+    Inadmissible(String),
     /// An excess too large for the encoding chosen: a table cannot be written that way.
     #[error("entry excess {0} does not fit the entry encoding")]
     Overflow(u8),
@@ -406,15 +409,22 @@ impl Header {
     }
 }
 
-/// A loaded table: header plus a read-only mapping of the whole file.
+/// A loaded table: header plus the whole file's bytes.
 pub struct PdbFile {
     /// Where it was opened from, for messages.
     pub path: PathBuf,
     /// Its header, checked on open.
     pub header: Header,
-    map: Mmap,
-    /// The file mapped, kept open so that [`PdbFile::rehome`] can map it back should a move fail halfway.
-    file: File,
+    bytes: Bytes,
+}
+
+/// Where a table's bytes are (see [`backing`]).
+enum Bytes {
+    /// A private copy, read when the table was opened (tables up to [`COPIED_UP_TO`]).
+    Copied(Private),
+    /// A read-only mapping of the file, kept open so that [`PdbFile::rehome`] can map it back should a move
+    /// fail halfway.
+    Mapped { map: Mmap, file: File },
 }
 
 /// What the caller expects a table to be; checked on open. `None` accepts whatever the header names (tools
@@ -464,26 +474,39 @@ impl PdbFile {
                 },
             ));
         }
+        if len <= COPIED_UP_TO {
+            let copy = Private::read(&file, len as usize).map_err(|e| err(path, e))?;
+            if copy[..HEADER_LEN] != raw {
+                return Err(err(path, std::io::Error::other("the file changed while it was read")));
+            }
+            return Ok(PdbFile { path: path.to_path_buf(), header, bytes: Bytes::Copied(copy) });
+        }
         // SAFETY: the file is opened read-only and its length was checked against the header, so every
-        // byte the header promises is inside the mapping. Tables are only ever replaced by rename, never
-        // rewritten in place, so the mapped bytes do not change under us.
+        // byte the header promises is inside the mapping. The builder replaces tables by rename, never in place;
+        // a large table rewritten in place by other means reaches the mapping until it is moved (see `backing`).
         let map = unsafe { Mmap::map(&file) }.map_err(|e| err(path, e))?;
         if map.len() as u64 != header.file_len() {
             return Err(err(path, PdbErrorKind::Length { expected: header.file_len(), found: map.len() as u64 }));
         }
         backing::advise(&map);
-        Ok(PdbFile { path: path.to_path_buf(), header, map, file })
+        Ok(PdbFile { path: path.to_path_buf(), header, bytes: Bytes::Mapped { map, file } })
     }
 
     /// The payload bytes.
     pub fn payload(&self) -> &[u8] {
-        &self.map[HEADER_LEN..]
+        match &self.bytes {
+            Bytes::Copied(copy) => &copy[HEADER_LEN..],
+            Bytes::Mapped { map, .. } => &map[HEADER_LEN..],
+        }
     }
 
     /// Moves the table into 2 MiB pages when too little of it is in them (see [`backing`]); call it once its
     /// bytes have been read, for example after [`PdbFile::verify_checksum`].
     pub fn rehome(&self) -> std::io::Result<Rehomed> {
-        backing::rehome(&self.map, &self.file)
+        match &self.bytes {
+            Bytes::Copied(_) => Ok(Rehomed::Skipped("a private copy, not a mapping")),
+            Bytes::Mapped { map, file } => backing::rehome(map, file),
+        }
     }
 
     /// The stored excess of entry `index` (checked).
@@ -500,7 +523,8 @@ impl PdbFile {
     }
 
     /// The full check: payload checksum, then every entry decoded to its PDB value and the histogram
-    /// compared with the header's. Catches a wrong table that a checksum of the wrong bytes would bless.
+    /// compared with the header's, then the goal placement's value ([`crate::consistency`]). Catches a wrong
+    /// table that a checksum of the wrong bytes would bless.
     pub fn verify(&self) -> Result<(), PdbError> {
         let path = &self.path;
         self.verify_checksum()?;
@@ -511,7 +535,8 @@ impl PdbFile {
                 return Err(err(path, PdbErrorKind::Histogram { value, expected, found }));
             }
         }
-        Ok(())
+        crate::consistency::check(&h.pattern(), h.encoding, self.payload(), h.labels)
+            .map_err(|flaw| err(path, PdbErrorKind::Inadmissible(flaw)))
     }
 }
 
@@ -624,6 +649,21 @@ mod tests {
         let _ = fs::remove_dir_all(&d);
         fs::create_dir_all(&d).unwrap();
         d
+    }
+
+    /// A small table is a private copy: the file truncated or rewritten in place under an open table changes
+    /// nothing it reads (a mapping of the file would fault with `SIGBUS`, or read the new bytes).
+    #[test]
+    fn an_open_small_table_outlives_its_file_rewritten_in_place() {
+        let dir = tempdir("in-place");
+        let (path, _) = sample(&dir);
+        let f = PdbFile::open(&path, &Expect::default()).unwrap();
+        let before = f.payload().to_vec();
+        File::create(&path).unwrap();
+        f.verify().unwrap();
+        fs::write(&path, vec![0xFFu8; HEADER_LEN + before.len()]).unwrap();
+        assert_eq!(f.payload(), &before[..]);
+        f.verify().unwrap();
     }
 
     #[test]

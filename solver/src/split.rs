@@ -7,13 +7,14 @@
 //! long as the bound), or else the next bound and the iteration's nodes, for the next `split`.
 
 use crate::args::SearchArgs;
-use adapters::tiles::items::{items_file, read_header, Header, Items};
+use adapters::tiles::items::{check_cut, items_file, read_header, read_items, Header, Item, Items};
 use adapters::tiles::record::internal_moves;
 use adapters::tiles::{MoveStyle, Recorder};
 use anyhow::{anyhow, bail, Context};
 use batch::record::read_records;
 use batch::{Record, Status, Task};
 use cli_common::heading::{INPUT, OUTPUT};
+use cli_common::text::printable;
 use cli_common::{usage, Format};
 use puzzle::Goal;
 use serde::Serialize;
@@ -106,7 +107,8 @@ impl Iteration {
             Format::Json => serde_json::to_string(self).expect("an iteration encodes"),
             Format::Text => match (self.status, &self.moves) {
                 ("solved", Some(moves)) => format!(
-                    "solved at bound {}: length {}  moves {moves}  nodes {} generated, {} expanded in this iteration",
+                    "solved at bound {}: length {}  moves {moves}  nodes {} generated, {} expanded in this \
+                     iteration; the length is the optimum if every bound below it was searched without a solution",
                     self.bound,
                     self.length.unwrap_or_default(),
                     self.nodes,
@@ -152,6 +154,12 @@ pub fn split(args: &SplitArgs) -> anyhow::Result<ExitCode> {
     write_whole(&args.output, &text)?;
     let header = read_header(&text).map_err(|e| anyhow!("internal error: {e}"))?;
     let status = if header.solved.is_some() { "solved" } else { "items" };
+    if header.solved.is_none() && (header.items as u64) < args.items {
+        cli_common::log(&format!(
+            "solver: note: {} asked for, but the iteration at bound {bound} is no wider than {} items",
+            args.items, header.items
+        ));
+    }
     Iteration {
         status,
         bound,
@@ -192,16 +200,20 @@ fn write_whole(path: &Path, text: &str) -> anyhow::Result<()> {
     write().with_context(|| format!("cannot write {}", path.display())).map_err(usage)
 }
 
-/// The header of the items file at `path`.
-fn header_of(path: &Path) -> anyhow::Result<Header> {
+/// The header and the items of the items file at `path`.
+fn items_of(path: &Path) -> anyhow::Result<(Header, Vec<Item>)> {
     let text =
         std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display())).map_err(usage)?;
-    read_header(&text).map_err(|e| usage(anyhow!("{} is not an items file: {e}", path.display())))
+    let not = |e: String| usage(anyhow!("{} is not an items file: {e}", path.display()));
+    let header = read_header(&text).map_err(not)?;
+    let items = read_items(&text, &header).map_err(not)?;
+    Ok((header, items))
 }
 
 /// `solver work`: a batch over the items file's items, on the board and goal its header gives.
 pub fn work(args: &WorkArgs) -> anyhow::Result<ExitCode> {
-    let header = header_of(Path::new(&args.batch.input))?;
+    let input = Path::new(&args.batch.input);
+    let (header, items) = items_of(input)?;
     let mut search = args.search.clone();
     search.board = Some(header.board.parse().map_err(|e| usage(anyhow!("the items' board: {e}")))?);
     search.goal = header.goal.parse::<Goal>().map_err(|e| usage(anyhow!("the items' goal: {e}")))?;
@@ -220,8 +232,8 @@ pub fn work(args: &WorkArgs) -> anyhow::Result<ExitCode> {
             bail!(usage(anyhow!("the items are planned for {n} shards: give --shard I/{n} (or --claim DIR)")))
         }
     };
-    let items = Items { board: search.board(), recorder: Recorder::new(&solver, search.goal, MoveStyle::Tiles), mine };
-    let mine = batch::settings::encode(&items.settings());
+    let task = Items { board: search.board(), recorder: Recorder::new(&solver, search.goal, MoveStyle::Tiles), mine };
+    let mine = batch::settings::encode(&task.settings());
     if mine != header.settings {
         bail!(usage(anyhow!(
             "the items were cut with {}; this worker would search with {mine}: give it the same --heuristic, \
@@ -229,14 +241,20 @@ pub fn work(args: &WorkArgs) -> anyhow::Result<ExitCode> {
             header.settings
         )));
     }
-    batch::run(&batch_args, &items)
+    // The same cut again: each item must be one of the iteration's (a few thousand nodes, before any search).
+    let state = puzzle::parse_tiles(search.board(), search.goal, &header.instance)
+        .map_err(|e| usage(anyhow!("{}: its position: {e}", input.display())))?;
+    let cut = solver.split(&state, header.bound, header.items.max(1)).map_err(cli_common::classified)?;
+    check_cut(&state, search.goal, &cut, &header, &items)
+        .map_err(|e| usage(anyhow!("{} is not the cut of its iteration: {e}", input.display())))?;
+    batch::run(&batch_args, &task)
 }
 
 /// `solver merge`: the iteration's outcome from the items' records. Exit 0 with a solution (any item's) or,
 /// when every item was searched to the end without one, the next bound; 1 when an item has no record yet,
 /// or more than one, or stopped at a limit (run its worker again).
 pub fn merge(args: &MergeArgs) -> anyhow::Result<ExitCode> {
-    let header = header_of(&args.items)?;
+    let (header, items) = items_of(&args.items)?;
     let mut it = Iteration {
         status: "next",
         bound: header.bound,
@@ -254,7 +272,7 @@ pub fn merge(args: &MergeArgs) -> anyhow::Result<ExitCode> {
         it.print(args.format);
         return Ok(ExitCode::SUCCESS);
     }
-    let by_item = records_by_item(&header, &args.records)?;
+    let by_item = records_by_item(&header, &items, &args.records)?;
     // Any item's solution is optimal (the bound is the length), whatever the other items hold.
     if let Some(r) = by_item.values().find(|r| r.status == Status::Solved) {
         it.status = "solved";
@@ -278,9 +296,12 @@ pub fn merge(args: &MergeArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// The items' records, by item number: an error naming an item with more than one record, or made with
-/// other settings than the cut's.
-fn records_by_item(header: &Header, files: &[PathBuf]) -> anyhow::Result<BTreeMap<usize, Record>> {
+/// The items' records, by item number: in each file an item's last record (a limit stop searched again by
+/// `work --resume --retry-limits` is followed by its new record); an error naming a record that is not of its
+/// item (another iteration's or another position's: its instance is the item's position, bound and prefix),
+/// made with other settings than the cut's, or with a next bound not above the bound; or an item with records
+/// in more than one file.
+fn records_by_item(header: &Header, items: &[Item], files: &[PathBuf]) -> anyhow::Result<BTreeMap<usize, Record>> {
     let mut by_item: BTreeMap<usize, Record> = BTreeMap::new();
     let mut doubled = Vec::new();
     for file in files {
@@ -289,29 +310,50 @@ fn records_by_item(header: &Header, files: &[PathBuf]) -> anyhow::Result<BTreeMa
             cli_common::log(&format!("solver: note: {} does not exist; counted as no records", file.display()));
             continue;
         }
-        for r in read_records(file)?.records {
-            let n: usize =
-                r.id.parse().map_err(|_| anyhow!("{}: '{}' is not a work item's id", file.display(), r.id))?;
-            if !(1..=header.items).contains(&n) {
-                bail!("{}: item {n} is not one of the {} items of this iteration", file.display(), header.items);
-            }
-            if r.settings != header.settings {
-                bail!(
-                    "{}: item {n} was searched with {}, not {} as the items were cut",
-                    file.display(),
-                    r.settings,
-                    header.settings
-                );
-            }
+        let records = read_records(file)?.records;
+        let mut mine = BTreeMap::new();
+        for r in &records {
+            let n = check_record(header, items, r).map_err(|e| anyhow!("{}: {e}", file.display()))?;
+            mine.insert(n, r.clone());
+        }
+        for (n, r) in mine {
             if by_item.insert(n, r).is_some() {
                 doubled.push(n);
             }
         }
     }
     if !doubled.is_empty() {
-        bail!("items with more than one record: {}", list(&doubled));
+        doubled.sort_unstable();
+        bail!("items with records in more than one file: {}", list(&doubled));
     }
     Ok(by_item)
+}
+
+/// The item number of a record of this iteration; `Err` saying why it is not one.
+fn check_record(header: &Header, items: &[Item], r: &Record) -> Result<usize, String> {
+    let n: usize = r.id.parse().map_err(|_| format!("'{}' is not a work item's id", printable(&r.id)))?;
+    let item = items
+        .get(n.wrapping_sub(1))
+        .filter(|i| i.item == n)
+        .ok_or_else(|| format!("item {n} is not one of the {} items of this iteration", header.items))?;
+    if r.instance != item.text() {
+        return Err(format!(
+            "the record of item {n} is of '{}', not of this iteration's item {n}, '{}' (a record of another split?)",
+            printable(&r.instance),
+            item.text()
+        ));
+    }
+    if r.settings != header.settings {
+        return Err(format!(
+            "item {n} was searched with {}, not {} as the items were cut",
+            printable(&r.settings),
+            header.settings
+        ));
+    }
+    if let Some(next) = r.next_bound.filter(|&b| b <= header.bound) {
+        return Err(format!("item {n} gives the next bound {next}, not above the bound {}", header.bound));
+    }
+    Ok(n)
 }
 
 /// Without a solution, the next bound needs every item searched to the end: an error naming the items
@@ -336,8 +378,9 @@ fn list(items: &[usize]) -> String {
     format!("{}{more}", shown.join(", "))
 }
 
-/// A solution replayed from the header's position to the goal and as long as the bound (a shorter one would
-/// mean an earlier iteration missed it): its length.
+/// A solution replayed from the header's position to the goal and as long as the bound: its length. A shorter
+/// one means the bound is above the optimum (an iteration was skipped), where nothing this iteration found
+/// tells the optimum.
 fn check_solution(header: &Header, moves: &str) -> anyhow::Result<u32> {
     let board = header.board.parse().map_err(|e| anyhow!("the items' board: {e}"))?;
     let goal: Goal = header.goal.parse().map_err(|e| anyhow!("the items' goal: {e}"))?;
@@ -346,7 +389,12 @@ fn check_solution(header: &Header, moves: &str) -> anyhow::Result<u32> {
     let tiles = internal_moves(cells, goal, moves).map_err(|w| anyhow!("'{w}' is not a tile"))?;
     state.replay(&tiles).map_err(|e| anyhow!("the solution does not replay: {e}"))?;
     if tiles.len() != header.bound as usize {
-        bail!("a solution of {} moves at bound {}: not an optimal one", tiles.len(), header.bound);
+        bail!(
+            "a solution of {} moves at bound {}: the bound is above the optimum, so this solution need not be \
+             optimal; split at the bounds below it, from the position's estimate, for the optimum",
+            tiles.len(),
+            header.bound
+        );
     }
     Ok(tiles.len() as u32)
 }

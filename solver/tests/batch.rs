@@ -485,10 +485,34 @@ fn invalid_lines_become_records_naming_line_and_problem() {
     assert_eq!(by_line[&2]["status"], "invalid");
     assert_eq!(by_line[&2]["id"], "2");
     assert_eq!(by_line[&2]["error"], "expected 16 tiles (or an id, an optimal length and 16 tiles), found 3 words");
+    assert_eq!(by_line[&3]["status"], "unsolvable");
     assert!(by_line[&3]["error"].as_str().unwrap().starts_with("no sequence of moves reaches the goal"));
     assert_eq!(by_line[&4]["status"], "solved");
     assert_eq!(by_line[&5]["error"], "tile 15 appears twice");
     assert!(stderr(&o).contains("solver: line 5: tile 15 appears twice"), "{}", stderr(&o));
+}
+
+/// Tiles of the wrong parity are an answer (no moves reach the goal), not a bad line: the record, the batch's
+/// summary and `report` all say `unsolvable`.
+#[test]
+fn a_position_of_the_wrong_parity_is_unsolvable_in_record_summary_and_report() {
+    let d = Dir::new("unsolvable");
+    let input = d.file(
+        "in.txt",
+        "1 2 3 4 5 6 8 7 0
+8 2 0 4 6 1 3 7 5
+1 2 3\n",
+    );
+    let out = d.path("out.jsonl");
+    let o = run(&["batch", input.to_str().unwrap(), "--board", "3x3", "-o", out.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let statuses: Vec<String> = jsonl(&out).iter().map(|r| r["status"].as_str().unwrap().to_string()).collect();
+    assert_eq!(statuses, ["unsolvable", "solved", "invalid"]);
+    let err = stderr(&o);
+    assert_eq!((summary_field(&err, "unsolvable"), summary_field(&err, "invalid")), ("1", "1"), "{err}");
+    let rep = Command::new(BIN).args(["report", out.to_str().unwrap(), "--format", "json"]).output().unwrap();
+    let summary: serde_json::Value = serde_json::from_slice(&rep.stdout).unwrap();
+    assert_eq!((summary["unsolvable"].as_u64(), summary["invalid"].as_u64()), (Some(1), Some(1)));
 }
 
 #[test]

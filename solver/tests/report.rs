@@ -187,4 +187,7 @@ fn ids_with_control_characters_are_printed_escaped() {
     let html = std::fs::read_to_string(&page).unwrap();
     assert!(!html.chars().any(|c| c.is_control() && c != '\n'));
     assert!(html.contains(r"\u{1b}[2J&lt;i&gt;") && !html.contains("<i>"), "{html}");
+    // The comparison keeps its line breaks: one line of the page for each line of the text.
+    assert!(!html.contains(r"\u{a}"), "{html}");
+    assert!(html.lines().any(|l| l.starts_with("lengths      differ on")), "{html}");
 }

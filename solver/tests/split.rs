@@ -83,6 +83,17 @@ fn split_work_and_merge_give_the_plain_solves_length() {
     }
 }
 
+/// The heuristic options of the bound-43 iteration's workers.
+const H: [&str; 4] = ["--heuristic", "linear-conflict", "--pdbs", "/nonexistent"];
+
+/// A 4x4 position split at bound 43 (its optimum is 45) into `dir`'s `it.items`: its path.
+fn bound_43(dir: &TempDir) -> String {
+    let position = "14 1 9 6 4 8 12 5 7 2 3 0 10 11 13 15";
+    let items = dir.path("it.items").to_str().unwrap().to_string();
+    ok(&solver(&[&["split", "--bound", "43", "--items", "30", "-o", &items, position][..], &H[..]].concat()));
+    items
+}
+
 #[test]
 fn merge_refuses_missing_doubled_and_foreign_records() {
     let dir = TempDir::new("split-refusals");
@@ -102,13 +113,105 @@ fn merge_refuses_missing_doubled_and_foreign_records() {
     let merged = ok(&solver(&["merge", items, a, b]));
     assert!(merged.starts_with("no solution at bound 43: next bound 45"), "{merged}");
     let o = solver(&["merge", items, a, b, a]);
-    assert!(String::from_utf8_lossy(&o.stderr).contains("items with more than one record"), "{o:?}");
+    assert!(String::from_utf8_lossy(&o.stderr).contains("items with records in more than one file"), "{o:?}");
     // A worker with another heuristic is refused before it searches.
     let c = dir.path("c.jsonl");
     let o = solver(&["work", items, "--heuristic", "manhattan", "-o", c.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("the items were cut with"), "{o:?}");
     assert!(!c.exists());
+}
+
+/// Records are checked against their items: a record of another iteration (its bound), or one whose next
+/// bound is not above the bound, is refused naming the item, where a match by number alone merged them.
+#[test]
+fn merge_refuses_records_of_another_iteration_and_a_next_bound_not_above_the_bound() {
+    let dir = TempDir::new("split-foreign");
+    let (items, h) = (bound_43(&dir), H);
+    let items = items.as_str();
+    let a = dir.path("a.jsonl");
+    let a = a.to_str().unwrap();
+    ok(&solver(&[&["work", items, "-o", a, "-q"][..], &h[..]].concat()));
+    let records = std::fs::read_to_string(a).unwrap();
+    assert!(records.contains(" bound 43 prefix ") && records.contains(r#""next_bound":45"#), "{records}");
+    for (name, edited, refusal) in [
+        ("other.jsonl", records.replace(" bound 43 prefix ", " bound 41 prefix "), "not of this iteration's item"),
+        ("low.jsonl", records.replace(r#""next_bound":45"#, r#""next_bound":43"#), "not above the bound 43"),
+    ] {
+        let file = dir.file(name, &edited);
+        let o = solver(&["merge", items, file.to_str().unwrap()]);
+        assert_eq!(o.status.code(), Some(1), "{name}: {o:?}");
+        assert!(String::from_utf8_lossy(&o.stderr).contains(refusal), "{name}: {o:?}");
+    }
+}
+
+/// An items file edited after `split` is refused by `work` before any search: a changed line by its checksum,
+/// and lines changed with the checksum made again (an item replaced by a renumbered copy of another, a bound
+/// lowered) by the cut made again.
+#[test]
+fn work_refuses_an_edited_items_file() {
+    let dir = TempDir::new("split-edited");
+    let (items, h) = (bound_43(&dir), H);
+    let text = std::fs::read_to_string(&items).unwrap();
+    let (header, body) = text.split_once('\n').unwrap();
+    let lines: Vec<&str> = body.lines().collect();
+    let copy = lines[1].replace(r#""item":2,"#, r#""item":1,"#);
+    let resum = |body: &str| {
+        let sum = format!("{:016x}", xxhash_rust::xxh3::xxh3_64(body.as_bytes()));
+        let old = header.split(r#""checksum":""#).nth(1).unwrap().split('"').next().unwrap();
+        format!("{}\n{body}", header.replace(old, &sum))
+    };
+    let replaced = format!("{copy}\n{}\n", lines[1..].join("\n"));
+    for (name, edited, refusal) in [
+        ("lowered", text.replacen(r#""bound":43"#, r#""bound":41"#, 2), "do not match the checksum"),
+        ("replaced", resum(&replaced), "is not the cut of its iteration"),
+    ] {
+        let file = dir.file(&format!("{name}.items"), &edited);
+        let out = dir.path(&format!("{name}.jsonl"));
+        let o = solver(&[&["work", file.to_str().unwrap(), "-o", out.to_str().unwrap(), "-q"][..], &h[..]].concat());
+        assert_eq!(o.status.code(), Some(2), "{name}: {o:?}");
+        assert!(String::from_utf8_lossy(&o.stderr).contains(refusal), "{name}: {o:?}");
+        assert!(!out.exists(), "{name}");
+    }
+}
+
+/// More items asked for than the iteration has: the file holds what there is, and `split` says so.
+#[test]
+fn split_says_when_the_iteration_has_fewer_items_than_asked_for() {
+    let dir = TempDir::new("split-narrow");
+    let items = dir.path("it.items");
+    let position = "8 7 6 0 4 1 2 5 3";
+    let o = solver(&[
+        "split",
+        "--board",
+        "3x3",
+        "--bound",
+        "20",
+        "--items",
+        "10000000",
+        "-o",
+        items.to_str().unwrap(),
+        position,
+    ]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{err}");
+    assert!(err.contains("10000000 asked for, but the iteration at bound 20 is no wider than"), "{err}");
+}
+
+/// After `work --resume --retry-limits` an item's last record counts, as in a batch's summary: the limit stop
+/// before it is not a second record.
+#[test]
+fn merge_takes_each_items_last_record_after_a_retry() {
+    let dir = TempDir::new("split-retry");
+    let (items, h) = (bound_43(&dir), H);
+    let items = items.as_str();
+    let a = dir.path("a.jsonl");
+    let a = a.to_str().unwrap();
+    ok(&solver(&[&["work", items, "-o", a, "-q", "--node-limit", "100"][..], &h[..]].concat()));
+    assert!(std::fs::read_to_string(a).unwrap().contains(r#""status":"limit""#));
+    ok(&solver(&[&["work", items, "-o", a, "-q", "--resume", "--retry-limits"][..], &h[..]].concat()));
+    let merged = ok(&solver(&["merge", items, a]));
+    assert!(merged.starts_with("no solution at bound 43: next bound 45"), "{merged}");
 }
 
 /// Shards planned by the previous iteration's item sizes: every item taken by exactly one worker (its

@@ -47,6 +47,15 @@ pub struct Header {
     /// deals item k to shard k mod N.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shards: Option<usize>,
+    /// xxh3-64 (hex) of the item lines that follow the header, each with its line break: an item edited,
+    /// dropped or added by hand no longer matches, and `work` and `merge` refuse the file.
+    #[serde(default)]
+    pub checksum: Option<String>,
+}
+
+/// The checksum of an items file's item lines (see [`Header::checksum`]).
+fn checksum_of(body: &str) -> String {
+    format!("{:016x}", xxhash_rust::xxh3::xxh3_64(body.as_bytes()))
 }
 
 /// One work item, as a line of the file.
@@ -63,6 +72,14 @@ pub struct Item {
     /// The shard planned for it (see [`plan`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shard: Option<usize>,
+}
+
+impl Item {
+    /// What its record's `instance` says: the position, the bound and the prefix, so that a record can be
+    /// told to be of this item and not of another iteration's or another position's item of the same number.
+    pub fn text(&self) -> String {
+        format!("{} bound {} prefix {}", self.instance, self.bound, self.prefix)
+    }
 }
 
 /// Shards for items of predicted sizes: largest first, each to the shard with the least predicted load (a
@@ -97,25 +114,11 @@ pub fn items_file(
     planned: Option<Planned>,
 ) -> String {
     let instance = super::user_tiles(state, goal);
-    let (prefixes, solved) = match &cut.outcome {
+    let (cut_items, solved) = match &cut.outcome {
         Divided::Items(items) => (items.as_slice(), None),
         Divided::Solved(moves) => (&[][..], Some(user_moves(state, moves, goal, MoveStyle::Tiles))),
     };
-    let header = Header {
-        instance: instance.clone(),
-        board: state.board().to_string(),
-        goal: goal.name().to_string(),
-        bound,
-        items: prefixes.len(),
-        nodes: cut.counts.generated,
-        expanded: cut.counts.expanded,
-        next: (cut.next != u32::MAX).then_some(cut.next),
-        solved,
-        settings,
-        shards: planned.and_then(|(n, _)| n),
-    };
-    let mut text = format!("{HEADER}{}\n", serde_json::to_string(&header).expect("a header encodes"));
-    let mut prefixes: Vec<String> = prefixes.iter().map(|p| user_moves(state, p, goal, MoveStyle::Tiles)).collect();
+    let mut prefixes: Vec<String> = cut_items.iter().map(|p| user_moves(state, p, goal, MoveStyle::Tiles)).collect();
     let mut shards = None;
     if let Some((n, size)) = planned {
         // An item the earlier records do not know is predicted at their mean.
@@ -132,13 +135,28 @@ pub fn items_file(
             }
         }
     }
+    let mut body = String::new();
     for (k, prefix) in prefixes.into_iter().enumerate() {
         let shard = shards.as_ref().map(|s| s[k]);
         let item = Item { item: k + 1, instance: instance.clone(), bound, prefix, shard };
-        text.push_str(&serde_json::to_string(&item).expect("an item encodes"));
-        text.push('\n');
+        body.push_str(&serde_json::to_string(&item).expect("an item encodes"));
+        body.push('\n');
     }
-    text
+    let header = Header {
+        instance,
+        board: state.board().to_string(),
+        goal: goal.name().to_string(),
+        bound,
+        items: cut_items.len(),
+        nodes: cut.counts.generated,
+        expanded: cut.counts.expanded,
+        next: (cut.next != u32::MAX).then_some(cut.next),
+        solved,
+        settings,
+        shards: planned.and_then(|(n, _)| n),
+        checksum: Some(checksum_of(&body)),
+    };
+    format!("{HEADER}{}\n{body}", serde_json::to_string(&header).expect("a header encodes"))
 }
 
 /// The header of an items file's text; `Err` saying what is wrong with its first line.
@@ -147,6 +165,67 @@ pub fn read_header(text: &str) -> Result<Header, String> {
     let json =
         first.strip_prefix(HEADER).ok_or("its first line is not a '# split' header (is it from `solver split`?)")?;
     serde_json::from_str(json).map_err(|e| format!("its header does not read: {e}"))
+}
+
+/// Every item of an items file's text, in order, checked against its header: the checksum over the item
+/// lines, their number, and each item's number, position and bound; `Err` saying what does not match.
+pub fn read_items(text: &str, header: &Header) -> Result<Vec<Item>, String> {
+    let body = text.split_once('\n').map_or("", |(_, body)| body);
+    match &header.checksum {
+        None => return Err("its header has no checksum of the items (written by an older `split`?)".into()),
+        Some(sum) if *sum != checksum_of(body) => {
+            return Err("its items do not match the checksum in its header (edited after `split`?)".into())
+        }
+        Some(_) => {}
+    }
+    let lines = body.lines().enumerate().map(|(k, l)| (k + 2, l.trim()));
+    let items: Vec<Item> = lines
+        .filter(|(_, l)| !l.is_empty() && !l.starts_with('#'))
+        .map(|(n, l)| serde_json::from_str(l).map_err(|e| format!("line {n} is not a work item: {e}")))
+        .collect::<Result<_, _>>()?;
+    if items.len() != header.items {
+        return Err(format!("its header counts {} items, the file holds {}", header.items, items.len()));
+    }
+    for (k, item) in items.iter().enumerate() {
+        if item.item != k + 1 || item.instance != header.instance || item.bound != header.bound {
+            return Err(format!(
+                "item line {} (item {}) is not item {} of the position and bound {} of its header",
+                k + 1,
+                item.item,
+                k + 1,
+                header.bound
+            ));
+        }
+    }
+    Ok(items)
+}
+
+/// Whether the items are those of `cut` (the same iteration cut again, into as many items): the same prefixes,
+/// each once, and the same nodes and next bound as the header says. An item whose prefix was changed, or
+/// replaced by a copy of another, is not part of the iteration however its checksum was made.
+pub fn check_cut(state: &State, goal: Goal, cut: &Split, header: &Header, items: &[Item]) -> Result<(), String> {
+    let Divided::Items(prefixes) = &cut.outcome else {
+        return match header.solved {
+            Some(_) => Ok(()),
+            None => Err("the cut again finds a solution, which its header does not hold".into()),
+        };
+    };
+    let mut want: Vec<String> = prefixes.iter().map(|p| user_moves(state, p, goal, MoveStyle::Tiles)).collect();
+    let mut have: Vec<&str> = items.iter().map(|i| i.prefix.as_str()).collect();
+    want.sort_unstable();
+    have.sort_unstable();
+    if want != have {
+        let stray = items.iter().find(|i| want.binary_search(&i.prefix).is_err()).map(|i| i.item);
+        return Err(match stray {
+            Some(n) => format!("item {n} is not one of the cut's items"),
+            None => "an item appears more than once, and another of the cut's items is missing".into(),
+        });
+    }
+    let next = (cut.next != u32::MAX).then_some(cut.next);
+    if (cut.counts.generated, cut.counts.expanded, next) != (header.nodes, header.expanded, header.next) {
+        return Err("its header's nodes or next bound are not those of the cut".into());
+    }
+    Ok(())
 }
 
 /// A work item read for searching.
@@ -205,11 +284,9 @@ impl Task for Items<'_> {
         }
         Some(match self.item(text) {
             Ok((item, _)) if self.mine.is_some_and(|m| item.shard != Some(m)) => return None,
-            Ok((item, parsed)) => Line {
-                id: Some(item.item.to_string()),
-                text: format!("bound {} prefix {}", item.bound, item.prefix),
-                parsed: Ok((parsed, None)),
-            },
+            Ok((item, parsed)) => {
+                Line { id: Some(item.item.to_string()), text: item.text(), parsed: Ok((parsed, None)) }
+            }
             Err(problem) => Line { id: None, text: text.to_string(), parsed: Err(problem) },
         })
     }

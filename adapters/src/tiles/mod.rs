@@ -78,14 +78,24 @@ impl Task for Tiles<'_> {
                 Some(Line {
                     id,
                     text: line.split('#').next().unwrap_or("").trim().to_string(),
-                    parsed: Err(e.to_string()),
+                    parsed: Err(position_error(board, goal, line, &e)),
                 })
             }
         }
     }
 
+    /// A line whose tiles are a position of the board but of the wrong permutation parity is an answer, not a
+    /// typo: no sequence of moves reaches the goal. Its record says `unsolvable`, as summaries count it;
+    /// every other bad line is `invalid`.
     fn invalid(&self, src: &Source, problem: String) -> Record {
-        self.recorder.invalid(src, problem)
+        let (board, goal) = (self.board, self.recorder.goal);
+        let unsolvable = matches!(puzzle::parse_line(board, goal, src.text), Err(puzzle::InstanceError::Unsolvable));
+        let rec = self.recorder.invalid(src, problem);
+        if unsolvable {
+            Record { status: batch::Status::Unsolvable, ..rec }
+        } else {
+            rec
+        }
     }
 
     fn solve(
