@@ -90,6 +90,11 @@ pub struct Record {
     /// IDA* iterations run (bounds tried).
     #[serde(default)]
     pub iterations: Option<u32>,
+    /// IDA* only: each iteration this run searched, as `bound:generated:expanded`, space-separated (a
+    /// search resumed from a checkpoint gives those after it). Empty otherwise, and in files written before
+    /// it existed.
+    #[serde(default)]
+    pub bounds: String,
     /// The most states stored at once (astar, bfs, bibfs, greedy; IDA* stores none).
     #[serde(default)]
     pub peak_stored: Option<u64>,
