@@ -33,4 +33,5 @@ t = {"new": [], "old": []}
 for line in sys.stdin:
     side, s = line.split(); t[side].append(float(s))
 ratios = [a / b for a, b in zip(t["new"], t["old"])]
-print(f"whole process, median of {len(ratios)} pairs: new {st.median(t[\"new\"]):.3f} s, old {st.median(t[\"old\"]):.3f} s, new/old {st.median(ratios):.3f}")'
+new, old = st.median(t["new"]), st.median(t["old"])
+print(f"whole process, median of {len(ratios)} pairs: new {new:.3f} s, old {old:.3f} s, new/old {st.median(ratios):.3f}")'
