@@ -80,7 +80,7 @@ pub struct Textbook {
     /// Count nodes as a textbook IDA* does, so that a student's own search can be checked against them
     /// (docs/textbook.md): one thread, one lane, no pruning but never undoing the previous move, children in
     /// the order the blank moves up, down, left, right, unordered, the goal tested when a node is visited.
-    /// With --algorithm ida (the default) or astar; any heuristic.
+    /// IDA* only (--algorithm ida, the default), with any heuristic.
     #[arg(long, help_heading = TUNING)]
     pub textbook: bool,
 }
