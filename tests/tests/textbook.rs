@@ -9,67 +9,64 @@ use puzzle::{parse_tiles, Board, Goal};
 /// A textbook IDA* over the tiles as written (`0` the blank) toward `goal`, `h` the estimate of a
 /// position: each iteration's bound and nodes, and the tiles moved.
 fn textbook_ida(tiles: &[u8], cols: usize, h: &dyn Fn(&[u8]) -> u32) -> (Vec<Iteration>, Vec<u8>) {
-    // The blank's moves up, down, left, right, as a change of cell and whether it stays on the board.
-    let rows = tiles.len() / cols;
-    let step = |b: usize, d: usize| -> Option<usize> {
-        let (r, c) = (b / cols, b % cols);
-        match d {
-            0 => (r > 0).then(|| b - cols),
-            1 => (r + 1 < rows).then(|| b + cols),
-            2 => (c > 0).then(|| b - 1),
-            _ => (c + 1 < cols).then(|| b + 1),
-        }
-    };
-    let opposite = [1, 0, 3, 2];
     struct Run<'a> {
         tiles: Vec<u8>,
+        cols: usize,
+        bound: u32,
         counts: Counts,
         next: u32,
         path: Vec<u8>,
         h: &'a dyn Fn(&[u8]) -> u32,
     }
-    fn visit(
-        run: &mut Run,
-        step: &dyn Fn(usize, usize) -> Option<usize>,
-        opposite: &[usize; 4],
-        blank: usize,
-        g: u32,
-        bound: u32,
-        hv: u32,
-        came: Option<usize>,
-    ) -> bool {
-        if g + hv > bound {
-            run.next = run.next.min(g + hv);
-            return false;
-        }
-        if hv == 0 {
-            return true;
-        }
-        run.counts.expanded += 1;
-        for d in 0..4 {
-            if came.is_some_and(|c| opposite[c] == d) {
-                continue;
+    impl Run<'_> {
+        /// Where the blank on `b` goes moving up (0), down (1), left (2) or right (3), if it stays on the board.
+        fn step(&self, b: usize, d: usize) -> Option<usize> {
+            let (rows, cols) = (self.tiles.len() / self.cols, self.cols);
+            let (r, c) = (b / cols, b % cols);
+            match d {
+                0 => (r > 0).then(|| b - cols),
+                1 => (r + 1 < rows).then(|| b + cols),
+                2 => (c > 0).then(|| b - 1),
+                _ => (c + 1 < cols).then(|| b + 1),
             }
-            let Some(from) = step(blank, d) else { continue };
-            run.tiles.swap(blank, from);
-            let child_h = (run.h)(&run.tiles);
-            run.counts.generated += 1;
-            run.path.push(run.tiles[blank]);
-            if visit(run, step, opposite, from, g + 1, bound, child_h, Some(d)) {
+        }
+
+        fn visit(&mut self, blank: usize, g: u32, hv: u32, came: Option<usize>) -> bool {
+            if g + hv > self.bound {
+                self.next = self.next.min(g + hv);
+                return false;
+            }
+            if hv == 0 {
                 return true;
             }
-            run.path.pop();
-            run.tiles.swap(blank, from);
+            self.counts.expanded += 1;
+            for d in 0..4 {
+                // Up and down, left and right undo each other.
+                if came.is_some_and(|c| c ^ 1 == d) {
+                    continue;
+                }
+                let Some(from) = self.step(blank, d) else { continue };
+                self.tiles.swap(blank, from);
+                let child_h = (self.h)(&self.tiles);
+                self.counts.generated += 1;
+                self.path.push(self.tiles[blank]);
+                if self.visit(from, g + 1, child_h, Some(d)) {
+                    return true;
+                }
+                self.path.pop();
+                self.tiles.swap(blank, from);
+            }
+            false
         }
-        false
     }
     let blank = tiles.iter().position(|&t| t == 0).unwrap();
     let root_h = h(tiles);
     let mut bound = root_h;
     let mut iterations = Vec::new();
     loop {
-        let mut run = Run { tiles: tiles.to_vec(), counts: Counts::default(), next: u32::MAX, path: Vec::new(), h };
-        let found = visit(&mut run, &step, &opposite, blank, 0, bound, root_h, None);
+        let mut run =
+            Run { tiles: tiles.to_vec(), cols, bound, counts: Counts::default(), next: u32::MAX, path: Vec::new(), h };
+        let found = run.visit(blank, 0, root_h, None);
         iterations.push(Iteration { bound, counts: run.counts });
         if found {
             return (iterations, run.path);
