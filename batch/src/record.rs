@@ -119,6 +119,11 @@ pub struct Record {
     /// record.
     #[serde(default)]
     pub next_bound: Option<u32>,
+    /// IDA* only: each iteration this run searched, as `bound:generated:expanded`, space-separated (a
+    /// search resumed from a checkpoint gives those after it). Empty otherwise, and in files written before
+    /// it existed.
+    #[serde(default)]
+    pub bounds: String,
 }
 
 fn one() -> usize {
@@ -209,13 +214,13 @@ impl RecordFormat {
     }
 
     /// How many columns a CSV file of an older version has, given its header: each version only added
-    /// columns at the end (`finished`, then `settings`, then `next_bound`), so such a file is resumed in its
+    /// columns at the end (`finished`, then `settings`, then `next_bound`, then `bounds`), so such a file is resumed in its
     /// own columns (the records appended to it leave the newer ones out) rather than refused. `None` for any
     /// other header, this version's included.
     pub fn older_csv_columns(header: &str) -> Option<usize> {
         let current = RecordFormat::csv_header();
         let columns: Vec<&str> = current.split(',').collect();
-        let last_of_older = ["error", "finished", "settings"];
+        let last_of_older = ["error", "finished", "settings", "next_bound"];
         (1..columns.len())
             .filter(|&n| last_of_older.contains(&columns[n - 1]))
             .find(|&n| columns[..n].join(",") == header)
@@ -519,6 +524,7 @@ mod tests {
             finished: (status != Status::Invalid).then_some(1_790_000_000.25),
             settings: String::new(),
             next_bound: None,
+            bounds: String::new(),
         }
     }
 
@@ -549,7 +555,7 @@ mod tests {
         let mut csv = RecordFormat::Csv.encode(&sample("a", Status::Solved), true).unwrap();
         csv.extend(b"x,1\n");
         let e = format!("{:#}", parse_records(&csv[..]).unwrap_err());
-        assert_eq!(e, "line 3: 2 fields where the header has 23");
+        assert_eq!(e, "line 3: 2 fields where the header has 24");
         assert!(parse_records(&b"hello\n"[..]).is_err());
         assert_eq!(parse_records(&b""[..]).unwrap().format, None);
     }
@@ -569,12 +575,22 @@ mod tests {
     #[test]
     fn csv_files_of_older_versions_read_and_resume_in_their_own_columns() {
         let header = RecordFormat::csv_header();
-        assert!(header.ends_with(",finished,settings,next_bound"), "columns are only added at the end: {header}");
-        let mut full = sample("a", Status::Solved);
-        full.settings = "board=4x4; rule=a, b".into();
+        assert!(
+            header.ends_with(",finished,settings,next_bound,bounds"),
+            "columns are only added at the end: {header}"
+        );
+        let mut before_bounds = sample("a", Status::Solved);
+        before_bounds.settings = "board=4x4; rule=a, b".into();
+        let full = Record { bounds: "2:4:2 3:9:5".into(), ..before_bounds.clone() };
         let line = RecordFormat::Csv.encode(&full, false).unwrap();
+        assert_eq!(
+            parse_records(&[format!("{header}\n").into_bytes(), line.clone()].concat()[..]).unwrap().records,
+            [full]
+        );
         let before_finished = Record { finished: None, ..sample("a", Status::Solved) };
-        for (dropped, want) in [(1, full.clone()), (2, sample("a", Status::Solved)), (3, before_finished)] {
+        let cases =
+            [(1, before_bounds.clone()), (2, before_bounds), (3, sample("a", Status::Solved)), (4, before_finished)];
+        for (dropped, want) in cases {
             let columns = header.split(',').count() - dropped;
             let old_header = header.split(',').take(columns).collect::<Vec<_>>().join(",");
             assert_eq!(RecordFormat::older_csv_columns(&old_header), Some(columns));

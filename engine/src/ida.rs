@@ -13,9 +13,10 @@ use crate::guard::Guard;
 use crate::heuristic::Heuristic;
 use crate::lanes::Worker;
 use crate::moves::{after_move, Moves, MAX_PATH};
-use crate::outcome::{Checkpoint, Counts, Limits, Outcome, Report};
+use crate::outcome::{Checkpoint, Counts, Iteration, Limits, Outcome, Report};
+use crate::textbook::Textbook;
 use crate::work::{Item, Queue, Source};
-use puzzle::State;
+use puzzle::{Goal, State};
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::Mutex;
 use std::time::Duration;
@@ -62,22 +63,25 @@ pub(crate) fn expand<H: Heuristic, T: Transitions>(
     Ok(kids)
 }
 
-/// Solves `start` optimally, pruning duplicate paths with `fsm` (built for the start's board), with `lanes`
-/// interleaved depth-first searches on each thread (1: a plain depth-first search). With a `pool`,
-/// iterations large enough to be worth sharing are split over its threads.
-pub fn solve<H: Heuristic>(
-    heur: &H,
-    fsm: &MoveFsm,
-    start: &State,
-    pool: Option<&rayon::ThreadPool>,
-    lanes: usize,
-    limits: &Limits,
-) -> Report {
+/// How the iterations are searched.
+#[derive(Clone, Copy)]
+pub(crate) enum Mode<'a> {
+    /// The fast search: with `lanes` interleaved depth-first searches on each thread (1: a plain
+    /// depth-first search), and with a `pool`, iterations large enough to be worth sharing split over its
+    /// threads.
+    Fast { pool: Option<&'a rayon::ThreadPool>, lanes: usize },
+    /// The textbook's, for input written for this goal (see `textbook`).
+    Textbook(Goal),
+}
+
+/// Solves `start` optimally, pruning duplicate paths with `fsm` (built for the start's board), searching
+/// as `mode` says.
+pub(crate) fn solve<H: Heuristic>(heur: &H, fsm: &MoveFsm, start: &State, mode: Mode, limits: &Limits) -> Report {
     // One copy of the search for each width of the automaton's table, so that stepping through the
     // 16-bit table (every board up to 16 cells) tests no width.
     match fsm.table() {
-        TableRef::Narrow(table) => iterate(heur, &Moves::new(start.board(), fsm, table), start, pool, lanes, limits),
-        TableRef::Wide(table) => iterate(heur, &Moves::new(start.board(), fsm, table), start, pool, lanes, limits),
+        TableRef::Narrow(table) => iterate(heur, &Moves::new(start.board(), fsm, table), start, mode, limits),
+        TableRef::Wide(table) => iterate(heur, &Moves::new(start.board(), fsm, table), start, mode, limits),
     }
 }
 
@@ -87,10 +91,13 @@ fn iterate<H: Heuristic, T: Transitions>(
     heur: &H,
     moves: &Moves<T>,
     start: &State,
-    pool: Option<&rayon::ThreadPool>,
-    lanes: usize,
+    mode: Mode,
     limits: &Limits,
 ) -> Report {
+    let (pool, lanes) = match mode {
+        Mode::Fast { pool, lanes } => (pool, lanes),
+        Mode::Textbook(_) => (None, 1),
+    };
     let tiles = start.tile_array();
     let root = heur.root(&tiles);
     let first =
@@ -109,6 +116,7 @@ fn iterate<H: Heuristic, T: Transitions>(
         root_h,
         bound: root_h,
         seconds: 0.0,
+        per_iteration: Vec::new(),
     };
     if root_h == 0 {
         report.outcome = Outcome::Solved(Vec::new());
@@ -120,6 +128,10 @@ fn iterate<H: Heuristic, T: Transitions>(
     let mut last = Counts::default();
     let mut opening = true;
     let mut serial = Worker::new(heur, moves, &guard, lanes);
+    let mut textbook = match mode {
+        Mode::Textbook(goal) => Some(Textbook::new(heur, start.board(), goal, &guard)),
+        Mode::Fast { .. } => None,
+    };
     loop {
         report.iterations += 1;
         report.bound = bound;
@@ -129,14 +141,16 @@ fn iterate<H: Heuristic, T: Transitions>(
         // A run's first iteration is shared too: its size is unknown, and it may be the last.
         let share = pool.filter(|_| opening || last.generated * ITERATION_GROWTH >= PARALLEL_FROM);
         opening = false;
-        let (found, next, counts) = match share {
-            None => serial_iteration(&mut serial, &guard, bound, first()),
-            Some(pool) => pool.install(|| {
+        let (found, next, counts) = match (&mut textbook, share) {
+            (Some(t), _) => t.iteration(&tiles, &root, start.blank(), bound),
+            (None, None) => serial_iteration(&mut serial, &guard, bound, first()),
+            (None, Some(pool)) => pool.install(|| {
                 let threads = pool.current_num_threads();
                 parallel_iteration(heur, moves, &guard, first(), bound, threads, lanes)
             }),
         };
         last = counts;
+        report.per_iteration.push(Iteration { bound, counts });
         report.counts.generated += counts.generated;
         report.counts.expanded += counts.expanded;
         if let Some(outcome) = ended(found, &guard) {

@@ -21,10 +21,11 @@ pub mod outcome;
 mod settings;
 pub mod split;
 mod tables;
+mod textbook;
 mod work;
 
 pub use error::Error;
-pub use outcome::{Checkpoint, Counts, Limits, Live, Outcome, Report, Resume, Stop};
+pub use outcome::{Checkpoint, Counts, Iteration, Limits, Live, Outcome, Report, Resume, Stop};
 pub use settings::{cores, Settings, FSM_DEPTH, LANES, LANES_MAX_CELLS, MAX_LANES, MAX_THREADS};
 pub use tables::{auto_choice, default_partition, open_tables, HeuristicChoice, Lookups, TableSpec, MAX_SETS};
 
@@ -250,6 +251,11 @@ impl Solver {
         self.lanes
     }
 
+    /// Whether it counts nodes as a textbook IDA* does (see [`Settings::with_textbook`]).
+    pub fn textbook(&self) -> bool {
+        self.settings.textbook().is_some()
+    }
+
     /// The threads a search uses unless told otherwise.
     pub fn threads(&self) -> usize {
         self.settings.threads()
@@ -258,13 +264,17 @@ impl Solver {
     /// The duplicate-path automaton's settings as words (`depth 14`, `depth 14 wide`): with the heuristic,
     /// they decide the nodes an iteration visits.
     pub fn automaton(&self) -> String {
+        if self.settings.textbook().is_some() {
+            return "none (textbook)".to_string();
+        }
         let wide = if self.settings.fsm_wide() { " wide" } else { "" };
         format!("depth {}{wide}", self.settings.fsm_depth())
     }
 
     fn fsm(&self) -> &fsm::MoveFsm {
         self.fsm.get_or_init(|| {
-            let depth = self.settings.fsm_depth();
+            // Textbook mode searches without it; the iterations still step through one, the smallest.
+            let depth = if self.settings.textbook().is_some() { 2 } else { self.settings.fsm_depth() };
             if self.settings.fsm_wide() {
                 fsm::MoveFsm::build_wide(self.board, depth)
             } else {
@@ -303,8 +313,12 @@ impl Solver {
     /// `state` and ends at the goal; if it does not, that is a bug and this says so rather than report it.
     pub fn solve_with(&self, state: &State, threads: usize, limits: &Limits) -> Result<Report, Error> {
         self.check_position(state)?;
-        let pool = (threads > 1).then(|| self.pool(threads)).transpose()?;
-        let report = with_heuristic!(&self.heuristic, h => ida::solve(h, self.fsm(), state, pool.as_deref(), self.lanes, limits));
+        let pool = (threads > 1 && self.settings.textbook().is_none()).then(|| self.pool(threads)).transpose()?;
+        let mode = match self.settings.textbook() {
+            Some(goal) => ida::Mode::Textbook(goal),
+            None => ida::Mode::Fast { pool: pool.as_deref(), lanes: self.lanes },
+        };
+        let report = with_heuristic!(&self.heuristic, h => ida::solve(h, self.fsm(), state, mode, limits));
         self.checked(state, report.moves())?;
         Ok(report)
     }

@@ -52,6 +52,19 @@ pub struct Report {
     pub bound: u32,
     /// Search time (with the earlier run's, when resumed).
     pub seconds: f64,
+    /// Each iteration this run searched, in order (a resumed run's earlier iterations are in its
+    /// checkpoint's totals only): what a student's own IDA* can be checked against, bound by bound.
+    pub per_iteration: Vec<Iteration>,
+}
+
+/// One IDA* iteration: its bound and the nodes it generated and expanded (with several threads, those of
+/// the last iteration depend on timing; see `ida`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Iteration {
+    /// The cost bound searched.
+    pub bound: u32,
+    /// Its nodes.
+    pub counts: Counts,
 }
 
 impl Outcome {

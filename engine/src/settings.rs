@@ -25,19 +25,25 @@ pub struct Settings {
     lanes: Option<usize>,
     fsm_depth: usize,
     fsm_wide: bool,
+    /// Textbook mode, with the goal the input is written for (see [`Settings::with_textbook`]).
+    textbook: Option<puzzle::Goal>,
 }
 
 impl Default for Settings {
     /// All cores, the heuristic's default lanes, the default automaton depth.
     fn default() -> Settings {
-        Settings { threads: cores(), lanes: None, fsm_depth: FSM_DEPTH, fsm_wide: false }
+        Settings { threads: cores(), lanes: None, fsm_depth: FSM_DEPTH, fsm_wide: false, textbook: None }
     }
 }
 
 impl Settings {
     /// Threads for one search: 1 to [`MAX_THREADS`].
     pub fn threads(self) -> usize {
-        self.threads
+        if self.textbook.is_some() {
+            1
+        } else {
+            self.threads
+        }
     }
 
     /// The longest move strings the duplicate-path automaton learns (see [`Settings::with_fsm_depth`]).
@@ -89,8 +95,27 @@ impl Settings {
         Ok(self)
     }
 
+    /// Textbook mode (`Some`): the plain IDA* a student writes from a textbook, whose node counts can be
+    /// checked against theirs (docs/textbook.md): one thread, no lanes, no pruning beyond never undoing the
+    /// previous move, children in the order the blank moves up, down, left, right on the board as `goal`'s
+    /// input is written (a blank-last position is searched turned half round, so its directions are
+    /// reversed here), unordered, the goal tested when a node is visited. Thread, lane and automaton
+    /// settings are then not used.
+    pub fn with_textbook(mut self, goal: Option<puzzle::Goal>) -> Settings {
+        self.textbook = goal;
+        self
+    }
+
+    /// The goal of textbook mode, if it is on (see [`Settings::with_textbook`]).
+    pub fn textbook(self) -> Option<puzzle::Goal> {
+        self.textbook
+    }
+
     /// The lanes a search on a board of `cells` cells runs, with or without tables.
     pub(crate) fn lanes_for(self, tables: bool, cells: usize) -> usize {
+        if self.textbook.is_some() {
+            return 1;
+        }
         self.lanes.unwrap_or(if tables && cells <= LANES_MAX_CELLS { LANES } else { 1 })
     }
 }

@@ -69,6 +69,27 @@ pub struct SearchArgs {
     /// optimal solution is found; never the length.
     #[arg(long, value_name = "N", help_heading = TUNING, hide_short_help = true)]
     pub lanes: Option<usize>,
+    /// Textbook mode (`solve` and `batch` set it from their `--textbook`; see [`Textbook`]).
+    #[arg(skip)]
+    pub textbook: bool,
+}
+
+/// `--textbook`, for the commands whose node counts a student compares with their own search.
+#[derive(clap::Args, Clone)]
+pub struct Textbook {
+    /// Count nodes as a textbook IDA* does, so that a student's own search can be checked against them
+    /// (docs/textbook.md): one thread, one lane, no pruning but never undoing the previous move, children in
+    /// the order the blank moves up, down, left, right, unordered, the goal tested when a node is visited.
+    /// IDA* only (--algorithm ida, the default), with any heuristic.
+    #[arg(long, help_heading = TUNING)]
+    pub textbook: bool,
+}
+
+impl Textbook {
+    /// `search` with textbook mode on when it was asked for.
+    pub fn apply(&self, search: &SearchArgs) -> SearchArgs {
+        SearchArgs { textbook: self.textbook, ..search.clone() }
+    }
 }
 
 impl SearchArgs {
@@ -112,6 +133,21 @@ impl SearchArgs {
         }
         if let Some(l) = self.lanes {
             s = s.with_lanes(l).map_err(|e| usage(e).context("--lanes"))?;
+        }
+        if self.textbook {
+            let refused = |what: String| Err(usage(anyhow::anyhow!("--textbook {what}")));
+            match (self.threads, self.lanes, self.algorithm) {
+                (Some(t), ..) if t > 1 => return refused(format!("searches on one thread, not --threads {t}")),
+                (_, Some(l), _) if l > 1 => return refused(format!("searches one lane, not --lanes {l}")),
+                (_, _, Algorithm::Ida) => {}
+                (_, _, a) => {
+                    return refused(format!(
+                        "counts the nodes of IDA* (--algorithm ida), not {}",
+                        search::Named::name(a)
+                    ))
+                }
+            }
+            s = s.with_textbook(Some(self.goal));
         }
         Ok(s)
     }

@@ -1,6 +1,6 @@
 //! `solver batch`: the shared batch runner (`batch` crate) with sliding tiles as its puzzle.
 
-use crate::args::SearchArgs;
+use crate::args::{SearchArgs, Textbook};
 use adapters::tiles::{MoveStyle, Recorder, Tiles};
 use std::process::ExitCode;
 
@@ -17,12 +17,14 @@ pub struct TilesBatchArgs {
     pub batch: batch::BatchArgs,
     #[command(flatten)]
     pub search: SearchArgs,
+    #[command(flatten)]
+    pub textbook: Textbook,
 }
 
 /// `solver batch`: see `batch::run` for the exit codes.
 pub fn run(args: &TilesBatchArgs) -> anyhow::Result<ExitCode> {
-    let solver = args.search.solver()?;
-    let search = &args.search;
+    let search = &args.textbook.apply(&args.search);
+    let solver = search.solver()?;
     let recorder = Recorder::new(&solver, search.goal, MoveStyle::Tiles);
     let tiles = Tiles { board: search.board(), algorithm: search.algorithm, recorder };
     batch::run(&args.batch, &tiles)

@@ -1,7 +1,7 @@
 //! `solver solve`: one position from the command line, or several from stdin, each result printed as soon
 //! as it is found.
 
-use crate::args::SearchArgs;
+use crate::args::{SearchArgs, Textbook};
 use crate::input::Positions;
 use crate::show::{show, Show};
 use crate::watch::Watch;
@@ -41,6 +41,8 @@ pub struct SolveArgs {
     pub instance: String,
     #[command(flatten)]
     pub search: SearchArgs,
+    #[command(flatten)]
+    pub textbook: Textbook,
     #[command(flatten)]
     pub limits: LimitArgs,
     /// text, or one JSON record a position (the fields of `batch` records: `length`, `moves`, `nodes` =
@@ -103,7 +105,7 @@ impl SolveArgs {
 /// differs from the one the input gave; 3 if a limit stopped a search (the worst of these).
 pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
     if args.instance != "-" {
-        let s = &args.search.for_position(&args.instance)?;
+        let s = &args.textbook.apply(&args.search).for_position(&args.instance)?;
         let board = s.board();
         // The argument is read like a line of a file: bare tiles, or `id optimal_length tiles...`.
         let inst = puzzle::parse_line(board, s.goal, &args.instance)
@@ -126,7 +128,7 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
         let verdict = print_one(&mut std::io::stdout().lock(), args, &recorder, &inst, 1, progress)?;
         return Ok(ExitCode::from(verdict.exit_code()));
     }
-    let s = &args.search;
+    let s = &args.textbook.apply(&args.search);
     let board = s.board();
     let solver = s.solver()?;
     let recorder = Recorder::new(&solver, s.goal, args.style());
@@ -200,6 +202,16 @@ fn print_one(
                 rec.heuristic
             )?;
             writeln!(out, "goal {}", answer.goal)?;
+            if !searched.per_iteration.is_empty() {
+                let each: Vec<String> = searched
+                    .per_iteration
+                    .iter()
+                    .map(|i| {
+                        format!("bound {}: {} generated, {} expanded", i.bound, i.counts.generated, i.counts.expanded)
+                    })
+                    .collect();
+                writeln!(out, "iterations: {}", each.join("; "))?;
+            }
             if let Some(moves) = searched.moves() {
                 writeln!(out, "moves: {}", rec.moves)?;
                 if let Some(how) = args.drawing() {

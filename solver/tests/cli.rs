@@ -399,3 +399,25 @@ fn a_greedy_length_is_marked_not_necessarily_fewest() {
         assert_eq!(out.lines().next().unwrap().contains("(not necessarily fewest)"), marked, "{alg}: {out}");
     }
 }
+
+/// `--textbook` counts what a textbook IDA* counts (11,597 generated with Manhattan distance here, where the
+/// fast search counts 8,624), prints each iteration, records it as `bound:generated:expanded`, and refuses
+/// the settings it cannot honour.
+#[test]
+fn textbook_mode_prints_and_records_the_textbook_counts() {
+    let position = "8 6 7 2 5 4 3 0 1";
+    let o = solver(&["solve", "--textbook", "--heuristic", "manhattan", position], "");
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(text.contains("nodes 11597 generated, 7061 expanded"), "{text}");
+    assert!(text.contains("iterations: bound 19: 4 generated, 2 expanded; bound 21: 108 generated"), "{text}");
+    let o = solver(&["solve", "--textbook", "--heuristic", "manhattan", "--format", "json", position], "");
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["bounds"], "19:4:2 21:108:68 23:720:445 25:3347:2044 27:7418:4502");
+    for refused in [&["--threads", "2"][..], &["--lanes", "2"], &["--algorithm", "bfs"]] {
+        let args = [&["solve", "--textbook", position][..], refused].concat();
+        let o = solver(&args, "");
+        assert_eq!(o.status.code(), Some(2), "{refused:?}");
+        assert!(stderr(&o).starts_with("solver: error: --textbook "), "{}", stderr(&o));
+    }
+}

@@ -31,11 +31,23 @@ pub struct Searched {
     pub iterations: Option<u32>,
     /// IDA* only: the last bound searched (a proven lower bound on the length when stopped).
     pub bound: Option<u32>,
+    /// IDA* only: each iteration's bound and nodes (this run's, when resumed from a checkpoint).
+    pub per_iteration: Vec<engine::Iteration>,
     /// The algorithms that store states: the most stored at once.
     pub peak_stored: Option<u64>,
 }
 
 impl Searched {
+    /// Each IDA* iteration as `bound:generated:expanded`, space-separated, as records give them.
+    pub fn bounds(&self) -> String {
+        let words: Vec<String> = self
+            .per_iteration
+            .iter()
+            .map(|i| format!("{}:{}:{}", i.bound, i.counts.generated, i.counts.expanded))
+            .collect();
+        words.join(" ")
+    }
+
     /// The tiles moved, if the search found a solution.
     pub fn moves(&self) -> Option<&[u8]> {
         self.outcome.moves()
@@ -119,6 +131,7 @@ pub fn solve(
         lanes: 1,
         iterations: None,
         bound: None,
+        per_iteration: Vec::new(),
         peak_stored: Some(r.stats.peak_stored),
     })
 }
@@ -139,10 +152,11 @@ fn engine_ida(
         counts: r.counts,
         seconds: r.seconds,
         root_h: Some(r.root_h),
-        threads,
+        threads: solver.threads().min(threads),
         lanes: solver.lanes(),
         iterations: Some(r.iterations),
         bound: Some(r.bound),
+        per_iteration: r.per_iteration,
         peak_stored: None,
     })
 }

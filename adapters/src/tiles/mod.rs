@@ -23,14 +23,18 @@ use std::sync::Arc;
 /// of another heuristic or tables may count other nodes or, inadmissible, find other lengths).
 fn settings(board: Board, algorithm: Algorithm, r: &Recorder) -> Vec<(&'static str, String)> {
     let informed = algorithm.informed();
-    vec![
+    // Only when on: the records of every other run keep the settings they were written with.
+    let textbook = r.solver.textbook().then(|| ("textbook", "yes".to_string()));
+    let mut settings = vec![
         ("board", board.to_string()),
         ("goal", r.goal.name().to_string()),
         ("moves", clap::ValueEnum::to_possible_value(&r.style).expect("no style is skipped").get_name().to_string()),
         ("algorithm", search::Named::name(algorithm).to_string()),
         ("heuristic", if informed { r.solver.name() } else { "none" }.to_string()),
         ("tables", if informed { r.tables() } else { "" }.to_string()),
-    ]
+    ];
+    settings.extend(textbook);
+    settings
 }
 
 /// Sliding tiles as a batch's puzzle.

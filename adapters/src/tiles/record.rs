@@ -203,6 +203,7 @@ impl<'a> Recorder<'a> {
             heuristic: if informed { self.solver.name() } else { "none" }.to_string(),
             root_h: report.and_then(|r| r.root_h),
             iterations: report.and_then(|r| r.iterations),
+            bounds: report.map(|r| r.bounds()).unwrap_or_default(),
             peak_stored: report.and_then(|r| r.peak_stored),
             tables: if informed { self.tables.clone() } else { String::new() },
             // Only a shortest solution can be checked against the known optimum.
