@@ -7,7 +7,7 @@ import stp
 LEVEL = "demo: abab baba - -"
 RECORD_KEYS = {"id", "line", "instance", "status", "length", "moves", "nodes", "expanded", "seconds", "threads",
                "lanes", "algorithm", "heuristic", "root_h", "iterations", "peak_stored", "tables", "expected",
-               "matched", "error", "finished", "settings", "next_bound"}
+               "matched", "error", "finished", "settings", "next_bound", "bounds"}
 
 
 def pour(tubes, move, capacity=4):
