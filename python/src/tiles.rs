@@ -68,6 +68,7 @@ impl Request {
         threads: Option<usize>,
         time_limit: Option<f64>,
         node_limit: Option<u64>,
+        textbook: bool,
     ) -> PyResult<Request> {
         let goal: Goal = goal.parse().map_err(|e: String| bad(format!("goal: {e}")))?;
         let algorithm = Algorithm::from_name(algorithm).map_err(|e| bad(e.to_string()))?;
@@ -91,6 +92,7 @@ impl Request {
             fsm_depth: engine::FSM_DEPTH,
             fsm_wide: false,
             lanes: None,
+            textbook,
         };
         args.settings().map_err(to_py)?;
         // IDA* stores no states: the memory limit, which the command defaults to the memory available (a
@@ -138,13 +140,14 @@ pub fn forget_solvers() {
 pub fn solver_for(args: &SearchArgs) -> anyhow::Result<Arc<Solver>> {
     let informed = args.algorithm.informed();
     let key = format!(
-        "{} {} {} {:?} {:?} {}",
+        "{} {} {} {:?} {:?} {} {:?}",
         args.board(),
         if informed { args.heuristic.as_str() } else { "none" },
         args.pdbs.display(),
         args.partition,
         args.lookups,
-        informed
+        informed,
+        args.textbook.then_some(args.goal.name()),
     );
     let key = (key, std::fs::metadata(&args.pdbs).and_then(|m| m.modified()).ok());
     if let Some(c) = solvers().lock().unwrap().get(&key) {
@@ -302,13 +305,16 @@ fn limit_error(sol: &Solution) -> PyErr {
 /// time_limit, node_limit: seconds, expanded nodes; a search they stop returns status "limit".
 /// partition: table partitions to use ("7-8", "6-6-3", "1,2,3/4,5,6,..."), as --partition.
 /// raise_on_limit: raise stp.LimitReached instead of returning status "limit".
+/// textbook: count nodes as a plain textbook IDA* does (one thread, children in the blank's order up, down,
+///     left, right, never undoing the previous move; docs/textbook.md), so a student's own IDA* can be
+///     checked against `nodes` and `expanded`.
 ///
 /// Raises ValueError for bad input (the command's one-line message), stp.TableError for a missing,
 /// corrupt or mismatched table, KeyboardInterrupt on Ctrl-C (the search stopped first). The GIL is
 /// released while it searches.
 #[pyfunction]
 #[pyo3(signature = (tiles, *, board=None, goal="blank-first", pdbs=None, heuristic="auto", algorithm="ida",
-    threads=None, time_limit=None, node_limit=None, partition=None, raise_on_limit=false))]
+    threads=None, time_limit=None, node_limit=None, partition=None, raise_on_limit=false, textbook=false))]
 #[allow(clippy::too_many_arguments)]
 pub fn solve(
     py: Python<'_>,
@@ -323,6 +329,7 @@ pub fn solve(
     node_limit: Option<u64>,
     partition: Option<Vec<String>>,
     raise_on_limit: bool,
+    textbook: bool,
 ) -> PyResult<Solution> {
     let req = Request::new(
         board,
@@ -334,6 +341,7 @@ pub fn solve(
         threads,
         time_limit,
         node_limit,
+        textbook,
     )?;
     let text = tiles_text(tiles)?;
     let cancel = Arc::new(AtomicBool::new(false));
@@ -370,7 +378,8 @@ pub fn estimate(
     heuristic: &str,
     partition: Option<Vec<String>>,
 ) -> PyResult<u32> {
-    let req = Request::new(board, goal, pdbs, heuristic, "ida", partition.unwrap_or_default(), None, None, None)?;
+    let req =
+        Request::new(board, goal, pdbs, heuristic, "ida", partition.unwrap_or_default(), None, None, None, false)?;
     let text = tiles_text(tiles)?;
     py.detach(|| -> anyhow::Result<u32> {
         let (s, inst) = read_position(&req.args, &text)?;
@@ -500,6 +509,7 @@ pub fn solve_many(
         threads,
         time_limit,
         node_limit,
+        false,
     )?;
     let mut texts = Vec::new();
     for item in instances.try_iter()? {

@@ -64,6 +64,7 @@ def solve(
     node_limit: Optional[int] = None,
     partition: Optional[Sequence[str]] = None,
     raise_on_limit: bool = False,
+    textbook: bool = False,
 ) -> Solution:
     """Solves one sliding-tile position; see help(stp.solve) for every argument."""
 

@@ -168,3 +168,11 @@ def test_pictures():
     assert page.count("<svg") == sol.length + 1 and 'type="range"' in page and f"length {sol.length}" in page
     assert stp.Board([1, 0, 2, 3])._repr_svg_().startswith("<svg")
     assert "<svg" in sol.board_svg(sol.length)
+
+
+def test_textbook_mode_counts_as_a_plain_textbook_ida():
+    """The figure docs/textbook.md gives: a plain IDA* with Manhattan distance on this 3x3 position."""
+    s = stp.solve("8 6 7 2 5 4 3 0 1", heuristic="manhattan", textbook=True)
+    assert (s.length, s.nodes, s.expanded) == (27, 11597, 7061)
+    with pytest.raises(ValueError, match="textbook"):
+        stp.solve("8 6 7 2 5 4 3 0 1", heuristic="manhattan", textbook=True, threads=2)

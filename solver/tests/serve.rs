@@ -822,3 +822,22 @@ fn no_request_ends_the_server() {
     let (status, v) = post(&s, r#"{"board": "3x3", "tiles": [8, 6, 7, 2, 5, 4, 3, 0, 1]}"#);
     assert_eq!((status, v["status"].as_str()), (200, Some("solved")), "{v}");
 }
+
+/// The textbook mode through the API: the node counts of a plain textbook IDA* (docs/textbook.md), with the
+/// figures of each iteration; refused for another algorithm.
+#[test]
+fn a_textbook_solve_counts_as_a_plain_textbook_ida() {
+    let s = server();
+    let body = r#"{"board": "3x3", "tiles": [8, 6, 7, 2, 5, 4, 3, 0, 1], "heuristic": "manhattan", "textbook": true}"#;
+    let (status, v) = post(&s, body);
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(
+        (v["length"].as_u64(), v["nodes"].as_u64(), v["expanded"].as_u64()),
+        (Some(27), Some(11_597), Some(7_061))
+    );
+    assert!(v["bounds"].as_str().unwrap().starts_with("19:4:"), "{v}");
+    let (status, v) = post(&s, &body.replace(r#""textbook": true"#, r#""textbook": true, "algorithm": "astar""#));
+    assert_eq!(status, 400, "{v}");
+    let (status, v) = post(&s, &body.replace("true", "\"yes\""));
+    assert_eq!(status, 400, "{v}");
+}

@@ -89,6 +89,17 @@ impl Fields {
         }
     }
 
+    /// A yes or no (`true`/`false`; from a query string, those words).
+    pub fn boolean(&mut self, name: &'static str) -> Result<Option<bool>, Refusal> {
+        let from_query = self.from_query;
+        match self.value(name) {
+            None => Ok(None),
+            Some(Value::Bool(b)) => Ok(Some(b)),
+            Some(Value::String(s)) if from_query && (s == "true" || s == "false") => Ok(Some(s == "true")),
+            Some(other) => Err(Fields::wrong(name, "true or false", &other)),
+        }
+    }
+
     /// A whole number that fits a `usize` (counts and sizes).
     pub fn count(&mut self, name: &'static str) -> Result<Option<usize>, Refusal> {
         let n = self.whole(name)?;

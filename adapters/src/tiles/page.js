@@ -24,6 +24,8 @@ export default function create(shell, entry) {
           <option value="bibfs">bidirectional BFS</option><option value="bfs">BFS</option>
         </select>
       </label>
+      <label title="Count nodes as a plain textbook IDA* does (one thread, children up, down, left, right), so your own IDA* can be checked against them">
+        <input id="textbook" type="checkbox"> textbook counts</label>
       <label>Heuristic
         <select id="heuristic">
           <option>auto</option><option>linear-conflict</option><option>manhattan</option><option>pdb</option>
@@ -57,6 +59,7 @@ export default function create(shell, entry) {
     <dt>time</dt><dd id="time"></dd>
     <dt>algorithm</dt><dd id="algo"></dd>
     <dt>heuristic</dt><dd id="heur"></dd>
+    <dt>iterations</dt><dd id="bounds"></dd>
     <dt>goal</dt><dd id="goal-tiles"></dd>
   </dl>`);
   const keys = html(`
@@ -251,6 +254,7 @@ export default function create(shell, entry) {
   async function solve() {
     const start = state.cells.slice();
     const body = { ...request(start), heuristic: $("heuristic").value, algorithm: $("algorithm").value };
+    if ($("textbook").checked) body.textbook = true;
     await shell.runJob(body, $("algorithm").value === "ida" ? "bound" : "depth", (r) => {
       $("stats").hidden = false;
       $("nodes").textContent = r.nodes.toLocaleString("en");
@@ -258,6 +262,10 @@ export default function create(shell, entry) {
       $("algo").textContent = $("algorithm").selectedOptions[0].textContent;
       $("heur").textContent = r.heuristic;
       $("goal-tiles").textContent = r.goal;
+      // IDA*'s iterations: bound, nodes generated and expanded in each.
+      $("bounds").textContent = (r.bounds || "").split(" ").filter((w) => w)
+        .map((w) => { const [b, g, e] = w.split(":"); return `${b}: ${Number(g).toLocaleString("en")} / ${Number(e).toLocaleString("en")}`; })
+        .join(" · ") || "–";
       if (r.status !== "solved") {
         $("length").textContent = "–";
         setStatus(r.error || r.status, true, $("solve"));

@@ -123,14 +123,21 @@ fn solve(host: &Arc<Host>, mut f: Fields) -> Result<Work, Refusal> {
     let given = given(&mut f)?;
     let choice: HeuristicChoice = f.text("heuristic")?.as_deref().unwrap_or("auto").parse().map_err(bad)?;
     let algorithm = algorithm(f.text("algorithm")?)?;
+    let textbook = f.boolean("textbook")?.unwrap_or(false);
     f.done()?;
+    if textbook && algorithm != Algorithm::Ida {
+        return Err(bad("textbook counting is for IDA* (\"algorithm\": \"ida\")"));
+    }
     let job = Job { state: given.state().map_err(bad)?, goal: given.goal, algorithm };
     let board = job.state.board();
     let pdbs = host.pdbs().to_path_buf();
+    // A textbook solver counts in the user's goal frame, so it is one a goal.
+    let textbook = textbook.then_some(given.goal);
+    let mode = textbook.map_or(String::new(), |g| format!(" textbook {}", g.name()));
     let need = Need {
-        key: format!("{SLIDING_TILE} {board} {}", choice.as_str()),
-        what: format!("the {board} {} solver", choice.as_str()),
-        make: Box::new(move || make_solver(pdbs, board, choice).map(|s| s as Arc<dyn Any + Send + Sync>)),
+        key: format!("{SLIDING_TILE} {board} {}{mode}", choice.as_str()),
+        what: format!("the {board} {}{mode} solver", choice.as_str()),
+        make: Box::new(move || make_solver(pdbs, board, choice, textbook).map(|s| s as Arc<dyn Any + Send + Sync>)),
     };
     Ok(Work {
         need: Some(need),
@@ -146,9 +153,14 @@ fn solve(host: &Arc<Host>, mut f: Fields) -> Result<Work, Refusal> {
 /// Makes a solver (blocking: it maps tables) and gets it ready to answer at once: its first solve builds
 /// the move automaton and waits for the tables' checksums, so a position already solved (the goal) does
 /// that here, where no request's search is timed.
-fn make_solver(pdbs: std::path::PathBuf, board: Board, choice: HeuristicChoice) -> Result<Arc<Solver>, Refusal> {
+fn make_solver(
+    pdbs: std::path::PathBuf,
+    board: Board,
+    choice: HeuristicChoice,
+    textbook: Option<Goal>,
+) -> Result<Arc<Solver>, Refusal> {
     let spec = TableSpec { dir: pdbs, partitions: Vec::new(), lookups: Lookups::default() };
-    let settings = Settings::default().with_threads(1).map_err(|e| failed(e.to_string()))?;
+    let settings = Settings::default().with_threads(1).map_err(|e| failed(e.to_string()))?.with_textbook(textbook);
     let solver = Solver::new(board, choice, &spec, settings, &mut |w| cli_common::log(&format!("solver: {w}")))
         .map_err(refused)?;
     solver.solve(&State::goal(board), &engine::Limits::default()).map_err(refused)?;
