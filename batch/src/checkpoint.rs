@@ -55,6 +55,8 @@ pub struct Checkpoints {
     earlier: HashMap<String, Entry>,
     /// Opened at the first line written.
     file: Mutex<Option<File>>,
+    /// Damaged lines skipped at the start (see [`Checkpoints::open`]).
+    damaged: Vec<usize>,
 }
 
 impl Checkpoints {
@@ -70,13 +72,15 @@ impl Checkpoints {
     pub fn open(out: &Path, resume: bool) -> anyhow::Result<Checkpoints> {
         let path = Checkpoints::path_for(out);
         let mut earlier = HashMap::new();
+        let mut damaged = Vec::new();
         if resume {
             match std::fs::read(&path) {
                 Ok(bytes) => {
                     let complete = complete_len(&bytes);
-                    for c in parse(&bytes[..complete])
-                        .with_context(|| format!("{} is not a checkpoint file", path.display()))?
-                    {
+                    let (entries, bad) = parse(&bytes[..complete])
+                        .with_context(|| format!("{} is not a checkpoint file", path.display()))?;
+                    damaged = bad;
+                    for c in entries {
                         earlier.insert(c.id.clone(), c);
                     }
                     if complete < bytes.len() {
@@ -96,7 +100,14 @@ impl Checkpoints {
                 _ => {}
             }
         }
-        Ok(Checkpoints { path, earlier, file: Mutex::new(None) })
+        Ok(Checkpoints { path, earlier, file: Mutex::new(None), damaged })
+    }
+
+    /// The line numbers of damaged lines that opening skipped: a write cut short (a full disk) by a version
+    /// that did not cut it back, which a later line then joined. Their instances resume from an earlier
+    /// checkpoint or from the start, which costs time and loses nothing.
+    pub fn damaged(&self) -> &[usize] {
+        &self.damaged
     }
 
     /// The checkpoint file, `OUT.checkpoints`.
@@ -109,7 +120,8 @@ impl Checkpoints {
         self.earlier.get(id)
     }
 
-    /// Appends one line whole, and syncs it.
+    /// Appends one line whole, and syncs it; a write that fails part way (a full disk) is cut back off, so the
+    /// file keeps only whole lines and the next line does not join a torn one.
     pub fn save(&self, c: &Entry) -> anyhow::Result<()> {
         let mut line = serde_json::to_vec(c)?;
         line.push(b'\n');
@@ -124,7 +136,15 @@ impl Checkpoints {
                     .with_context(|| format!("cannot open {}", self.path.display()))?,
             ),
         };
-        f.write_all(&line).and_then(|()| f.sync_data()).with_context(|| format!("cannot write {}", self.path.display()))
+        let before = f.metadata().map(|m| m.len());
+        let written = f.write_all(&line).and_then(|()| f.sync_data());
+        if written.is_err() {
+            if let Ok(len) = before {
+                // Best effort: if even this fails, the next resume skips the damaged line.
+                let _ = f.set_len(len);
+            }
+        }
+        written.with_context(|| format!("cannot write {}", self.path.display()))
     }
 }
 
@@ -133,10 +153,19 @@ fn complete_len(bytes: &[u8]) -> usize {
     bytes.iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1)
 }
 
-/// The entries of complete lines, in order; a damaged line is an error naming it.
-fn parse(complete: &[u8]) -> anyhow::Result<Vec<Entry>> {
+/// The entries of complete lines, in order, and the numbers of damaged lines after the first; a damaged
+/// first line is an error naming it (the file is not a checkpoint file at all).
+fn parse(complete: &[u8]) -> anyhow::Result<(Vec<Entry>, Vec<usize>)> {
     let lines = complete.split(|&b| b == b'\n').enumerate().filter(|(_, l)| !l.is_empty());
-    lines.map(|(n, l)| serde_json::from_slice(l).with_context(|| format!("line {}", n + 1))).collect()
+    let (mut entries, mut damaged) = (Vec::new(), Vec::new());
+    for (n, l) in lines {
+        match serde_json::from_slice::<Entry>(l) {
+            Ok(e) => entries.push(e),
+            Err(e) if entries.is_empty() && damaged.is_empty() => return Err(e).context(format!("line {}", n + 1)),
+            Err(_) => damaged.push(n + 1),
+        }
+    }
+    Ok((entries, damaged))
 }
 
 #[cfg(test)]
@@ -146,6 +175,22 @@ mod tests {
     fn at(id: &str, bound: u32) -> Entry {
         let checkpoint = Checkpoint { bound, iterations: 3, nodes: 1_000_000_000_000, expanded: 4, seconds: 12.5 };
         Entry { id: id.into(), instance: "1 0 2 3".into(), search: "ida; pdb \"x\"".into(), checkpoint }
+    }
+
+    #[test]
+    fn a_torn_line_a_later_line_joined_is_skipped_and_the_rest_resume() {
+        let dir = std::env::temp_dir().join(format!("checkpoints-torn-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let out = dir.join("out.jsonl");
+        let line = |e: &Entry| serde_json::to_string(e).unwrap();
+        // Line 2: a write cut short by a full disk, then the next line appended after it.
+        let torn = &line(&at("b", 60))[..20];
+        let text = format!("{}\n{}{}\n{}\n", line(&at("a", 55)), torn, line(&at("b", 61)), line(&at("c", 57)));
+        std::fs::write(Checkpoints::path_for(&out), text).unwrap();
+        let cs = Checkpoints::open(&out, true).unwrap();
+        assert_eq!(cs.damaged(), &[2]);
+        assert_eq!((cs.earlier("a"), cs.earlier("b"), cs.earlier("c")), (Some(&at("a", 55)), None, Some(&at("c", 57))));
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
@@ -188,9 +233,9 @@ mod tests {
         let entry =
             Entry { id: "42".into(), instance: "16 6 20".into(), search: "ida; pdb 7-6-6-5".into(), checkpoint };
         assert_eq!(serde_json::to_string(&entry).unwrap(), line);
-        assert_eq!(parse(format!("{line}\n").as_bytes()).unwrap(), [entry]);
+        assert_eq!(parse(format!("{line}\n").as_bytes()).unwrap(), (vec![entry], vec![]));
         let kept = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/kf50-7665.jsonl.checkpoints")).unwrap();
-        let entries = parse(&kept).unwrap();
-        assert!(entries.len() > 30 && entries.iter().all(|e| e.checkpoint.bound > 0 && e.checkpoint.nodes > 0));
+        let (entries, damaged) = parse(&kept).unwrap();
+        assert!(damaged.is_empty() && entries.len() > 30 && entries.iter().all(|e| e.checkpoint.bound > 0 && e.checkpoint.nodes > 0));
     }
 }

@@ -92,6 +92,16 @@ impl<'a, T: Task> Pool<'a, T> {
             (Some(out), Some(_)) => Some(Arc::new(Checkpoints::open(out, args.resume).map_err(usage)?)),
             _ => None,
         };
+        if let Some(c) = checkpoints.as_ref().filter(|c| !c.damaged().is_empty()) {
+            let lines: Vec<String> = c.damaged().iter().map(usize::to_string).collect();
+            log(&format!(
+                "{}: warning: {} has damaged lines ({}), a write cut short; their instances resume from an earlier \
+                 checkpoint",
+                task.name(),
+                c.path().display(),
+                lines.join(", ")
+            ));
+        }
         let cancel = Arc::new(AtomicBool::new(false));
         let limits = args.limits.limits(Some(Arc::clone(&cancel)));
         if let (Some(_), None, false) = (args.checkpoint_after, task.checkpoint_key(), args.quiet) {
