@@ -260,7 +260,10 @@ pub(crate) fn read_input(input: &str) -> anyhow::Result<(String, String)> {
     };
     let (text, name) = if input == "-" {
         (read_capped(&mut std::io::stdin().lock(), "stdin")?, "stdin".to_string())
-    } else if std::path::Path::new(input).is_file() {
+    } else if std::path::Path::new(input).is_dir() {
+        return Err(usage(anyhow::anyhow!("{input} is a folder, not a file of levels")));
+    } else if std::path::Path::new(input).exists() {
+        // A file of levels, or a device or pipe that gives them (`/dev/stdin`, `<(...)`).
         let mut file = std::fs::File::open(input).with_context(|| format!("reading {input}")).map_err(usage)?;
         let text = read_capped(&mut file, input)?;
         let stem = std::path::Path::new(input).file_stem().map(|s| s.to_string_lossy().into_owned());

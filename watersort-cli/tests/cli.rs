@@ -456,3 +456,16 @@ fn an_endless_stdin_is_refused_at_the_cap() {
     assert_eq!(o.status.code(), Some(2));
     assert!(text(&o.stderr).contains("stdin is over 64 MiB"), "{}", text(&o.stderr));
 }
+
+#[test]
+fn a_device_or_a_folder_is_named_for_what_it_is() {
+    // /dev/null is a file with nothing in it, not a missing one.
+    let o = watersort(&["solve", "/dev/null"], "");
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(text(&o.stderr).trim(), "watersort: error: no level in the input");
+    let o = watersort(&["solve", "/"], "");
+    assert_eq!(
+        (o.status.code(), text(&o.stderr).trim()),
+        (Some(2), "watersort: error: / is a folder, not a file of levels")
+    );
+}
