@@ -81,9 +81,26 @@ struct Summary {
     seconds: f64,
 }
 
+/// Ctrl-C or SIGTERM ends an exploration at once with a line saying so and exit code 130: it keeps nothing
+/// that a stop part way could write (the counts of a whole space are its answer), and it may run for minutes.
+fn stop_on_interrupt(start: Instant) {
+    cli_common::signals::catch_interrupts();
+    std::thread::spawn(move || loop {
+        if cli_common::signals::interrupted() {
+            log(&format!(
+                "explore: interrupted after {:.1} s; a part of the space is no answer, so nothing is written",
+                start.elapsed().as_secs_f64()
+            ));
+            std::process::exit(i32::from(cli_common::EXIT_INTERRUPTED));
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    });
+}
+
 pub fn run(args: &ExploreArgs) -> anyhow::Result<ExitCode> {
     let show = !args.quiet && std::io::stderr().is_terminal();
     let start = Instant::now();
+    stop_on_interrupt(start);
     let ex = explore(args.board, memory_limit(args), &mut |layer| {
         if show {
             log(&format!(

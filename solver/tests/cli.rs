@@ -421,3 +421,24 @@ fn textbook_mode_prints_and_records_the_textbook_counts() {
         assert!(stderr(&o).starts_with("solver: error: --textbook "), "{}", stderr(&o));
     }
 }
+
+/// Ctrl-C during a long exploration: a line saying so and exit code 130, at once.
+#[test]
+fn an_interrupted_explore_says_so_and_exits_130() {
+    let child = std::process::Command::new(env!("CARGO_BIN_EXE_solver"))
+        .args(["explore", "--board", "3x4"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Long after its start (its handler is set before it explores; the 3x4 space takes minutes).
+    std::thread::sleep(std::time::Duration::from_secs(2));
+    let kill = std::process::Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
+    assert!(kill.success());
+    let started = std::time::Instant::now();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(130), "{out:?}");
+    assert!(started.elapsed() < std::time::Duration::from_secs(30), "it took {:?}", started.elapsed());
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(said.contains("explore: interrupted after") && out.stdout.is_empty(), "{said}");
+}
