@@ -209,7 +209,11 @@ pub fn play(args: &PlayArgs) -> anyhow::Result<ExitCode> {
                         Ok(next) => uncovered = next,
                         Err(e) => writeln!(out, "{e}; try again")?,
                     },
-                    None => writeln!(out, "'{answer}' is not a colour of this level ({choices}); try again")?,
+                    None => writeln!(
+                        out,
+                        "'{}' is not a colour of this level ({choices}); try again",
+                        cli_common::text::printable(answer)
+                    )?,
                 }
             }
         }

@@ -469,3 +469,13 @@ fn a_device_or_a_folder_is_named_for_what_it_is() {
         (Some(2), "watersort: error: / is a folder, not a file of levels")
     );
 }
+
+/// A wrong answer to `play`'s colour question is echoed with its control characters escaped, so an escape
+/// sequence typed or piped in cannot move the terminal's cursor.
+#[test]
+fn play_echoes_a_wrong_answer_printable() {
+    let o = watersort(&["play", "m: ??a ?bb ?ab -", "--capacity", "3"], "\u{1b}[2Jx\n");
+    let out = text(&o.stdout);
+    assert!(out.contains("'\\u{1b}[2Jx' is not a colour of this level"), "{out}");
+    assert!(!out.contains('\u{1b}'), "{out}");
+}
