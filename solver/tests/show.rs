@@ -62,7 +62,7 @@ fn show_draws_the_start_and_every_board_to_the_goal_as_plain_text_when_piped() {
 fn the_goal_is_stated_in_text_and_json_and_blank_last_boards_use_its_labels() {
     let (code, out, _) = solve(&["--board", "2x3", "--goal", "blank-last", "--show", "1 2 3 4 0 5"], "");
     assert_eq!(code, Some(0));
-    assert!(out.contains("goal 1 2 3 4 5 0\nmoves: 5\n"), "{out}");
+    assert!(out.contains("goal 1 2 3 4 5 0\niterations: bound 1: 3 generated, 1 expanded\nmoves: 5\n"), "{out}");
     assert_eq!(boards(&out).last().unwrap(), &["1 2 3", "4 5 0"]);
     let (_, json, _) = solve(&["--board", "2x3", "--format", "json", "1 2 0 3 4 5"], "");
     let v: serde_json::Value = serde_json::from_str(&json).unwrap();
