@@ -94,7 +94,7 @@ fn bad_requests_are_400_with_the_reason_as_json() {
         (r#"{"board": "3x3", "tiles": [0, 1, 2, 3, 4, 5, 6, 8, 7]}"#, "unsolvable"),
         (
             r#"{"tiles": [0, 1, 2], "colour": "red"}"#,
-            "unknown field 'colour' (this request takes: puzzle, board, tiles, goal, heuristic, algorithm)",
+            "unknown field 'colour' (this request takes: puzzle, board, tiles, goal, heuristic, algorithm, textbook)",
         ),
         (r#"{"puzzle": "rubik", "tiles": []}"#, "unknown puzzle 'rubik'"),
         (
