@@ -236,6 +236,10 @@ mod tests {
         assert_eq!(parse(format!("{line}\n").as_bytes()).unwrap(), (vec![entry], vec![]));
         let kept = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/kf50-7665.jsonl.checkpoints")).unwrap();
         let (entries, damaged) = parse(&kept).unwrap();
-        assert!(damaged.is_empty() && entries.len() > 30 && entries.iter().all(|e| e.checkpoint.bound > 0 && e.checkpoint.nodes > 0));
+        assert!(
+            damaged.is_empty()
+                && entries.len() > 30
+                && entries.iter().all(|e| e.checkpoint.bound > 0 && e.checkpoint.nodes > 0)
+        );
     }
 }
