@@ -2,7 +2,7 @@
 //! `search` crate on one thread (water sort, sliding blocks) share, so that their records say a limit, an
 //! unsolvable instance and a match with the expected length in the same words.
 
-use batch::{stop_text, Record, Source, Status};
+use batch::{stop_text, Attempt, Record, Source, Status};
 use search::{Algorithm, Named, Outcome, Stats};
 
 /// The record of one search of `src`: its `outcome` and `stats`, by `algorithm` with `heuristic` (by name),
@@ -41,4 +41,14 @@ pub fn record<T>(
         error,
         ..src.record(status)
     }
+}
+
+/// A batch's attempt at one instance: its `record`, and the limit that stopped the search if one did (what
+/// `--retry-limits` reads).
+pub fn attempt<T>(record: Record, outcome: &Outcome<T>) -> Attempt {
+    let stop = match outcome {
+        Outcome::Stopped(s) => Some(*s),
+        _ => None,
+    };
+    Attempt { record, stop }
 }

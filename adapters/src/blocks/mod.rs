@@ -8,7 +8,7 @@
 //! counts is named in the record's settings and in `heuristic`'s company: `metric=piece` and so on.
 
 use batch::{Attempt, Line, Record, Source, Status, Task};
-use blocks::{parse_input, solve_with_progress, Heuristic, Level, Named, Options, Outcome, Solution, SolveError, Step};
+use blocks::{parse_input, solve_with_progress, Heuristic, Level, Named, Options, Solution, SolveError, Step};
 use std::sync::Arc;
 
 /// A batch of level lines, all solved with one set of options (their limits replaced by the batch's).
@@ -164,11 +164,7 @@ impl Task for Levels {
             }
             Err(e) => return Err(e.into()),
         };
-        let stop = match solution.outcome {
-            Outcome::Stopped(s) => Some(s),
-            _ => None,
-        };
-        Ok(Attempt { record: record(src, &options, &solution), stop })
+        Ok(crate::searched::attempt(record(src, &options, &solution), &solution.outcome))
     }
 
     fn threads(&self) -> usize {

@@ -7,7 +7,7 @@ use batch::{Attempt, Line, Record, Source, Status, Task};
 use search::Named;
 use std::sync::Arc;
 use watersort::hint::{Hint, Sortable, Verdict};
-use watersort::{parse_levels, solve_with_progress, Level, Options, Outcome, Solution};
+use watersort::{parse_levels, solve_with_progress, Level, Options, Solution};
 
 /// A batch of level lines, all solved with one set of options (their limits replaced by the batch's).
 pub struct Levels {
@@ -123,11 +123,7 @@ impl Task for Levels {
     ) -> anyhow::Result<Attempt> {
         let options = Options { limits: limits.clone(), ..self.options.clone() };
         let solution = solve_with_progress(level, &options, &mut |p| live.note(p))?;
-        let stop = match solution.outcome {
-            Outcome::Stopped(s) => Some(s),
-            _ => None,
-        };
-        Ok(Attempt { record: record(src, &options, &solution), stop })
+        Ok(crate::searched::attempt(record(src, &options, &solution), &solution.outcome))
     }
 
     fn threads(&self) -> usize {
