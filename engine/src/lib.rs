@@ -10,6 +10,7 @@
 
 #![warn(missing_docs)]
 
+pub mod dual;
 mod error;
 pub mod fsm;
 mod guard;
