@@ -32,13 +32,19 @@
 //!   cell `t` does). The blank of a blank-aware entry is the acting blank, on cell 0; a plain entry is the
 //!   least over the regions, so less again.
 //!
+//! **A second reading.** Walking the blank home first (up then left, or left then up: `k` moves, its
+//! Manhattan distance) gives a position `t` with `d(s) >= d(t) - k` and the blank home, where the dual is an
+//! ordinary position and every table applies; its estimate less `k` keeps the parity too (`d(t)` and `d(s)`
+//! differ by `k` modulo 2). It is above the acting blank's reading on most positions of 3x3 and 2x4 (and below
+//! on many), so the estimate is the larger of the two.
+//!
 //! The exhaustive test (engine/tests/dual.rs) checks on every position of 2x3, 3x3 and 2x4, with plain and
 //! blank-aware tables, that this estimate never overestimates and that the two simpler readings do: the plain
 //! inverse, and the acting blank without `δ`.
 
 use puzzle::pdb_file::PdbFile;
 use puzzle::regions::Regions;
-use puzzle::{Board, Pattern, State, MAX_CELLS};
+use puzzle::{Board, Dir, Pattern, State, MAX_CELLS};
 use std::collections::HashSet;
 
 /// A position's dual, as a position of the puzzle whose blank is tile `acting_blank`.
@@ -108,8 +114,31 @@ impl<'a> DualEstimate<'a> {
         tiles.iter().zip(cells).map(|(&t, &c)| self.board.manhattan(t as usize, c as usize)).sum()
     }
 
-    /// The dual estimate of `s`: a lower bound on its distance (see the module doc).
+    /// The dual estimate of `s`: a lower bound on its distance (see the module doc), the larger of the
+    /// acting blank's reading and the reading after the blank is walked home.
     pub fn estimate(&self, s: &State) -> u32 {
+        self.acting_blank(s).max(self.via_home(s).unwrap_or(0))
+    }
+
+    /// The reading after walking the blank home, up then left or left then up: `k` moves (the blank's Manhattan
+    /// distance) lead to a position `t` whose blank is home, so `d(s) >= d(t) - k`, and `t`'s dual is an ordinary
+    /// position at `t`'s distance, whose tables all apply. `None` where that is below `k`.
+    pub fn via_home(&self, s: &State) -> Option<u32> {
+        let k = self.board.manhattan(0, s.blank()) as u32;
+        [[Dir::Up, Dir::Left], [Dir::Left, Dir::Up]]
+            .iter()
+            .filter_map(|order| {
+                let mut t = s.clone();
+                for &dir in order {
+                    while t.move_blank(dir) {}
+                }
+                self.acting_blank(&t).checked_sub(k)
+            })
+            .max()
+    }
+
+    /// The acting blank's reading of `s` (see the module doc).
+    pub fn acting_blank(&self, s: &State) -> u32 {
         let dual = Dual::of(s);
         let b = dual.acting_blank;
         // Tile 0 is an ordinary tile of the dual's puzzle, at home on cell 0.

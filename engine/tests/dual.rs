@@ -61,16 +61,24 @@ fn exhaustive(board: Board, partition: &str, kind: Kind) -> (usize, usize, usize
     let spec = TableSpec { dir: dir.to_path_buf(), partitions: vec![partition.into()], lookups: Lookups::Regular };
     let regular = Solver::new(board, HeuristicChoice::Pdb, &spec, Settings::default(), &mut |_| {}).unwrap();
     let (mut better, mut inverse_over, mut unshifted_over) = (0, 0, 0);
+    let (mut acting_wins, mut home_wins) = (0, 0);
     for (&packed, &d) in &bfs_distances(board) {
         let s = State::unpack(board, packed).unwrap();
         let (h, d) = (est.estimate(&s), d as u32);
         assert!(h <= d, "{board} {partition} {}: {s}: dual estimate {h}, true distance {d}", kind.name());
         assert_eq!((d - h) % 2, 0, "{s}: parity");
         better += (h > regular.estimate(&s)) as usize;
+        let (acting, home) = (est.acting_blank(&s), est.via_home(&s).unwrap_or(0));
+        acting_wins += (acting > home) as usize;
+        home_wins += (home > acting) as usize;
         let r = rejected(&est, board, &files, &s);
         inverse_over += (r.inverse > d) as usize;
         unshifted_over += (r.unshifted > d) as usize;
     }
+    eprintln!(
+        "{board} {partition} {}: acting blank above the walk home on {acting_wins}, below on {home_wins}",
+        kind.name()
+    );
     (better, inverse_over, unshifted_over)
 }
 
