@@ -124,11 +124,11 @@ impl<'a> DualEstimate<'a> {
     /// distance) lead to a position `t` whose blank is home, so `d(s) >= d(t) - k`, and `t`'s dual is an ordinary
     /// position at `t`'s distance, whose tables all apply. `None` where that is below `k`.
     pub fn via_home(&self, s: &State) -> Option<u32> {
-        let k = self.board.manhattan(0, s.blank()) as u32;
+        let k = self.board.manhattan(0, s.blank());
         [[Dir::Up, Dir::Left], [Dir::Left, Dir::Up]]
             .iter()
             .filter_map(|order| {
-                let mut t = s.clone();
+                let mut t = *s;
                 for &dir in order {
                     while t.move_blank(dir) {}
                 }
