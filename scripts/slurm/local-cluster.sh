@@ -98,6 +98,9 @@ AccountingStorageType=accounting_storage/none
 JobAcctGatherType=jobacct_gather/none
 JobCompType=jobcomp/none
 SchedulerType=sched/backfill
+# A test cluster runs short jobs one after another (an iteration's array, then its merge): schedule at once
+# rather than on the default ticks (a batch job may wait up to 3 s, the backfill loop runs every 30 s).
+SchedulerParameters=batch_sched_delay=0,sched_interval=1,bf_interval=1
 # Cores are the consumable: an array task per core unless it asks for more (--cpus-per-task).
 SelectType=select/cons_tres
 SelectTypeParameters=CR_Core
