@@ -7,8 +7,8 @@
 //! exception in the page fails the test.
 //!
 //! Screenshots of the tile and water-sort views at 1280 and 390 px wide go to `$STP_SCREENSHOTS` (relative
-//! to the workspace: `STP_SCREENSHOTS=docs/screenshots cargo test -p solver --test browser` refreshes the
-//! README's), else to `target/tmp`, so that a test run leaves the tree as it was.
+//! to the workspace: `STP_SCREENSHOTS=docs/screenshots cargo test -p solver --test integration browser::`
+//! refreshes the README's), else to `target/tmp`, so that a test run leaves the tree as it was.
 //!
 //! Needs Chromium (`apt-get install -y chromium`; `.ci/run` installs it), found at $CHROMIUM or
 //! /usr/bin/chromium.

@@ -33,3 +33,31 @@ fn every_crate_takes_the_workspace_toolchain_and_licence_and_is_unpublished() {
         }
     }
 }
+
+#[test]
+fn every_integration_test_file_is_in_its_crates_one_test_binary() {
+    // A crate with `autotests = false` builds its integration tests as one binary (tests/main.rs): a test file
+    // not named there as a module would never be compiled, so its tests would pass by not running.
+    let root = read("Cargo.toml");
+    let members = root.split("members = [").nth(1).unwrap().split(']').next().unwrap();
+    let mut merged = 0;
+    for member in members.split(',').map(|m| m.trim().trim_matches('"')).filter(|m| !m.is_empty()) {
+        let manifest = read(&format!("{member}/Cargo.toml"));
+        if !manifest.lines().any(|l| l == "autotests = false") {
+            continue;
+        }
+        merged += 1;
+        assert!(manifest.contains("path = \"tests/main.rs\""), "{member}: autotests off but no tests/main.rs target");
+        let dir = format!("{}/../{member}/tests", env!("CARGO_MANIFEST_DIR"));
+        let main = read(&format!("{member}/tests/main.rs"));
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let name = entry.unwrap().file_name().into_string().unwrap();
+            let Some(module) = name.strip_suffix(".rs").filter(|m| *m != "main") else { continue };
+            assert!(
+                main.lines().any(|l| l == format!("mod {module};")),
+                "{member}/tests/{name} is not a module of tests/main.rs"
+            );
+        }
+    }
+    assert!(merged >= 5, "only {merged} crates build their integration tests as one binary");
+}
