@@ -369,9 +369,9 @@ fn load(name: &str, files: &[PathBuf]) -> anyhow::Result<Vec<Record>> {
         let left_out = file.records.len() - records.len();
         if left_out > 0 {
             cli_common::log(&format!(
-                "{name}: note: {}: {left_out} records of ids recorded again later are not counted (an id's last \
-                 record counts)",
-                path.display()
+                "{name}: note: {}: {} of ids recorded again later are not counted (an id's last record counts)",
+                path.display(),
+                cli_common::text::count(left_out as u64, "record")
             ));
         }
         for r in records {

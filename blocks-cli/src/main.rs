@@ -151,7 +151,11 @@ fn generate(args: &GenerateArgs) -> anyhow::Result<ExitCode> {
         let name = if level.name().is_empty() { "level" } else { level.name() };
         writeln!(out, "{name}-{seed}: {}", position.to_text())?;
     }
-    log(&format!("blocks generate: {} positions, {} {} moves a walk", args.count, args.walk, args.metric.name()));
+    let (positions, metric) = (cli_common::text::count(args.count as u64, "position"), args.metric.name());
+    log(&format!(
+        "blocks generate: {positions}, {} a walk",
+        cli_common::text::count(args.walk as u64, &format!("{metric} move"))
+    ));
     Ok(ExitCode::SUCCESS)
 }
 

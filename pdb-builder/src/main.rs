@@ -383,11 +383,11 @@ fn build_one(
     log: Log,
 ) -> Result<(), Error> {
     log.note(&format!(
-        "building {}: {} placements{}, {} threads",
+        "building {}: {} placements{}, {}",
         path.display(),
         thousands(pattern.size()),
         if labels > 1 { format!(", {labels} entries each") } else { String::new() },
-        pool.current_num_threads()
+        cli_common::text::count(pool.current_num_threads() as u64, "thread")
     ));
     let bar = log.progress_bar(pattern.size());
     let mut progress = |r: &bfs::DepthReport| {
