@@ -56,7 +56,8 @@ enum Command {
     /// Solve a file of level lines, writing one record (JSON lines or CSV) a level as it finishes;
     /// resumable, interruptible, shardable (the same machinery as `solver batch`).
     Batch(LevelsBatchArgs),
-    /// Merge record files of `batch` (e.g. its shards) and print their summary, or compare two runs.
+    /// Merge record files of `batch` (e.g. its shards) and print their summary, or compare runs (two or
+    /// more, each against the first).
     Report(batch::report::ReportArgs),
     /// Every position reachable from a level's start: how many at each distance, how many solved, the
     /// farthest.

@@ -61,7 +61,8 @@ enum Command {
     /// Solve a file of level lines, writing one record (JSON lines or CSV) a level as it finishes;
     /// resumable, interruptible, shardable (the same machinery as `solver batch`).
     Batch(LevelsBatchArgs),
-    /// Merge record files of `batch` (e.g. its shards) and print their summary, or compare two runs.
+    /// Merge record files of `batch` (e.g. its shards) and print their summary, or compare runs (two or
+    /// more, each against the first).
     Report(batch::report::ReportArgs),
     /// Write random solvable levels as level lines, reproducible from the seed (draws are checked on
     /// every core; the levels do not depend on how many). Each level is written as soon as it and every
