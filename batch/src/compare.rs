@@ -119,7 +119,8 @@ impl Comparison {
             v => v.iter().map(|id| printable(id)).collect::<Vec<_>>().join(", "),
         };
         let mut s = String::new();
-        let _ = writeln!(s, "compared     {second} against {first}: {} instances solved by both", self.pairs.len());
+        let both = cli_common::text::count(self.pairs.len() as u64, "instance");
+        let _ = writeln!(s, "compared     {second} against {first}: {both} solved by both");
         let _ = writeln!(
             s,
             "node ratio   {} (geometric mean of {second} / {first}, generated nodes)",

@@ -203,8 +203,8 @@ impl Summary {
         }
         let _ = writeln!(
             s,
-            "checked      {} lengths against the input, {} mismatched{}",
-            self.checked,
+            "checked      {} against the input, {} mismatched{}",
+            cli_common::text::count(self.checked as u64, "length"),
             self.mismatched.len(),
             self.mismatch_ids()
         );
@@ -636,6 +636,13 @@ mod tests {
         assert!(s.markdown().contains("| search time | 26.40 µs |"), "{}", s.markdown());
         let zero = [solved("x", 1, 0.0), solved("y", 9, 0.0)];
         assert_eq!(Summary::new(&zero, "moves").slowest[0].id, "y");
+        // One of a thing in the singular.
+        let mut one = solved("a", 1, 1.0);
+        one.matched = Some(true);
+        let text = Summary::new([&one], "moves").text();
+        assert!(text.contains("checked      1 length against the input, 0 mismatched"), "{text}");
+        let c = Comparison::new(std::slice::from_ref(&one), std::slice::from_ref(&one));
+        assert!(c.text("a", "b").contains("b against a: 1 instance solved by both"), "{}", c.text("a", "b"));
     }
 
     /// Ids and heuristics come from record files: whatever they hold, a report never prints a control

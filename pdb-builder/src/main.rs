@@ -414,8 +414,12 @@ fn build_one(
     }
     if built.unreachable > 0 {
         log.note(&format!(
-            "  {} placements cannot be reached from the goal; stored as their Manhattan distance",
-            thousands(built.unreachable)
+            "  {} cannot be reached from the goal; stored as {} Manhattan distance",
+            match built.unreachable {
+                1 => "1 placement".to_string(),
+                n => format!("{} placements", thousands(n)),
+            },
+            if built.unreachable == 1 { "its" } else { "their" }
         ));
     }
     log.note(&format!(

@@ -233,7 +233,8 @@ pub fn work(args: &WorkArgs) -> anyhow::Result<ExitCode> {
             Some(shard.index)
         }
         (Some(n), _) => {
-            bail!(usage(anyhow!("the items are planned for {n} shards: give --shard I/{n} (or --claim DIR)")))
+            let shards = cli_common::text::count(n as u64, "shard");
+            bail!(usage(anyhow!("the items are planned for {shards}: give --shard I/{n} (or --claim DIR)")))
         }
     };
     let task = Items { board: search.board(), recorder: Recorder::new(&solver, search.goal(), MoveStyle::Tiles), mine };
