@@ -367,7 +367,7 @@ fn solved_over_time(svg: &mut String, runs: &[Run]) -> anyhow::Result<()> {
         let style = colour.stroke_width(2);
         let series = match i {
             0 => chart.draw_series(LineSeries::new(line, style)),
-            _ => chart.draw_series(DashedLineSeries::new(line, 4 + 4 * i as i32, 2 + 2 * i as i32, style.into())),
+            _ => chart.draw_series(DashedLineSeries::new(line, 4 + 4 * i as i32, 2 + 2 * i as i32, style)),
         };
         series
             .map_err(err)?

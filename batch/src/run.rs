@@ -39,7 +39,7 @@ enum Input<'t, I> {
     /// resumed is found before any work.
     Listed(Vec<Job<I>>),
     /// Stdin, read as the workers take the instances.
-    Streamed(JobReader<'t, Box<dyn BufRead + Send>, I>),
+    Streamed(Box<JobReader<'t, Box<dyn BufRead + Send>, I>>),
 }
 
 /// A tool's `batch`, for the puzzle `task` (already built from the tool's options, so that everything the
@@ -110,7 +110,7 @@ fn open_claims(
 fn read_input<'t, I>(args: &BatchArgs, parse: Parse<'t, I>, rows: Option<Row>) -> anyhow::Result<Input<'t, I>> {
     if args.input == "-" {
         let stdin: Box<dyn BufRead + Send> = Box::new(BufReader::new(std::io::stdin()));
-        return Ok(Input::Streamed(JobReader::new(stdin, parse, args.shard).with_rows(rows)));
+        return Ok(Input::Streamed(Box::new(JobReader::new(stdin, parse, args.shard).with_rows(rows))));
     }
     let file = open_input(&args.input)?;
     let jobs =

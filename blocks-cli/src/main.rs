@@ -152,7 +152,7 @@ fn generate(args: &GenerateArgs) -> anyhow::Result<ExitCode> {
         let name = if level.name().is_empty() { "level" } else { level.name() };
         writeln!(out, "{name}-{seed}: {}", position.to_text())?;
     }
-    let (positions, metric) = (cli_common::text::count(args.count as u64, "position"), args.metric.name());
+    let (positions, metric) = (cli_common::text::count(args.count, "position"), args.metric.name());
     log(&format!(
         "blocks generate: {positions}, {} a walk",
         cli_common::text::count(args.walk as u64, &format!("{metric} move"))

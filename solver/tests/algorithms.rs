@@ -194,7 +194,7 @@ fn every_algorithm_solves_every_board_shape() {
         }
         // A batch with the library's algorithms writes its record too (it once left an empty file).
         let dir = TempDir::new("alg-shapes-batch");
-        let input = dir.file("in.txt", &position);
+        let input = dir.file("in.txt", position);
         let out = dir.path("out.jsonl");
         let args = ["batch", "--board", board, "--algorithm", "astar", "--pdbs", no_tables, "--output"];
         let o = solver(&[&args[..], &[out.to_str().unwrap(), input.to_str().unwrap()]].concat());
