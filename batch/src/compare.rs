@@ -1,8 +1,10 @@
-//! Two runs of the same instances side by side (`solver report --compare A B`): per instance, how many nodes
-//! and how much time the second run took relative to the first, and whether they agree on every length.
+//! Runs of the same instances side by side (`solver report --compare A B [C ...]`): per instance, how many
+//! nodes and how much time each run after the first took relative to the first, and whether they agree on
+//! every length; with three or more runs, a table of every run against the first ([`table`]).
 
 use crate::record::{Record, Status};
 use cli_common::text::printable;
+use cli_common::units::seconds;
 use serde::Serialize;
 use std::cmp::Ordering;
 use std::collections::HashMap;
@@ -117,7 +119,8 @@ impl Comparison {
             v => v.iter().map(|id| printable(id)).collect::<Vec<_>>().join(", "),
         };
         let mut s = String::new();
-        let _ = writeln!(s, "compared     {second} against {first}: {} instances solved by both", self.pairs.len());
+        let both = cli_common::text::count(self.pairs.len() as u64, "instance");
+        let _ = writeln!(s, "compared     {second} against {first}: {both} solved by both");
         let _ = writeln!(
             s,
             "node ratio   {} (geometric mean of {second} / {first}, generated nodes)",
@@ -136,23 +139,56 @@ impl Comparison {
         let mut s = self.text(first, second).lines().map(|l| format!("{l}  \n")).collect::<String>();
         let _ = writeln!(
             s,
-            "\n| id | generated {first} | generated {second} | ratio | s {first} | s {second} | ratio |\n|---|---:|---:|---:|---:|---:|---:|"
+            "\n| id | generated {first} | generated {second} | ratio | time {first} | time {second} | ratio |\n|---|---:|---:|---:|---:|---:|---:|"
         );
         for p in &self.pairs {
             let _ = writeln!(
                 s,
-                "| {} | {} | {} | {} | {:.3} | {:.3} | {} |",
+                "| {} | {} | {} | {} | {} | {} | {} |",
                 printable(&p.id).replace('|', "\\|"),
                 p.nodes.0,
                 p.nodes.1,
                 ratio(p.nodes.0 as f64, p.nodes.1 as f64),
-                p.seconds.0,
-                p.seconds.1,
+                seconds(p.seconds.0),
+                seconds(p.seconds.1),
                 ratio(p.seconds.0, p.seconds.1)
             );
         }
         s
     }
+}
+
+/// Every run in one table (aligned text, or Markdown): how many instances it solved, its node and time
+/// ratios against the first run (geometric means over the instances both solved) and the ids whose lengths
+/// differ from the first's. `others`: each run after the first, with its comparison; `solved`: each run's
+/// solved count, the first's first.
+pub fn table(first: &str, others: &[(&str, Comparison)], solved: &[usize], markdown: bool) -> String {
+    let ratio = |r: Option<f64>| r.map_or("-".to_string(), ratio_text);
+    let differ = |c: &Comparison| match &c.length_differs[..] {
+        [] => "none".to_string(),
+        ids => ids.iter().map(|id| printable(id)).collect::<Vec<_>>().join(", "),
+    };
+    let head = ["run", "solved", "node ratio", "time ratio", "lengths differ"];
+    let mut rows = vec![[first.to_string(), solved[0].to_string(), ratio_text(1.0), ratio_text(1.0), "-".into()]];
+    for ((name, c), solved) in others.iter().zip(&solved[1..]) {
+        rows.push([name.to_string(), solved.to_string(), ratio(c.nodes_ratio), ratio(c.seconds_ratio), differ(c)]);
+    }
+    let mut s = format!("every run against {first} (geometric means over the instances both solved)\n");
+    if markdown {
+        s = format!("{s}\n| {} |\n|---|---:|---:|---:|---|\n", head.join(" | "));
+        for row in &rows {
+            let _ = writeln!(s, "| {} |", row.iter().map(|c| c.replace('|', "\\|")).collect::<Vec<_>>().join(" | "));
+        }
+        return s;
+    }
+    let widths: Vec<usize> = (0..head.len())
+        .map(|i| rows.iter().map(|r| r[i].chars().count()).chain([head[i].len()]).max().unwrap_or(0))
+        .collect();
+    for row in std::iter::once(head.map(String::from)).chain(rows) {
+        let cells: Vec<String> = row.iter().zip(&widths).map(|(c, &w)| format!("{c:<w$}")).collect();
+        let _ = writeln!(s, "{}", cells.join("  ").trim_end());
+    }
+    s
 }
 
 #[cfg(test)]
@@ -190,6 +226,25 @@ mod tests {
         assert!(c.text("a", "b").contains("differ on 2, 9, 010, 10, 99999999999999999999999, a, b, s1-2, s1-10"));
         let c = Comparison::new(&a, &b[..0]);
         assert_eq!(c.only_first, counted);
+    }
+
+    /// Three runs: a table of every run against the first, aligned, and in Markdown a row a run.
+    #[test]
+    fn every_run_is_a_row_of_the_table_against_the_first() {
+        let a = [rec("1", 40, 100, 1.0), rec("2", 42, 100, 2.0)];
+        let b = [rec("1", 40, 25, 0.5), rec("2", 42, 25, 0.5)];
+        let c = [rec("1", 41, 100, 1.0)];
+        let others = [("astar", Comparison::new(&a, &b)), ("ida", Comparison::new(&a, &c))];
+        let text = table("bfs", &others, &[2, 2, 1], false);
+        let want = "every run against bfs (geometric means over the instances both solved)\n\
+                    run    solved  node ratio  time ratio  lengths differ\n\
+                    bfs    2       1.000       1.000       -\n\
+                    astar  2       0.250       0.354       none\n\
+                    ida    1       1.000       1.000       1\n";
+        assert_eq!(text, want);
+        let md = table("bfs", &others, &[2, 2, 1], true);
+        assert!(md.contains("| run | solved | node ratio | time ratio | lengths differ |"), "{md}");
+        assert!(md.contains("| astar | 2 | 0.250 | 0.354 | none |"), "{md}");
     }
 
     #[test]

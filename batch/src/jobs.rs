@@ -4,8 +4,9 @@
 
 use crate::lines::{self, Fit, MAX_LINE};
 use crate::record::{Record, Status};
+use crate::rows::{Row, Rows};
 use std::collections::hash_map::Entry;
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::io::BufRead;
 use std::str::FromStr;
 
@@ -90,10 +91,11 @@ impl<I> Job<I> {
 /// What a line means: the instance it holds, or `None` for a blank or comment line.
 pub type Parse<'t, I> = &'t (dyn Fn(&str) -> Option<Line<I>> + Sync);
 
-/// Reads the jobs of an input that belong to a shard, line by line. Ids must be unique over the whole input
-/// (resume and merging go by id), so a repeated id makes the later line invalid, under the id `ID@LINE`. A
-/// line that is not UTF-8 is an invalid job of its own, and so is a line longer than [`MAX_LINE`], of which
-/// no more than that is ever held; the others are unaffected.
+/// Reads the jobs of an input that belong to a shard, line by line (or a grid of rows, one a line, as one
+/// job: see [`JobReader::with_rows`]). Ids must be unique over the whole input (resume and merging go by id),
+/// so a repeated id makes the later line invalid, under the id `ID@LINE`. A line that is not UTF-8 is an
+/// invalid job of its own, and so is a line longer than [`MAX_LINE`], of which no more than that is ever
+/// held; the others are unaffected.
 pub struct JobReader<'t, R, I> {
     input: R,
     parse: Parse<'t, I>,
@@ -111,6 +113,10 @@ pub struct JobReader<'t, R, I> {
     buf: Vec<u8>,
     /// Whether the rest of an over-long line is still to be read past.
     skip: bool,
+    /// Rows of a grid being gathered, when the puzzle's positions may be written as one.
+    rows: Option<Rows>,
+    /// Jobs read, not yet given out (a line that ends a grid makes two).
+    ready: VecDeque<Job<I>>,
 }
 
 impl<'t, R: BufRead, I> JobReader<'t, R, I> {
@@ -128,25 +134,78 @@ impl<'t, R: BufRead, I> JobReader<'t, R, I> {
             valid: 0,
             buf: Vec::new(),
             skip: false,
+            rows: None,
+            ready: VecDeque::new(),
         }
     }
 
-    /// The job the line in `buf` describes (`fit` says whether it is all there), or `None` for a blank or
-    /// comment line.
-    fn job(&mut self, line_no: u64, fit: Fit) -> Option<Job<I>> {
-        let raw = self.buf.strip_suffix(b"\n").unwrap_or(&self.buf);
-        let raw = raw.strip_suffix(b"\r").unwrap_or(raw);
-        let (id, text, parsed) = match (fit, std::str::from_utf8(raw)) {
-            (Fit::TooLong, _) => (None, lines::beginning(raw), Err(lines::instance_too_long(raw))),
-            (Fit::Whole, Err(e)) => {
-                let problem = format!("not UTF-8 text (byte {} of the line)", e.valid_up_to() + 1);
-                (None, String::from_utf8_lossy(raw).trim().to_string(), Err(problem))
-            }
-            (Fit::Whole, Ok(line)) => {
-                let Line { id, text, parsed } = (self.parse)(line)?;
-                (id, text, parsed)
-            }
+    /// Reads a position written as a grid, rows of `shape` one a line, as one job, whose line is the first
+    /// row's (see [`crate::rows`]).
+    pub fn with_rows(mut self, shape: Option<Row>) -> Self {
+        self.rows = shape.map(Rows::new);
+        self
+    }
+
+    /// Reads the next line into `ready`: a job of it, or of the grid it ends or completes (none for a blank
+    /// or comment line, or a row of a grid still open). `false` at the end of the input.
+    fn read(&mut self) -> std::io::Result<bool> {
+        // The rest of an over-long line, whose job is already out: read past it, not into memory.
+        if std::mem::take(&mut self.skip) {
+            lines::skip_line(&mut self.input)?;
+        }
+        let Some(fit) = lines::read_line(&mut self.input, &mut self.buf, MAX_LINE)? else {
+            self.flush_rows();
+            return Ok(false);
         };
+        self.skip = fit == Fit::TooLong;
+        self.lines += 1;
+        let line_no = self.lines;
+        let buf = std::mem::take(&mut self.buf);
+        let raw = buf.strip_suffix(b"\n").unwrap_or(&buf);
+        let raw = raw.strip_suffix(b"\r").unwrap_or(raw);
+        match (fit, std::str::from_utf8(raw), &mut self.rows) {
+            (Fit::Whole, Ok(line), Some(rows)) => {
+                let mut texts = Vec::new();
+                rows.push(line_no, line, &mut |n, text| texts.push((n, text)));
+                for (n, text) in texts {
+                    self.text_job(n, &text);
+                }
+            }
+            (Fit::Whole, Ok(line), None) => self.text_job(line_no, line),
+            (Fit::TooLong, ..) => {
+                self.flush_rows();
+                self.push(line_no, None, lines::beginning(raw), Err(lines::instance_too_long(raw)));
+            }
+            (Fit::Whole, Err(e), _) => {
+                self.flush_rows();
+                let problem = format!("not UTF-8 text (byte {} of the line)", e.valid_up_to() + 1);
+                self.push(line_no, None, String::from_utf8_lossy(raw).trim().to_string(), Err(problem));
+            }
+        }
+        self.buf = buf;
+        Ok(true)
+    }
+
+    /// The grid being gathered, if any, as a job: a line that cannot be part of it ends it.
+    fn flush_rows(&mut self) {
+        let mut texts = Vec::new();
+        if let Some(rows) = &mut self.rows {
+            rows.flush(&mut |n, text| texts.push((n, text)));
+        }
+        for (n, text) in texts {
+            self.text_job(n, &text);
+        }
+    }
+
+    /// The job of a line's (or a grid's) text, if it is not blank or a comment.
+    fn text_job(&mut self, line_no: u64, text: &str) {
+        if let Some(Line { id, text, parsed }) = (self.parse)(text) {
+            self.push(line_no, id, text, parsed);
+        }
+    }
+
+    /// Makes the job of line `line_no` with a unique id, ready to be given out.
+    fn push(&mut self, line_no: u64, id: Option<String>, text: String, parsed: Result<(I, Option<u32>), String>) {
         let id = id.unwrap_or_else(|| line_no.to_string());
         let (id, parsed) = match self.first_use.entry(id) {
             Entry::Vacant(v) => {
@@ -163,7 +222,7 @@ impl<'t, R: BufRead, I> JobReader<'t, R, I> {
                 (format!("{}@{line_no}", o.key()), Err(problem))
             }
         };
-        Some(Job { line: line_no, id, text, parsed })
+        self.ready.push_back(Job { line: line_no, id, text, parsed });
     }
 }
 
@@ -172,20 +231,14 @@ impl<R: BufRead, I> Iterator for JobReader<'_, R, I> {
 
     fn next(&mut self) -> Option<std::io::Result<Job<I>>> {
         loop {
-            // The rest of an over-long line, whose job is already out: read past it, not into memory.
-            if std::mem::take(&mut self.skip) {
-                if let Err(e) = lines::skip_line(&mut self.input) {
-                    return Some(Err(e));
+            let Some(job) = self.ready.pop_front() else {
+                match self.read() {
+                    Ok(true) => continue,
+                    Ok(false) if self.ready.is_empty() => return None,
+                    Ok(false) => continue,
+                    Err(e) => return Some(Err(e)),
                 }
-            }
-            let fit = match lines::read_line(&mut self.input, &mut self.buf, MAX_LINE) {
-                Ok(None) => return None,
-                Ok(Some(fit)) => fit,
-                Err(e) => return Some(Err(e)),
             };
-            self.skip = fit == Fit::TooLong;
-            self.lines += 1;
-            let Some(job) = self.job(self.lines, fit) else { continue };
             let mine = self.shard.is_none_or(|s| self.index % s.count == s.index);
             self.index += 1;
             if mine {
@@ -246,6 +299,37 @@ mod tests {
         assert_eq!(jobs[3].parsed, Err("id 'a' is already used on line 1; ids must be unique".to_string()));
         assert_eq!(jobs[4].parsed, Err("'x' is not a number".to_string()));
         assert_eq!(jobs[5].parsed, Err("not UTF-8 text (byte 1 of the line)".to_string()));
+    }
+
+    /// With rows of a shape, a grid of rows, one a line, is one job on its first line; the lines around it,
+    /// a bad line within it and the shard count are as for lines.
+    #[test]
+    fn a_grid_of_rows_is_one_job_on_its_first_line() {
+        fn sum(line: &str) -> Option<Line<u32>> {
+            let words: Vec<&str> = line.split('#').next()?.split_whitespace().collect();
+            let parsed: Result<u32, String> =
+                words.iter().map(|w| w.parse::<u32>().map_err(|_| format!("'{w}' is not a number"))).sum();
+            (!words.is_empty()).then(|| Line { id: None, text: words.join(" "), parsed: parsed.map(|n| (n, None)) })
+        }
+        let count = |line: &str| line.split('#').next().unwrap_or_default().split_whitespace().count();
+        let shape = Row { cols: 2, cells: 4, words: count };
+        let text = b"# two rows\n1 2\n3 4\n\n5 6 7 8\n1 1\n\xff\n2 2\r\n2 2\n1 1\n";
+        let jobs: Vec<Job<u32>> =
+            JobReader::new(&text[..], &sum, None).with_rows(Some(shape)).map(Result::unwrap).collect();
+        let got: Vec<(u64, &str, &str)> = jobs.iter().map(|j| (j.line, j.id.as_str(), j.text.as_str())).collect();
+        let want = [
+            (2, "2", "1 2 3 4"),
+            (5, "5", "5 6 7 8"),
+            (6, "6", "1 1"),
+            (7, "7", "\u{fffd}"),
+            (8, "8", "2 2 2 2"),
+            (10, "10", "1 1"),
+        ];
+        assert_eq!(got, want);
+        assert_eq!(jobs[0].parsed, Ok((10, None)));
+        let mut reader = JobReader::new(&text[..], &sum, Some(Shard { index: 1, count: 2 })).with_rows(Some(shape));
+        let lines: Vec<u64> = reader.by_ref().map(|j| j.unwrap().line).collect();
+        assert_eq!((lines, reader.jobs), (vec![5, 7, 10], 3));
     }
 
     #[test]

@@ -17,6 +17,7 @@ mod pool;
 mod progress;
 pub mod record;
 pub mod report;
+pub mod rows;
 mod run;
 pub mod settings;
 mod sink;
@@ -26,7 +27,7 @@ pub use args::{BatchArgs, Parallel};
 pub use jobs::{Job, Line, Shard, Source};
 pub use limits::LimitArgs;
 pub use record::{stop_text, Record, RecordFormat, Status, Verdict};
-pub use run::run;
+pub use run::{check_input, run};
 /// A task's searches start from and report checkpoints through it (see `checkpoint`).
 pub use search::Resume;
 pub use task::{Attempt, Task};

@@ -107,13 +107,19 @@ pub fn charts(runs: &[Run], steps: &str) -> anyhow::Result<Vec<(&'static str, St
     chart("time-by-length.svg", &|svg| cost_by_length(svg, runs, steps, "search time (s)", |r| r.seconds))?;
     chart("nodes-by-length.svg", &|svg| cost_by_length(svg, runs, steps, "generated nodes", |r| r.nodes as f64))?;
     chart("solved-by-time.svg", &|svg| solved_over_time(svg, runs))?;
-    if let [a, b, ..] = runs {
-        let c = Comparison::new(a.records, b.records);
-        let nodes = |p: &Pair| (p.nodes.0 as f64, p.nodes.1 as f64);
-        chart("compare-nodes.svg", &|svg| against(svg, (a, b), &c, ("generated nodes", c.nodes_ratio), nodes))?;
-        chart("compare-time.svg", &|svg| {
-            against(svg, (a, b), &c, ("search time (s)", c.seconds_ratio), |p| p.seconds)
-        })?;
+    if let [first, others @ ..] = runs {
+        // Each run after the first against the first.
+        let compared: Vec<(&Run, Comparison)> =
+            others.iter().map(|b| (b, Comparison::new(first.records, b.records))).collect();
+        if !compared.is_empty() {
+            let nodes = |p: &Pair| (p.nodes.0 as f64, p.nodes.1 as f64);
+            chart("compare-nodes.svg", &|svg| {
+                against(svg, first, &compared, "generated nodes", |c| c.nodes_ratio, nodes)
+            })?;
+            chart("compare-time.svg", &|svg| {
+                against(svg, first, &compared, "search time (s)", |c| c.seconds_ratio, |p| p.seconds)
+            })?;
+        }
     }
     Ok(all)
 }
@@ -166,8 +172,10 @@ fn lengths(svg: &mut String, runs: &[Run], steps: &str) -> anyhow::Result<()> {
     for (i, (run, m)) in runs.iter().zip(&counts).enumerate() {
         let colour = COLOURS[i % COLOURS.len()];
         let style = if runs.len() == 1 { colour.filled() } else { colour.mix(0.5).filled() };
+        // Each run's bars narrower than the one's before, so that equal bars of two runs both show.
+        let margin = 2 + 3 * i as u32;
         chart
-            .draw_series(Histogram::vertical(&chart).style(style).margin(2).data(m.iter().map(|(&l, &c)| (l, c))))
+            .draw_series(Histogram::vertical(&chart).style(style).margin(margin).data(m.iter().map(|(&l, &c)| (l, c))))
             .map_err(err)?
             .label(&run.name)
             .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 10, y + 5)], colour.filled()));
@@ -239,16 +247,44 @@ fn cost_by_length(
         .draw()
         .map_err(err)?;
     for (i, run) in runs.iter().enumerate() {
-        let colour = COLOURS[i % COLOURS.len()];
         let points = solved(run).filter(|r| cost(r) > 0.0).filter_map(|r| Some((length(r)?, on_axis(cost(r), &y))));
-        chart
-            .draw_series(points.map(|p| Circle::new(p, 3, colour.mix(0.7).filled())))
-            .map_err(err)?
-            .label(&run.name)
-            .legend(move |(x, y)| Circle::new((x + 5, y), 3, colour.filled()));
+        markers(&mut chart, points.collect(), i, &run.name)?;
     }
     legend(&mut chart, runs.len())?;
     root.present().map_err(err)
+}
+
+/// Draws `points` of the `run`-th run in its colour and marker: a dot, a ring around it, a cross, a
+/// triangle, so that runs on the same points (identical runs) all stay visible.
+fn markers<'a, DB: DrawingBackend + 'a, X: Ranged, Y: Ranged>(
+    chart: &mut ChartContext<'a, DB, Cartesian2d<X, Y>>,
+    points: Vec<(X::ValueType, Y::ValueType)>,
+    run: usize,
+    name: &str,
+) -> anyhow::Result<()>
+where
+    X::ValueType: Clone + 'static,
+    Y::ValueType: Clone + 'static,
+{
+    let colour = COLOURS[run % COLOURS.len()];
+    let (dot, line) = (colour.mix(0.7).filled(), colour.stroke_width(1));
+    macro_rules! series {
+        ($shape:ident, $size:expr, $style:expr) => {{
+            let style: ShapeStyle = $style;
+            chart
+                .draw_series(points.into_iter().map(|p| $shape::new(p, $size, style)))
+                .map_err(err)?
+                .label(name)
+                .legend(move |(x, y)| $shape::new((x + 5, y), $size, style));
+        }};
+    }
+    match run % 4 {
+        0 => series!(Circle, 3, dot),
+        1 => series!(Circle, 6, line),
+        2 => series!(Cross, 5, line),
+        _ => series!(TriangleMarker, 6, line),
+    }
+    Ok(())
 }
 
 /// Solved instances, counted as they finished: each run's (time, instances solved by then) steps, and
@@ -324,9 +360,16 @@ fn solved_over_time(svg: &mut String, runs: &[Run]) -> anyhow::Result<()> {
         .map_err(err)?;
     for (i, (run, points)) in runs.iter().zip(&steps).enumerate() {
         let colour = COLOURS[i % COLOURS.len()];
-        let line = points.iter().flat_map(|&(t, k)| [(t.min(end), k - 1), (t.min(end), k)]);
-        chart
-            .draw_series(LineSeries::new(std::iter::once((0.0, 0)).chain(line), colour.stroke_width(2)))
+        let line: Vec<(f64, usize)> = std::iter::once((0.0, 0))
+            .chain(points.iter().flat_map(|&(t, k)| [(t.min(end), k - 1), (t.min(end), k)]))
+            .collect();
+        // The first run solid, the others dashed, each its own dash: identical runs' lines both show.
+        let style = colour.stroke_width(2);
+        let series = match i {
+            0 => chart.draw_series(LineSeries::new(line, style)),
+            _ => chart.draw_series(DashedLineSeries::new(line, 4 + 4 * i as i32, 2 + 2 * i as i32, style)),
+        };
+        series
             .map_err(err)?
             .label(&run.name)
             .legend(move |(x, y)| PathElement::new([(x, y), (x + 12, y)], colour.stroke_width(2)));
@@ -335,23 +378,37 @@ fn solved_over_time(svg: &mut String, runs: &[Run]) -> anyhow::Result<()> {
     root.present().map_err(err)
 }
 
-/// Each instance both runs solved as a point (first run's cost, second's), log-log, over the diagonal:
-/// points below it are instances the second run did more cheaply. `what`: the cost's name and mean ratio.
+/// Each instance both runs solved as a point (the first run's cost, the other's), log-log, over the
+/// diagonal: points below it are instances the other run did more cheaply. With several other runs, a
+/// series each, in its colour and marker (as in the other charts), its mean ratio in the legend. `what`: the
+/// cost's name; `ratio`: its mean ratio in a comparison.
 fn against(
     svg: &mut String,
-    (a, b): (&Run, &Run),
-    comparison: &Comparison,
-    (what, ratio): (&str, Option<f64>),
+    a: &Run,
+    compared: &[(&Run, Comparison)],
+    what: &str,
+    ratio: fn(&Comparison) -> Option<f64>,
     cost: fn(&Pair) -> (f64, f64),
 ) -> anyhow::Result<()> {
-    let points: Vec<(f64, f64)> = comparison.pairs.iter().map(cost).filter(|&(x, y)| x > 0.0 && y > 0.0).collect();
-    let range = log_range(points.iter().flat_map(|&(x, y)| [x, y]));
+    let points: Vec<Vec<(f64, f64)>> =
+        compared.iter().map(|(_, c)| c.pairs.iter().map(cost).filter(|&(x, y)| x > 0.0 && y > 0.0).collect()).collect();
+    let range = log_range(points.iter().flatten().flat_map(|&(x, y)| [x, y]));
     let root = SVGBackend::with_string(svg, (560, 560)).into_drawing_area();
     root.fill(&WHITE).map_err(err)?;
     // The mean as the comparison's text gives it, so that the figure reads the same in both.
-    let mean = ratio.map_or(String::new(), |r| format!(" (geometric mean {})", crate::compare::ratio_text(r)));
+    let mean = |c: &Comparison| {
+        ratio(c).map_or(String::new(), |r| format!(" (geometric mean {})", crate::compare::ratio_text(r)))
+    };
+    let caption = match compared {
+        [(b, c)] => format!("{}: {} / {}{}", capitalised(what), b.name, a.name, mean(c)),
+        _ => format!("{}: each run / {}", capitalised(what), a.name),
+    };
+    let y_desc = match compared {
+        [(b, _)] => format!("{} ({what})", b.name),
+        _ => format!("each run ({what})"),
+    };
     let mut chart = ChartBuilder::on(&root)
-        .caption(format!("{}: {} / {}{mean}", capitalised(what), b.name, a.name), (FONT, LABEL + 4))
+        .caption(caption, (FONT, LABEL + 4))
         .margin(12)
         .margin_right(RIGHT)
         .x_label_area_size(50)
@@ -361,7 +418,7 @@ fn against(
     let ticks = log_ticks(&range);
     mesh(&mut chart.configure_mesh())
         .x_desc(format!("{} ({what})", a.name))
-        .y_desc(format!("{} ({what})", b.name))
+        .y_desc(y_desc)
         .x_label_formatter(&ticks)
         .y_label_formatter(&ticks)
         .draw()
@@ -369,8 +426,13 @@ fn against(
     chart
         .draw_series(LineSeries::new([(range.start, range.start), (range.end, range.end)], BLACK.mix(0.4)))
         .map_err(err)?;
-    let points = points.iter().map(|&(x, y)| (on_axis(x, &range), on_axis(y, &range)));
-    chart.draw_series(points.map(|p| Circle::new(p, 3, COLOURS[0].mix(0.7).filled()))).map_err(err)?;
+    for (i, (points, (b, c))) in points.iter().zip(compared).enumerate() {
+        let points = points.iter().map(|&(x, y)| (on_axis(x, &range), on_axis(y, &range))).collect();
+        // Two runs: one series, as ever, in the first colour; more: each in its run's colour and marker.
+        let run = if compared.len() == 1 { 0 } else { i + 1 };
+        markers(&mut chart, points, run, &format!("{}{}", b.name, mean(c)))?;
+    }
+    legend(&mut chart, compared.len())?;
     root.present().map_err(err)
 }
 
@@ -477,6 +539,44 @@ mod tests {
         let text = c.text("a", "b");
         let figure = text.lines().find_map(|l| l.strip_prefix("node ratio   ")).unwrap().split(' ').next().unwrap();
         assert!(title.contains(&format!("(geometric mean {figure})")), "{title} / {text}");
+    }
+
+    /// Identical runs stay visible: the second's points are rings around the first's dots, its solved line
+    /// dashed over the first's solid one, its bars narrower; with three runs the comparisons draw each run
+    /// after the first against it, a series and a legend entry each.
+    #[test]
+    fn identical_runs_stay_visible_and_every_run_is_compared() {
+        let (a, _) = spread_runs();
+        let runs = [Run { name: "a".into(), records: &a }, Run { name: "b".into(), records: &a }];
+        let drawn: BTreeMap<&str, String> = charts(&runs, "moves").unwrap().into_iter().collect();
+        let second = "#E07A2F";
+        let cost = &drawn["nodes-by-length.svg"];
+        assert!(cost.contains("r=\"3\"") && cost.contains("r=\"6\""), "a dot and a ring");
+        // Dashed: the second run's line is drawn in many pieces, the first's in one.
+        let pieces = |svg: &str, colour: &str| svg.matches(&format!("stroke=\"{colour}\"")).count();
+        let solved = &drawn["solved-by-time.svg"];
+        assert!(pieces(solved, second) > 5 * pieces(solved, "#2D5D7B").max(1) / 2, "{solved}");
+        let bars = &drawn["lengths.svg"];
+        let widths: std::collections::BTreeSet<String> = bars
+            .split("<rect")
+            .skip(1)
+            .filter(|r| r.contains("opacity=\"0.5\""))
+            .filter_map(|r| r.split("width=\"").nth(1).and_then(|w| w.split('"').next()).map(String::from))
+            .collect();
+        assert!(widths.len() >= 2, "bars of two widths: {widths:?}");
+
+        let three = [
+            Run { name: "bfs".into(), records: &a },
+            Run { name: "astar".into(), records: &a },
+            Run { name: "ida".into(), records: &a },
+        ];
+        let charts: BTreeMap<&str, Vec<(f64, String)>> =
+            charts(&three, "moves").unwrap().into_iter().map(|(name, svg)| (name, texts(&svg))).collect();
+        let words: Vec<&str> = charts["compare-nodes.svg"].iter().map(|(_, t)| t.as_str()).collect();
+        assert!(words.contains(&"Generated nodes: each run / bfs"), "{words:?}");
+        for run in ["astar (geometric mean 1.000)", "ida (geometric mean 1.000)"] {
+            assert!(words.contains(&run), "{words:?}");
+        }
     }
 
     #[test]

@@ -202,8 +202,12 @@ impl<'a, T: Task> Pool<'a, T> {
                 let c = e.checkpoint;
                 if !self.quiet {
                     let _ = tx.send(Msg::Note(format!(
-                        "{name}: id {} starts at bound {}, its checkpoint: {} iterations, {} generated nodes, {:.1} s before",
-                        job.id, c.bound, c.iterations, c.nodes, c.seconds
+                        "{name}: id {} starts at bound {}, its checkpoint: {}, {} generated nodes, {:.1} s before",
+                        job.id,
+                        c.bound,
+                        cli_common::text::count(c.iterations as u64, "iteration"),
+                        c.nodes,
+                        c.seconds
                     )));
                 }
                 Some(c)

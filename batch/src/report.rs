@@ -7,6 +7,7 @@ use crate::record::{latest, read_records, Record, Status};
 use anyhow::{bail, Context};
 use clap::Args;
 use cli_common::text::{escape_html, escape_html_lines, printable};
+use cli_common::units::seconds;
 use cli_common::SummaryFormat;
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -23,7 +24,11 @@ fn or_dash(x: Option<String>) -> String {
 /// How many of the slowest instances a summary lists.
 const SLOWEST: usize = 5;
 /// The columns of the slowest instances' table.
-const SLOWEST_COLUMNS: [&str; 4] = ["slowest", "outcome", "generated nodes", "seconds"];
+const SLOWEST_COLUMNS: [&str; 4] = ["slowest", "outcome", "generated nodes", "search time"];
+/// Search times closer than this are the same to the slowest list, which then puts the one with more nodes
+/// first: a record's clock does not tell apart instances that take under a microsecond (their times are
+/// noise at that scale), while their node counts are exact.
+const TIME_RESOLUTION: f64 = 1e-6;
 
 /// Figures over a set of records. Every figure is a plain sum or count over the records.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -91,13 +96,10 @@ impl Spread {
         (!values.is_empty()).then(|| Spread { p50: rank(0.5), p90: rank(0.9), p99: rank(0.99), max: rank(1.0) })
     }
 
-    /// `p50 x  p90 x  p99 x  max x`: counts as whole numbers, else to about four significant digits
-    /// (search times span from microseconds to hours).
+    /// `p50 x  p90 x  p99 x  max x`: counts as whole numbers, times in the unit of their scale (search times
+    /// span from microseconds to hours: see [`cli_common::units::seconds`]).
     fn text(&self, whole: bool) -> String {
-        let sig = |x: f64| {
-            let digits = if x > 0.0 && !whole { (3 - x.log10().floor() as i32).clamp(0, 9) as usize } else { 0 };
-            format!("{x:.digits$}")
-        };
+        let sig = |x: f64| if whole { format!("{x:.0}") } else { cli_common::units::seconds(x) };
         format!("p50 {}  p90 {}  p99 {}  max {}", sig(self.p50), sig(self.p90), sig(self.p99), sig(self.max))
     }
 }
@@ -130,7 +132,8 @@ impl Summary {
         let solved_seconds = total(&mut records.iter().filter(|r| r.status == Status::Solved).map(|r| r.seconds));
         let mean = |x: f64| (solved > 0).then(|| x / solved as f64);
         let mut by_time: Vec<&&Record> = records.iter().filter(|r| r.status != Status::Invalid).collect();
-        by_time.sort_by(|a, b| b.seconds.total_cmp(&a.seconds));
+        let tick = |r: &Record| (r.seconds / TIME_RESOLUTION).floor();
+        by_time.sort_by(|a, b| tick(b).total_cmp(&tick(a)).then(b.nodes.cmp(&a.nodes)));
         let heuristics: BTreeSet<String> = records
             .iter()
             .filter(|r| r.status != Status::Invalid)
@@ -200,8 +203,8 @@ impl Summary {
         }
         let _ = writeln!(
             s,
-            "checked      {} lengths against the input, {} mismatched{}",
-            self.checked,
+            "checked      {} against the input, {} mismatched{}",
+            cli_common::text::count(self.checked as u64, "length"),
             self.mismatched.len(),
             self.mismatch_ids()
         );
@@ -214,14 +217,14 @@ impl Summary {
         );
         let _ = writeln!(
             s,
-            "search time  {:.3} s; mean {} s a solved instance",
-            self.seconds,
-            or_dash(self.mean_seconds.map(|m| format!("{m:.3}")))
+            "search time  {}; mean {} a solved instance",
+            seconds(self.seconds),
+            or_dash(self.mean_seconds.map(seconds))
         );
         let slow: Vec<String> = self
             .slowest
             .iter()
-            .map(|r| format!("{} ({:.3} s, {})", printable(&r.id), r.seconds, r.outcome(self.steps)))
+            .map(|r| format!("{} ({}, {})", printable(&r.id), seconds(r.seconds), r.outcome(self.steps)))
             .collect();
         let _ = writeln!(s, "slowest      {}", if slow.is_empty() { "-".to_string() } else { slow.join(", ") });
         for h in &self.heuristics {
@@ -246,15 +249,15 @@ impl Summary {
             ("generated nodes", self.nodes.to_string()),
             ("expanded nodes", self.expanded.to_string()),
             ("mean generated nodes (solved)", or_dash(self.mean_nodes.map(|m| format!("{m:.0}")))),
-            ("search time (s)", format!("{:.3}", self.seconds)),
-            ("mean search time (s, solved)", or_dash(self.mean_seconds.map(|m| format!("{m:.3}")))),
+            ("search time", seconds(self.seconds)),
+            ("mean search time (solved)", or_dash(self.mean_seconds.map(seconds))),
         ];
         if self.exhausted > 0 {
             rows.insert(5, ("exhausted work items", self.exhausted.to_string()));
         }
         rows.extend(self.heuristics.iter().map(|h| ("heuristic", printable(h).into_owned())));
         rows.push(("lengths (length:count)", self.length_words()));
-        rows.push(("search time (s, solved)", or_dash(self.seconds_spread.map(|p| p.text(false)))));
+        rows.push(("search time (solved)", or_dash(self.seconds_spread.map(|p| p.text(false)))));
         rows.push(("generated nodes (solved)", or_dash(self.nodes_spread.map(|p| p.text(true)))));
         rows
     }
@@ -263,9 +266,7 @@ impl Summary {
     fn slowest_rows(&self) -> Vec<[String; 4]> {
         self.slowest
             .iter()
-            .map(|r| {
-                [printable(&r.id).into_owned(), r.outcome(self.steps), r.nodes.to_string(), format!("{:.3}", r.seconds)]
-            })
+            .map(|r| [printable(&r.id).into_owned(), r.outcome(self.steps), r.nodes.to_string(), seconds(r.seconds)])
             .collect()
     }
 
@@ -333,13 +334,14 @@ pub struct ReportArgs {
     /// text (aligned lines), markdown (tables for a paper or an issue) or json.
     #[arg(long, value_enum, value_name = "FORMAT", default_value = "text")]
     pub format: SummaryFormat,
-    /// The files are two runs of the same instances (not shards of one): summarise each, then the second
-    /// against the first (nodes and time per instance and their ratio, lengths that differ).
+    /// The files are two or more runs of the same instances (not shards of one), e.g. BFS, A* and IDA*
+    /// batches of one file: summarise each, then each run after the first against the first (nodes and time
+    /// per instance and their ratio, lengths that differ), with three or more a table of every run first.
     #[arg(long)]
     pub compare: bool,
     /// Also draw SVG charts into DIR: lengths, time and nodes by length (log scale), instances solved
-    /// against wall-clock time since the run began, and with --compare one run's nodes and time against
-    /// the other's.
+    /// against wall-clock time since the run began, and with --compare each run's nodes and time against
+    /// the first's.
     #[arg(long, value_name = "DIR")]
     pub plot: Option<PathBuf>,
     /// Also write one self-contained HTML page to FILE: the summary (the same figures as --format
@@ -369,9 +371,9 @@ fn load(name: &str, files: &[PathBuf]) -> anyhow::Result<Vec<Record>> {
         let left_out = file.records.len() - records.len();
         if left_out > 0 {
             cli_common::log(&format!(
-                "{name}: note: {}: {left_out} records of ids recorded again later are not counted (an id's last \
-                 record counts)",
-                path.display()
+                "{name}: note: {}: {} of ids recorded again later are not counted (an id's last record counts)",
+                path.display(),
+                cli_common::text::count(left_out as u64, "record")
             ));
         }
         for r in records {
@@ -455,12 +457,24 @@ fn write_html(
     file.write_all(page.as_bytes()).with_context(|| format!("cannot write {}", path.display()))
 }
 
-/// `report --compare --format json`: the comparison and each run's summary. Serialised as it is, not through
+/// `report --compare --format json`: the comparison (of two runs; of three or more, each run after the
+/// first against it, in `comparisons`) and each run's summary. Serialised as it is, not through
 /// `serde_json::Value`, which cannot hold the summaries' node totals past u64.
 #[derive(Serialize)]
 struct Compared<'a> {
-    comparison: &'a Comparison,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    comparison: Option<&'a Comparison>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    comparisons: Vec<NamedComparison<'a>>,
     runs: Vec<NamedSummary<'a>>,
+}
+
+/// A run against the first, with both names.
+#[derive(Serialize)]
+struct NamedComparison<'a> {
+    name: &'a str,
+    against: &'a str,
+    comparison: &'a Comparison,
 }
 
 /// A run's summary, with the run's name.
@@ -484,8 +498,11 @@ pub struct Tool {
 /// any length mismatched or two runs disagree on one.
 pub fn run(tool: Tool, args: &ReportArgs) -> anyhow::Result<ExitCode> {
     let name = tool.name;
-    if args.compare && args.files.len() != 2 {
-        return Err(cli_common::usage(anyhow::anyhow!("--compare takes two record files, not {}", args.files.len())));
+    if args.compare && args.files.len() < 2 {
+        return Err(cli_common::usage(anyhow::anyhow!(
+            "--compare takes two or more record files (runs of the same instances), not {}",
+            args.files.len()
+        )));
     }
     let runs: Vec<(String, Vec<Record>)> = if args.compare {
         args.files
@@ -497,13 +514,46 @@ pub fn run(tool: Tool, args: &ReportArgs) -> anyhow::Result<ExitCode> {
     };
     let summaries: Vec<Summary> = runs.iter().map(|(_, r)| Summary::new(r, tool.steps)).collect();
     let mut ok = summaries.iter().all(|s| s.mismatched.is_empty());
-    if let [(a_name, a), (b_name, b)] = &runs[..] {
-        let comparison = Comparison::new(a, b);
-        ok &= comparison.length_differs.is_empty();
+    // Each run after the first against the first.
+    let comparisons: Vec<(&str, Comparison)> = match &runs[..] {
+        [(_, first), others @ ..] if args.compare => {
+            others.iter().map(|(name, records)| (name.as_str(), Comparison::new(first, records))).collect()
+        }
+        _ => Vec::new(),
+    };
+    let comparison_text = |markdown: bool| {
+        let a_name = runs[0].0.as_str();
+        let mut s = String::new();
+        if comparisons.len() > 1 {
+            let solved: Vec<usize> = summaries.iter().map(|s| s.solved).collect();
+            let _ = writeln!(s, "{}", crate::compare::table(a_name, &comparisons, &solved, markdown));
+        }
+        for (i, (b_name, c)) in comparisons.iter().enumerate() {
+            if markdown {
+                let _ = write!(s, "### {b_name} against {a_name}\n\n{}", c.markdown(a_name, b_name));
+            } else {
+                let _ = write!(s, "{}{}", if i > 0 { "\n" } else { "" }, c.text(a_name, b_name));
+            }
+        }
+        s
+    };
+    if !comparisons.is_empty() {
+        ok &= comparisons.iter().all(|(_, c)| c.length_differs.is_empty());
         match args.format {
             SummaryFormat::Json => {
+                let first = runs[0].0.as_str();
                 let runs = runs.iter().zip(&summaries).map(|((name, _), summary)| NamedSummary { name, summary });
-                let all = Compared { comparison: &comparison, runs: runs.collect() };
+                let all = match &comparisons[..] {
+                    [(_, c)] => Compared { comparison: Some(c), comparisons: Vec::new(), runs: runs.collect() },
+                    many => Compared {
+                        comparison: None,
+                        comparisons: many
+                            .iter()
+                            .map(|(name, comparison)| NamedComparison { name, against: first, comparison })
+                            .collect(),
+                        runs: runs.collect(),
+                    },
+                };
                 println!("{}", serde_json::to_string_pretty(&all)?);
             }
             format => {
@@ -519,12 +569,7 @@ pub fn run(tool: Tool, args: &ReportArgs) -> anyhow::Result<ExitCode> {
                     print_summary(name, summary, format)?;
                     println!();
                 }
-                match format {
-                    SummaryFormat::Markdown => {
-                        print!("### {b_name} against {a_name}\n\n{}", comparison.markdown(a_name, b_name))
-                    }
-                    _ => print!("{}", comparison.text(a_name, b_name)),
-                }
+                print!("{}", comparison_text(format == SummaryFormat::Markdown));
             }
         }
     } else {
@@ -537,11 +582,10 @@ pub fn run(tool: Tool, args: &ReportArgs) -> anyhow::Result<ExitCode> {
         }
     }
     if let Some(path) = &args.html {
-        let comparison = match &runs[..] {
-            [(a_name, a), (b_name, b)] => {
-                Some(format!("{b_name} against {a_name}\n\n{}", Comparison::new(a, b).text(a_name, b_name)))
-            }
-            _ => None,
+        let comparison = match &comparisons[..] {
+            [] => None,
+            [(b_name, c)] => Some(format!("{b_name} against {}\n\n{}", runs[0].0, c.text(&runs[0].0, b_name))),
+            _ => Some(comparison_text(false)),
         };
         write_html(path, tool, &args.files, &summaries, comparison.as_deref(), &plotted)?;
         cli_common::log(&format!("{name}: wrote {}", path.display()));
@@ -575,6 +619,30 @@ mod tests {
         assert_eq!(s.mean_nodes, Some(u64::MAX as f64));
         let json = serde_json::to_string(&s).unwrap();
         assert!(json.contains(r#""nodes":55340232221128654845,"#), "{json}");
+    }
+
+    /// Fast instances: times in the unit of their scale, and the slowest by nodes where their times are
+    /// within the clock's resolution of each other (`b` took more nodes than `a` in the same microsecond).
+    #[test]
+    fn fast_instances_have_times_that_mean_something() {
+        let records = [solved("a", 10, 0.000_012_3), solved("b", 500, 0.000_012_1), solved("c", 7, 0.000_002)];
+        let s = Summary::new(&records, "moves");
+        let ids: Vec<&str> = s.slowest.iter().map(|r| r.id.as_str()).collect();
+        assert_eq!(ids, ["b", "a", "c"]);
+        let text = s.text();
+        assert!(text.contains("search time  26.40 µs; mean 8.800 µs a solved instance"), "{text}");
+        assert!(text.contains("slowest      b (12.10 µs, 3 moves), a (12.30 µs, 3 moves)"), "{text}");
+        assert!(text.contains("seconds      p50 12.10 µs  p90 12.30 µs"), "{text}");
+        assert!(s.markdown().contains("| search time | 26.40 µs |"), "{}", s.markdown());
+        let zero = [solved("x", 1, 0.0), solved("y", 9, 0.0)];
+        assert_eq!(Summary::new(&zero, "moves").slowest[0].id, "y");
+        // One of a thing in the singular.
+        let mut one = solved("a", 1, 1.0);
+        one.matched = Some(true);
+        let text = Summary::new([&one], "moves").text();
+        assert!(text.contains("checked      1 length against the input, 0 mismatched"), "{text}");
+        let c = Comparison::new(std::slice::from_ref(&one), std::slice::from_ref(&one));
+        assert!(c.text("a", "b").contains("b against a: 1 instance solved by both"), "{}", c.text("a", "b"));
     }
 
     /// Ids and heuristics come from record files: whatever they hold, a report never prints a control

@@ -18,11 +18,12 @@ use crate::pool::{Msg, Pool, Shape, Todo};
 use crate::progress::Progress;
 use crate::record::{latest, Record, RecordFormat, Status};
 use crate::report::Summary;
+use crate::rows::Row;
 use crate::settings;
 use crate::sink::Sink;
 use crate::task::Task;
 use anyhow::{anyhow, Context};
-use cli_common::text::printable;
+use cli_common::text::{count, printable};
 use cli_common::{log, one_line, shell_quote, signals, usage};
 use std::collections::HashMap;
 use std::fs::File;
@@ -38,7 +39,7 @@ enum Input<'t, I> {
     /// resumed is found before any work.
     Listed(Vec<Job<I>>),
     /// Stdin, read as the workers take the instances.
-    Streamed(JobReader<'t, Box<dyn BufRead + Send>, I>),
+    Streamed(Box<JobReader<'t, Box<dyn BufRead + Send>, I>>),
 }
 
 /// A tool's `batch`, for the puzzle `task` (already built from the tool's options, so that everything the
@@ -59,7 +60,7 @@ pub fn run<T: Task>(args: &BatchArgs, task: &T) -> anyhow::Result<ExitCode> {
         )));
     }
     let parse = |line: &str| task.parse(line);
-    let input = read_input(args, &parse)?;
+    let input = read_input(args, &parse, task.rows())?;
     let format = args.format.or(args.output.as_deref().map(RecordFormat::for_path)).unwrap_or(RecordFormat::Jsonl);
     let (mut sink, records) = Sink::open(task.name(), args.output.as_deref(), format, args.resume).map_err(usage)?;
     let claims = match (&args.claim, &args.output) {
@@ -96,8 +97,8 @@ fn open_claims(
     if !theirs.is_empty() && !args.quiet {
         let lines: Vec<String> = theirs.iter().take(10).map(u64::to_string).collect();
         log(&format!(
-            "{name}: note: {} lines recorded in {} are claimed by other workers too (lines {}): the merged records will hold them twice",
-            theirs.len(),
+            "{name}: note: {} recorded in {} are claimed by other workers too (lines {}): the merged records will hold them twice",
+            count(theirs.len() as u64, "line"),
             out.display(),
             lines.join(", ")
         ));
@@ -106,14 +107,33 @@ fn open_claims(
 }
 
 /// The input: a file read whole, or stdin to be read as it is worked on.
-fn read_input<'t, I>(args: &BatchArgs, parse: Parse<'t, I>) -> anyhow::Result<Input<'t, I>> {
+fn read_input<'t, I>(args: &BatchArgs, parse: Parse<'t, I>, rows: Option<Row>) -> anyhow::Result<Input<'t, I>> {
     if args.input == "-" {
         let stdin: Box<dyn BufRead + Send> = Box::new(BufReader::new(std::io::stdin()));
-        return Ok(Input::Streamed(JobReader::new(stdin, parse, args.shard)));
+        return Ok(Input::Streamed(Box::new(JobReader::new(stdin, parse, args.shard).with_rows(rows))));
     }
-    let file = File::open(&args.input).with_context(|| format!("cannot read {}", args.input)).map_err(usage)?;
-    let jobs = JobReader::new(BufReader::new(file), parse, args.shard).collect::<std::io::Result<Vec<_>>>();
+    let file = open_input(&args.input)?;
+    let jobs =
+        JobReader::new(BufReader::new(file), parse, args.shard).with_rows(rows).collect::<std::io::Result<Vec<_>>>();
     Ok(Input::Listed(jobs.with_context(|| format!("cannot read {}", args.input)).map_err(usage)?))
+}
+
+/// The input file opened for reading, or the user's error naming it (missing, unreadable, a folder).
+fn open_input(input: &str) -> anyhow::Result<File> {
+    let opened = File::open(input).and_then(|file| match file.metadata() {
+        Ok(m) if m.is_dir() => Err(std::io::Error::other("it is a folder, not a file")),
+        _ => Ok(file),
+    });
+    opened.with_context(|| format!("cannot read {input}")).map_err(usage)
+}
+
+/// Checks that the batch's input can be read (stdin always can), so that a tool can say a wrong file name
+/// first, before the warnings and work of building its solver (loading tables).
+pub fn check_input(args: &BatchArgs) -> anyhow::Result<()> {
+    if args.input != "-" {
+        open_input(&args.input)?;
+    }
+    Ok(())
 }
 
 /// Runs the batch into an open sink that already holds `records` (when resumed), and says how it ended.
@@ -147,9 +167,9 @@ fn run_into<T: Task>(
         );
     }
     let (mut todo, total) = todo(&mut input, recorded, claims)?;
-    if let (Some(count), Some(total), true) = (listed, total, args.resume && !records.is_empty()) {
-        let had = records.len();
-        say(args, &format!("{name}: resuming {out_name}: {had} records there, {total} of {count} instances to go"));
+    if let (Some(instances), Some(total), true) = (listed, total, args.resume && !records.is_empty()) {
+        let (had, instances) = (count(records.len() as u64, "record"), count(instances as u64, "instance"));
+        say(args, &format!("{name}: resuming {out_name}: {had} there, {total} of {instances} to go"));
     }
 
     signals::catch_interrupts();
@@ -347,10 +367,10 @@ fn summarize(
     say(
         args,
         &format!(
-            "wall time    {:.3} s this run ({} instances, {} threads, --parallel {}{})",
+            "wall time    {:.3} s this run ({}, {}, --parallel {}{})",
             started.elapsed().as_secs_f64(),
-            writer.progress.done,
-            shape.threads,
+            count(writer.progress.done, "instance"),
+            count(shape.threads as u64, "thread"),
             clap::ValueEnum::to_possible_value(&shape.policy).expect("no variant is skipped").get_name(),
             if args.parallel == Parallel::Auto { " by auto" } else { "" }
         ),
@@ -370,7 +390,7 @@ fn exit_code(args: &BatchArgs, name: &str, writer: Writer, summary: &Summary, li
             _ if args.claim.is_some() => {
                 "its unclaimed instances are left to the other workers, and its claimed ones to --resume".to_string()
             }
-            Some(_) => format!("{} instances left", writer.progress.left().unwrap_or_default()),
+            Some(_) => format!("{} left", count(writer.progress.left().unwrap_or_default(), "instance")),
             None => "the rest of stdin was not read".to_string(),
         };
         log(&format!(

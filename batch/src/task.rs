@@ -34,8 +34,15 @@ pub trait Task: Sync {
     /// means.
     fn settings(&self) -> Vec<(&'static str, String)>;
 
-    /// Reads one line (without its newline): `None` for a blank or comment line.
+    /// Reads one line (without its newline), or the rows of a grid joined by spaces (see [`Task::rows`]):
+    /// `None` for a blank or comment line.
     fn parse(&self, line: &str) -> Option<Line<Self::Instance>>;
+
+    /// What a row is, if an instance may be written as a grid, one row a line (`crate::rows`): such rows are
+    /// joined and parsed as one line, whose number is the first row's. `None` (the default): a line each.
+    fn rows(&self) -> Option<crate::rows::Row> {
+        None
+    }
 
     /// The record of a line that is not a valid instance.
     fn invalid(&self, src: &Source, problem: String) -> Record;

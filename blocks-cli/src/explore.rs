@@ -64,7 +64,9 @@ fn json(level: &Level, space: &Exploration, list: usize, seconds: f64) -> serde_
 }
 
 fn summary(space: &Exploration) -> String {
-    let fewest = space.nearest_solved.map_or("unsolvable".to_string(), |d| format!("solved in {d} moves"));
+    let fewest = space
+        .nearest_solved
+        .map_or("unsolvable".to_string(), |d| format!("solved in {}", cli_common::text::count(u64::from(d), "move")));
     format!(
         "{} positions reachable, {} of them solved; the start is {fewest}; the farthest ({}) are {} moves away ({} metric)",
         space.reachable(),

@@ -56,7 +56,8 @@ enum Command {
     /// Solve a file of level lines, writing one record (JSON lines or CSV) a level as it finishes;
     /// resumable, interruptible, shardable (the same machinery as `solver batch`).
     Batch(LevelsBatchArgs),
-    /// Merge record files of `batch` (e.g. its shards) and print their summary, or compare two runs.
+    /// Merge record files of `batch` (e.g. its shards) and print their summary, or compare runs (two or
+    /// more, each against the first).
     Report(batch::report::ReportArgs),
     /// Every position reachable from a level's start: how many at each distance, how many solved, the
     /// farthest.
@@ -151,7 +152,11 @@ fn generate(args: &GenerateArgs) -> anyhow::Result<ExitCode> {
         let name = if level.name().is_empty() { "level" } else { level.name() };
         writeln!(out, "{name}-{seed}: {}", position.to_text())?;
     }
-    log(&format!("blocks generate: {} positions, {} {} moves a walk", args.count, args.walk, args.metric.name()));
+    let (positions, metric) = (cli_common::text::count(args.count, "position"), args.metric.name());
+    log(&format!(
+        "blocks generate: {positions}, {} a walk",
+        cli_common::text::count(args.walk as u64, &format!("{metric} move"))
+    ));
     Ok(ExitCode::SUCCESS)
 }
 

@@ -88,7 +88,11 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
                 match &solution.outcome {
                     Outcome::Solved(steps) => {
                         let kind = if options.algorithm.optimal() { "optimal" } else { "not necessarily fewest" };
-                        writeln!(out, "{id}: {} moves in the {metric} metric ({kind}), {work}", steps.len())?;
+                        writeln!(
+                            out,
+                            "{id}: {} in the {metric} metric ({kind}), {work}",
+                            cli_common::text::count(steps.len() as u64, "move")
+                        )?;
                         let words: Vec<String> = steps.iter().map(Step::to_string).collect();
                         writeln!(out, "{}", words.join(" "))?;
                     }

@@ -34,9 +34,30 @@ pub fn escape_html_lines(text: &str) -> String {
     text.split('\n').map(escape_html).collect::<Vec<_>>().join("\n")
 }
 
+/// `n` and the noun, plural unless `n` is 1 (`1 thread`, `2 threads`, `1 entry`, `3 entries`), so that no
+/// message says "1 threads". `noun` is the singular of a noun with a regular plural.
+pub fn count(n: u64, noun: &str) -> String {
+    if n == 1 {
+        return format!("1 {noun}");
+    }
+    match noun.strip_suffix('y') {
+        Some(stem) if !stem.ends_with(['a', 'e', 'o', 'u']) => format!("{n} {stem}ies"),
+        _ => format!("{n} {noun}s"),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn counts_are_plural_unless_one() {
+        assert_eq!(count(1, "thread"), "1 thread");
+        assert_eq!(count(0, "thread"), "0 threads");
+        assert_eq!(count(2, "entry"), "2 entries");
+        assert_eq!(count(1, "entry"), "1 entry");
+        assert_eq!(count(5, "day"), "5 days");
+    }
 
     #[test]
     fn control_characters_and_overrides_are_escaped_and_the_rest_kept() {

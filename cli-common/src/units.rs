@@ -69,6 +69,24 @@ pub fn human_bytes(n: impl Into<u128>) -> String {
     format!("{text} {}", UNITS[u])
 }
 
+/// A time in the unit of its scale, to four significant digits: `3.214 s`, `12.35 ms`, `373.4 µs`, so
+/// that a report of fast instances shows figures that mean something rather than `0.000 s`; 0 is `0 s`,
+/// an hour is `3600 s` (search times are compared in seconds, not read as clock times), and a million seconds
+/// or more (a damaged record) `1.000e305 s`.
+pub fn seconds(secs: f64) -> String {
+    if secs == 0.0 || !secs.is_finite() {
+        return format!("{secs} s");
+    }
+    let (v, unit) = match secs.abs() {
+        a if a >= 1e6 => return format!("{secs:.3e} s"),
+        a if a >= 0.99995 => (secs, "s"),
+        a if a >= 0.99995e-3 => (secs * 1e3, "ms"),
+        _ => (secs * 1e6, "µs"),
+    };
+    let digits = (3 - v.abs().log10().floor() as i32).clamp(0, 3) as usize;
+    format!("{v:.digits$} {unit}")
+}
+
 /// A count with thousands separators, e.g. `518,918,400`.
 pub fn thousands(n: impl Into<u128>) -> String {
     let s = n.into().to_string();
@@ -85,6 +103,23 @@ pub fn thousands(n: impl Into<u128>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn times_are_in_the_unit_of_their_scale() {
+        let cases = [
+            (0.0, "0 s"),
+            (3.2141, "3.214 s"),
+            (3600.0, "3600 s"),
+            (0.012346, "12.35 ms"),
+            (0.000_373_4, "373.4 µs"),
+            (0.000_000_3, "0.300 µs"),
+            (0.999_999, "1.000 s"),
+            (1e305, "1.000e305 s"),
+        ];
+        for (x, want) in cases {
+            assert_eq!(seconds(x), want, "{x}");
+        }
+    }
 
     #[test]
     fn sizes_parse_with_binary_suffixes() {

@@ -383,11 +383,11 @@ fn build_one(
     log: Log,
 ) -> Result<(), Error> {
     log.note(&format!(
-        "building {}: {} placements{}, {} threads",
+        "building {}: {} placements{}, {}",
         path.display(),
         thousands(pattern.size()),
         if labels > 1 { format!(", {labels} entries each") } else { String::new() },
-        pool.current_num_threads()
+        cli_common::text::count(pool.current_num_threads() as u64, "thread")
     ));
     let bar = log.progress_bar(pattern.size());
     let mut progress = |r: &bfs::DepthReport| {
@@ -414,8 +414,12 @@ fn build_one(
     }
     if built.unreachable > 0 {
         log.note(&format!(
-            "  {} placements cannot be reached from the goal; stored as their Manhattan distance",
-            thousands(built.unreachable)
+            "  {} cannot be reached from the goal; stored as {} Manhattan distance",
+            match built.unreachable {
+                1 => "1 placement".to_string(),
+                n => format!("{} placements", thousands(n)),
+            },
+            if built.unreachable == 1 { "its" } else { "their" }
         ));
     }
     log.note(&format!(

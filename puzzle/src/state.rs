@@ -37,7 +37,7 @@ pub enum ReplayError {
         board: Board,
     },
     /// Every move legal, but the last position is not the goal: its Manhattan distance is given.
-    #[error("the moves end {0} moves (Manhattan) away from the goal, not at it")]
+    #[error("the moves end {0} move{s} (Manhattan) away from the goal, not at it", s = if *.0 == 1 { "" } else { "s" })]
     NotAtGoal(u32),
 }
 
@@ -314,6 +314,10 @@ mod tests {
         s.move_blank(Dir::Down);
         assert_eq!(s.replay(&[5, 1]).map(|g| g.is_goal()), Ok(true));
         assert_eq!(s.replay(&[5]), Err(ReplayError::NotAtGoal(1)));
+        assert_eq!(
+            ReplayError::NotAtGoal(1).to_string(),
+            "the moves end 1 move (Manhattan) away from the goal, not at it"
+        );
         assert_eq!(s.replay(&[15]), Err(ReplayError::NotAdjacent { index: 0, tile: 15 }));
         assert_eq!(s.replay(&[16]), Err(ReplayError::NoSuchTile { index: 0, tile: 16, board: Board::FOUR }));
         assert_eq!(s.blank_dirs(&[5, 1]), vec![Dir::Up, Dir::Left]);

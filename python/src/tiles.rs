@@ -82,7 +82,7 @@ impl Request {
         let pdbs = pdbs.or_else(|| std::env::var_os("STP_PDBS").map(PathBuf::from)).unwrap_or_else(|| "pdbs".into());
         let args = SearchArgs {
             board: board_arg(board)?,
-            goal,
+            goal: Some(goal),
             algorithm,
             heuristic,
             pdbs,
@@ -147,7 +147,7 @@ pub fn solver_for(args: &SearchArgs) -> anyhow::Result<Arc<Solver>> {
         args.partition,
         args.lookups,
         informed,
-        args.textbook.then_some(args.goal.name()),
+        args.textbook.then_some(args.goal().name()),
     );
     let key = (key, std::fs::metadata(&args.pdbs).and_then(|m| m.modified()).ok());
     if let Some(c) = solvers().lock().unwrap().get(&key) {
@@ -166,8 +166,8 @@ pub fn solver_for(args: &SearchArgs) -> anyhow::Result<Arc<Solver>> {
 pub fn read_position(args: &SearchArgs, text: &str) -> anyhow::Result<(SearchArgs, puzzle::Instance)> {
     let s = args.for_position(text)?;
     let board = s.board();
-    let inst = puzzle::parse_line(board, s.goal, text)
-        .map_err(|e| cli_common::usage(anyhow::anyhow!("bad position: {}", position_error(board, s.goal, text, &e))))?
+    let inst = puzzle::parse_line(board, s.goal(), text)
+        .map_err(|e| cli_common::usage(anyhow::anyhow!("bad position: {}", position_error(board, s.goal(), text, &e))))?
         .ok_or_else(|| cli_common::usage(anyhow::anyhow!("bad position: no tiles given")))?;
     Ok((s, inst))
 }
@@ -247,7 +247,7 @@ fn search_one(
     limits: &search::Limits,
 ) -> anyhow::Result<Solution> {
     let searched = algorithm::solve(solver, s.algorithm, &inst.state, threads, limits, Follow::default())?;
-    let goal = s.goal;
+    let goal = s.goal();
     let recorder = Recorder::new(solver, goal, MoveStyle::Tiles);
     let text = adapters::tiles::user_tiles(&inst.state, goal);
     let src = Source { id, line: 1, text: &text, expected: inst.optimal };

@@ -23,9 +23,10 @@ pub struct SearchArgs {
     pub board: Option<Board>,
     /// The goal the input is written for: blank-first (`0 1 2 ... 15`, Korf's) or blank-last
     /// (`1 2 ... 15 0`). Blank-last input is converted exactly (a half turn and relabelling), and moves are
-    /// printed back in its labels.
-    #[arg(long, value_name = "GOAL", env = "STP_GOAL", default_value = "blank-first", help_heading = INPUT)]
-    pub goal: Goal,
+    /// printed back in its labels. [default: the goal of the position's form (the speedsolvers' rows apart
+    /// by `/` are written for blank-last), else blank-first]
+    #[arg(long, value_name = "GOAL", env = "STP_GOAL", help_heading = INPUT)]
+    pub goal: Option<Goal>,
     /// ida: the engine's IDA* (fast; threads, lanes); astar, greedy (best-first) and dfs (depth-first; both
     /// fast, not necessarily shortest): the generic library's over the same heuristic; bfs, bibfs
     /// (bidirectional): the library's, with no heuristic. The library's run on one thread.
@@ -98,26 +99,65 @@ impl SearchArgs {
         self.board.unwrap_or(Board::FOUR)
     }
 
-    /// These options with the board `position` is on: `--board` when given, else the square board its tile
-    /// count says (with or without an id and a length before the tiles; 16 tiles, the 15-puzzle, as well);
-    /// a count that is no square board is refused, naming the boards with that many cells.
+    /// The goal: `--goal` (or `$STP_GOAL`), else blank-first.
+    pub fn goal(&self) -> Goal {
+        self.goal.unwrap_or_default()
+    }
+
+    /// The goal `position` is read for: `--goal` (or `$STP_GOAL`) when given, else the goal its form brings
+    /// (the speedsolvers' rows apart by `/`: blank-last), else blank-first; with the note to give on stderr
+    /// when the form's goal is applied, or set aside for a given one that differs.
+    pub fn goal_for(&self, position: &str) -> (Goal, Option<String>) {
+        let Some(form) = puzzle::instance::form_goal(position) else { return (self.goal(), None) };
+        let what = "rows apart by '/' are the speedsolvers' form, written for their goal (the blank last)";
+        match self.goal {
+            None => (form, Some(format!("{what}: solved toward it, as --goal {} would", form.name()))),
+            Some(given) if given != form => {
+                (given, Some(format!("{what}, but --goal (or $STP_GOAL) says {}: solved toward that", given.name())))
+            }
+            Some(given) => (given, None),
+        }
+    }
+
+    /// These options with the board and goal `position` is on. The board: `--board` when given, else the one
+    /// its rows say when written apart (`1 2 3/4 5 0`: 2x3), else the square board its tile count says (with
+    /// or without an id and a length before the tiles; 16 tiles, the 15-puzzle, as well); a count that is no
+    /// square board is refused, naming the boards with that many cells, and a word that is no tile first.
+    /// The goal: see [`SearchArgs::goal_for`], whose note is given here.
     pub fn for_position(&self, position: &str) -> anyhow::Result<SearchArgs> {
         let mut args = self.clone();
-        if self.board.is_some() {
-            return Ok(args);
+        args.board = Some(self.board_for(position)?);
+        let (goal, note) = self.goal_for(position);
+        if let Some(note) = note {
+            cli_common::log(&format!("solver: note: {note}"));
+        }
+        args.goal = Some(goal);
+        Ok(args)
+    }
+
+    /// The board of [`SearchArgs::for_position`].
+    fn board_for(&self, position: &str) -> anyhow::Result<Board> {
+        if let Some(board) = self.board {
+            return Ok(board);
+        }
+        let bad = |e: puzzle::InstanceError| usage(anyhow::anyhow!("bad position: {e}"));
+        if let Some(board) = puzzle::instance::form_board(position).map_err(bad)? {
+            return Ok(board);
         }
         let n = puzzle::instance::words(position).len();
         let square = |cells: usize| (2..=5).find(|k| k * k == cells);
         let with_id = square(n.saturating_sub(2)).filter(|&k| k >= 3);
         if let Some(k) = square(n).or(with_id).or((n < 4).then_some(4)) {
-            args.board = Some(Board::new(k, k).expect("2x2 to 5x5 are boards"));
-            return Ok(args);
+            return Ok(Board::new(k, k).expect("2x2 to 5x5 are boards"));
         }
         let fits: Vec<String> = (2..=n / 2)
             .filter(|&r| n.is_multiple_of(r) && n / r >= 2)
             .filter_map(|r| Board::new(r, n / r).ok())
             .map(|b| b.to_string())
             .collect();
+        if let Some(e) = puzzle::instance::stray_word(position) {
+            return Err(bad(e));
+        }
         let fits = if fits.is_empty() { String::new() } else { format!(" (boards of {n} cells: {})", fits.join(", ")) };
         Err(usage(anyhow::anyhow!("{n} tiles are no square board: give --board RxC{fits}")))
     }
@@ -147,7 +187,7 @@ impl SearchArgs {
                     ))
                 }
             }
-            s = s.with_textbook(Some(self.goal));
+            s = s.with_textbook(Some(self.goal()));
         }
         Ok(s)
     }

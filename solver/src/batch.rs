@@ -23,9 +23,42 @@ pub struct TilesBatchArgs {
 
 /// `solver batch`: see `batch::run` for the exit codes.
 pub fn run(args: &TilesBatchArgs) -> anyhow::Result<ExitCode> {
-    let search = &args.textbook.apply(&args.search);
+    // A wrong file name is said first, not after the tables' warnings and loading.
+    batch::check_input(&args.batch)?;
+    let mut search = args.textbook.apply(&args.search);
+    let goal_given = search.goal.is_some();
+    if let Some((line, text)) = first_position(&args.batch.input).filter(|_| !goal_given) {
+        let (goal, note) = search.goal_for(&text);
+        if let Some(note) = note {
+            cli_common::log(&format!("solver: note: {} line {line}: {note} (every line of it)", args.batch.input));
+        }
+        search.goal = Some(goal);
+    }
     let solver = search.solver()?;
-    let recorder = Recorder::new(&solver, search.goal, MoveStyle::Tiles);
-    let tiles = Tiles { board: search.board(), algorithm: search.algorithm, recorder };
+    let recorder = Recorder::new(&solver, search.goal(), MoveStyle::Tiles);
+    let tiles = Tiles { board: search.board(), algorithm: search.algorithm, recorder, goal_given };
     batch::run(&args.batch, &tiles)
+}
+
+/// The first line of an input file that holds words, and its number, for the goal its form may bring
+/// (stdin is not read ahead: its lines are read for the given goal or the default).
+fn first_position(input: &str) -> Option<(u64, String)> {
+    use batch::lines::{read_line, skip_line, Fit, MAX_LINE};
+    if input == "-" {
+        return None;
+    }
+    let mut file = std::io::BufReader::new(std::fs::File::open(input).ok()?);
+    let mut buf = Vec::new();
+    for line in 1.. {
+        let fit = read_line(&mut file, &mut buf, MAX_LINE).ok()??;
+        if fit == Fit::TooLong {
+            skip_line(&mut file).ok()?;
+            continue;
+        }
+        let text = String::from_utf8_lossy(&buf);
+        if !puzzle::instance::words(&text).is_empty() {
+            return Some((line, text.trim().to_string()));
+        }
+    }
+    None
 }

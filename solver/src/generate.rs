@@ -32,17 +32,13 @@ pub struct GenerateArgs {
     pub goal: Goal,
 }
 
-/// `solver generate`: one position a line (bare tiles, in `--goal`'s labels), so line k is instance k for
-/// `solver batch`; a closing comment line records the command.
+/// `solver generate`: a first comment line recording the command, then one position a line (bare tiles, in
+/// `--goal`'s labels). The comment comes first so that the output's last line is a position
+/// (`solver generate | tail -1`); instance k is then line k + 1, its id in `solver batch`.
 pub fn run(args: &GenerateArgs) -> anyhow::Result<()> {
     let mut rng = SplitMix64::new(args.seed);
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
-    for _ in 0..args.count {
-        let tiles = adapters::tiles::draw(args.board, args.walk, args.goal, &mut rng);
-        let words: Vec<String> = tiles.iter().map(u8::to_string).collect();
-        writeln!(out, "{}", words.join(" "))?;
-    }
     let walk = args.walk.map(|w| format!(" --walk {w}")).unwrap_or_default();
     writeln!(
         out,
@@ -52,6 +48,11 @@ pub fn run(args: &GenerateArgs) -> anyhow::Result<()> {
         args.board,
         args.goal.name()
     )?;
+    for _ in 0..args.count {
+        let tiles = adapters::tiles::draw(args.board, args.walk, args.goal, &mut rng);
+        let words: Vec<String> = tiles.iter().map(u8::to_string).collect();
+        writeln!(out, "{}", words.join(" "))?;
+    }
     out.flush()?;
     Ok(())
 }

@@ -1,9 +1,8 @@
 //! Positions read from a stream: one a line (`tiles` or `id length tiles`), or typed as a grid, one row a
-//! line, with a blank line between positions. A line of exactly as many words as the board has columns is
-//! a row of a grid; rows are joined until they hold a whole position. Any other line is read on its own,
-//! so that a short or mistyped line is reported as itself.
+//! line, with a blank line between positions (`batch::rows`, as batch files are read).
 
 use batch::lines::{self, Fit, MAX_LINE};
+use batch::rows::{Row, Rows};
 use puzzle::Board;
 use std::collections::VecDeque;
 use std::io::BufRead;
@@ -14,34 +13,28 @@ pub type Item = (u64, Result<String, String>);
 /// The positions of a stream, in order.
 pub struct Positions<R> {
     input: R,
-    cells: usize,
-    cols: usize,
     line: u64,
-    /// Rows of a grid not yet complete, and the line of the first.
-    rows: Option<(u64, String)>,
+    rows: Rows,
     ready: VecDeque<Item>,
     /// Whether the rest of an over-long line is still to be read past.
     skip: bool,
 }
 
+/// The words of a line as a tile position counts them.
+fn words(line: &str) -> usize {
+    puzzle::instance::words(line).len()
+}
+
 impl<R: BufRead> Positions<R> {
     pub fn new(input: R, board: Board) -> Positions<R> {
-        Positions {
-            input,
-            cells: board.cells(),
-            cols: board.cols(),
-            line: 0,
-            rows: None,
-            ready: VecDeque::new(),
-            skip: false,
-        }
+        let shape = Row { cols: board.cols(), cells: board.cells(), words };
+        Positions { input, line: 0, rows: Rows::new(shape), ready: VecDeque::new(), skip: false }
     }
 
     /// The rows gathered so far as one position (an incomplete grid then fails to parse, saying so).
     fn flush(&mut self) {
-        if let Some((line, text)) = self.rows.take() {
-            self.ready.push_back((line, Ok(text)));
-        }
+        let ready = &mut self.ready;
+        self.rows.flush(&mut |line, text| ready.push_back((line, Ok(text))));
     }
 
     /// Reads lines until a position is ready or the input ends. A line longer than [`MAX_LINE`] is an error of
@@ -63,27 +56,15 @@ impl<R: BufRead> Positions<R> {
                 self.ready.push_back((self.line, Err(lines::instance_too_long(&raw))));
                 continue;
             }
-            let text = match std::str::from_utf8(&raw) {
-                Ok(t) => t,
+            match std::str::from_utf8(&raw) {
+                Ok(text) => {
+                    let ready = &mut self.ready;
+                    self.rows.push(self.line, text.trim_end(), &mut |line, text| ready.push_back((line, Ok(text))));
+                }
                 Err(e) => {
                     self.flush();
                     let why = format!("not UTF-8 text (byte {} of the line)", e.valid_up_to() + 1);
                     self.ready.push_back((self.line, Err(why)));
-                    continue;
-                }
-            };
-            let words = puzzle::instance::words(text).len();
-            if words == 0 {
-                self.flush();
-            } else if words != self.cols {
-                self.flush();
-                self.ready.push_back((self.line, Ok(text.to_string())));
-            } else {
-                let (_, rows) = self.rows.get_or_insert_with(|| (self.line, String::new()));
-                rows.push(' ');
-                rows.push_str(text.split('#').next().unwrap_or_default().trim());
-                if puzzle::instance::words(rows).len() >= self.cells {
-                    self.flush();
                 }
             }
         }
@@ -114,15 +95,15 @@ mod tests {
     fn lines_and_grids_mix() {
         let got = read("# two ways\n1 2 0 3 4 5\n\n1 2 0\n3 4 5\n\na 7 1 2 0 3 4 5\n1 2\n\n");
         let want = [
-            (2, Ok("1 2 0 3 4 5\n".to_string())),
-            (4, Ok(" 1 2 0 3 4 5".to_string())),
-            (7, Ok("a 7 1 2 0 3 4 5\n".to_string())),
-            (8, Ok("1 2\n".to_string())),
+            (2, Ok("1 2 0 3 4 5".to_string())),
+            (4, Ok("1 2 0 3 4 5".to_string())),
+            (7, Ok("a 7 1 2 0 3 4 5".to_string())),
+            (8, Ok("1 2".to_string())),
         ];
         assert_eq!(got, want);
         let bad: Vec<Item> =
             Positions::new(&b"1 2 0\n\xff\n"[..], Board::new(2, 3).unwrap()).map(Result::unwrap).collect();
-        assert_eq!(bad, [(1, Ok(" 1 2 0".to_string())), (2, Err("not UTF-8 text (byte 1 of the line)".to_string()))]);
+        assert_eq!(bad, [(1, Ok("1 2 0".to_string())), (2, Err("not UTF-8 text (byte 1 of the line)".to_string()))]);
     }
 
     /// A line past the cap is one error quoting its beginning, held no longer than the cap; the next line is
@@ -133,6 +114,6 @@ mod tests {
         text.extend(b"\n1 2 0 3 4 5\n");
         let got: Vec<Item> = Positions::new(&text[..], Board::new(2, 3).unwrap()).map(Result::unwrap).collect();
         let problem = format!("longer than 64 KiB, the most an instance line may be (it begins '{}…')", "1".repeat(48));
-        assert_eq!(got, [(1, Err(problem)), (2, Ok("1 2 0 3 4 5\n".to_string()))]);
+        assert_eq!(got, [(1, Err(problem)), (2, Ok("1 2 0 3 4 5".to_string()))]);
     }
 }

@@ -33,7 +33,9 @@ enum Command {
   # and SVG charts in plots/
   solver report --plot plots/ results.jsonl
   # two runs of the same instances, side by side
-  solver report --compare old.jsonl new.jsonl")]
+  solver report --compare old.jsonl new.jsonl
+  # three or more: each against the first (BFS, A*, IDA* of one file)
+  solver report --compare bfs.jsonl astar.jsonl ida.jsonl")]
     Report(batch::report::ReportArgs),
     /// Cut one IDA* iteration of a position into work items for many machines (see `work`, `merge`).
     Split(solver::split::SplitArgs),

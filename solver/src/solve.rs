@@ -16,7 +16,7 @@ use cli_common::heading::{INPUT, OUTPUT};
 use cli_common::Format;
 use cli_common::{log, usage};
 use engine::{Live, Solver};
-use puzzle::Instance;
+use puzzle::{Goal, Instance};
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -34,9 +34,10 @@ use std::time::Duration;
   solver solve --goal blank-last \"...\"")]
 pub struct SolveArgs {
     /// The position: the tiles row by row, 0 the blank, separated by spaces or commas (quote it), optionally
-    /// after an id and the known optimal length (`id length tiles...`, as in instance files); or `-` to read
-    /// positions from stdin: one a line (`#` comments), or as a grid, one row a line, with a blank line
-    /// between positions.
+    /// after an id and the known optimal length (`id length tiles...`, as in instance files), also as a
+    /// Python list (`[[8,2,0],[4,6,1],[3,7,5]]`) or the speedsolvers' scramble, rows apart by `/` (their goal,
+    /// blank last, unless --goal says otherwise); or `-` to read positions from stdin: one a line (`#`
+    /// comments), or as a grid, one row a line, with a blank line between positions.
     #[arg(value_name = "POSITION", help_heading = INPUT)]
     pub instance: String,
     #[command(flatten)]
@@ -108,15 +109,17 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
         let s = &args.textbook.apply(&args.search).for_position(&args.instance)?;
         let board = s.board();
         // The argument is read like a line of a file: bare tiles, or `id optimal_length tiles...`.
-        let inst = puzzle::parse_line(board, s.goal, &args.instance)
-            .map_err(|e| usage(anyhow::anyhow!("bad position: {}", position_error(board, s.goal, &args.instance, &e))))?
+        let inst = puzzle::parse_line(board, s.goal(), &args.instance)
+            .map_err(|e| {
+                usage(anyhow::anyhow!("bad position: {}", position_error(board, s.goal(), &args.instance, &e)))
+            })?
             .ok_or_else(|| usage(anyhow::anyhow!("bad position: no tiles given")))?;
-        if let Some((other, there, here)) = closer_goal(board, s.goal, &args.instance) {
+        if let Some((other, there, here)) = closer_goal(board, s.goal(), &args.instance) {
             cli_common::log(&format!(
                 "solver: note: this position is closer to the goal {} (Manhattan distance {there}, against {here} \
                  to {}); if that is the goal meant, add --goal {}",
                 goal_tiles(board, other),
-                goal_tiles(board, s.goal),
+                goal_tiles(board, s.goal()),
                 other.name()
             ));
         }
@@ -124,24 +127,35 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
         // A single search may take long: on a terminal, say how far it is.
         let progress = std::io::stderr().is_terminal().then(|| Arc::new(Live::default()));
         let _watch = progress.as_ref().map(|p| Watch::start(Arc::clone(p)));
-        let recorder = Recorder::new(&solver, s.goal, args.style());
+        let recorder = Recorder::new(&solver, s.goal(), args.style());
         let verdict = print_one(&mut std::io::stdout().lock(), args, &recorder, &inst, 1, progress)?;
         return Ok(ExitCode::from(verdict.exit_code()));
     }
     let s = &args.textbook.apply(&args.search);
     let board = s.board();
     let solver = s.solver()?;
-    let recorder = Recorder::new(&solver, s.goal, args.style());
+    // Each position is read for its own goal (a form may bring one), its moves written in that goal's labels.
+    let recorders = [Goal::BlankFirst, Goal::BlankLast].map(|goal| Recorder::new(&solver, goal, args.style()));
+    let mut noted = false;
     let mut worst = Verdict::Solved;
     let mut out = std::io::stdout().lock();
     for item in Positions::new(std::io::stdin().lock(), board) {
         let (n, text) = item.context("cannot read stdin")?;
         let parsed = text.and_then(|text| {
-            puzzle::parse_line(board, s.goal, &text).map_err(|e| position_error(board, s.goal, &text, &e))
+            let (goal, note) = s.goal_for(&text);
+            if let Some(note) = note.filter(|_| !std::mem::replace(&mut noted, true)) {
+                log(&format!("solver: note: stdin line {n}: {note} (said once)"));
+            }
+            puzzle::parse_line(board, goal, &text)
+                .map(|inst| inst.map(|inst| (inst, goal)))
+                .map_err(|e| position_error(board, goal, &text, &e))
         });
         match parsed {
             Ok(None) => {}
-            Ok(Some(inst)) => worst = worst.max(print_one(&mut out, args, &recorder, &inst, n, None)?),
+            Ok(Some((inst, goal))) => {
+                let recorder = &recorders[usize::from(goal == Goal::BlankLast)];
+                worst = worst.max(print_one(&mut out, args, recorder, &inst, n, None)?)
+            }
             Err(e) => {
                 worst = Verdict::Invalid;
                 log(&format!("solver: error: stdin line {n}: {e}"));
@@ -162,7 +176,7 @@ fn print_one(
     progress: Option<Arc<Live>>,
 ) -> anyhow::Result<Verdict> {
     let solver: &Solver = recorder.solver;
-    let goal = args.search.goal;
+    let goal = recorder.goal;
     let limits = args.limits.limits(None);
     let follow = Follow { say_depths: progress.is_some(), live: progress, ..Follow::default() };
     let searched = algorithm::solve(solver, args.search.algorithm, &inst.state, solver.threads(), &limits, follow)?;

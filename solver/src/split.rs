@@ -115,8 +115,11 @@ impl Iteration {
                     self.expanded
                 ),
                 ("items", _) => format!(
-                    "bound {}: {} items  nodes {} generated, {} expanded in the cut",
-                    self.bound, self.items, self.nodes, self.expanded
+                    "bound {}: {}  nodes {} generated, {} expanded in the cut",
+                    self.bound,
+                    cli_common::text::count(self.items as u64, "item"),
+                    self.nodes,
+                    self.expanded
                 ),
                 _ => format!(
                     "no solution at bound {}: next bound {}  nodes {} generated, {} expanded in this iteration",
@@ -136,28 +139,29 @@ impl Iteration {
 pub fn split(args: &SplitArgs) -> anyhow::Result<ExitCode> {
     let s = &args.search.for_position(&args.instance)?;
     let board = s.board();
-    let inst = puzzle::parse_line(board, s.goal, &args.instance)
+    let inst = puzzle::parse_line(board, s.goal(), &args.instance)
         .map_err(|e| {
-            usage(anyhow!("bad position: {}", adapters::tiles::position_error(board, s.goal, &args.instance, &e)))
+            usage(anyhow!("bad position: {}", adapters::tiles::position_error(board, s.goal(), &args.instance, &e)))
         })?
         .ok_or_else(|| usage(anyhow!("bad position: no tiles given")))?;
     let solver = s.solver()?;
     let bound = args.bound.unwrap_or_else(|| solver.estimate(&inst.state));
     let cut = solver.split(&inst.state, bound, args.items as usize).map_err(cli_common::classified)?;
-    let recorder = Recorder::new(&solver, s.goal, MoveStyle::Tiles);
+    let recorder = Recorder::new(&solver, s.goal(), MoveStyle::Tiles);
     let settings = batch::settings::encode(&Items { board, recorder, mine: None }.settings());
     let sizes = previous_sizes(&args.plan)?;
     let size = |prefix: &str| sizes.get(prefix).copied();
     let planned =
         (!args.plan.is_empty()).then_some((args.shards.map(|n| n as usize), &size as &dyn Fn(&str) -> Option<u64>));
-    let text = items_file(&inst.state, s.goal, bound, &cut, settings, planned);
+    let text = items_file(&inst.state, s.goal(), bound, &cut, settings, planned);
     write_whole(&args.output, &text)?;
     let header = read_header(&text).map_err(|e| anyhow!("internal error: {e}"))?;
     let status = if header.solved.is_some() { "solved" } else { "items" };
     if header.solved.is_none() && (header.items as u64) < args.items {
         cli_common::log(&format!(
-            "solver: note: {} asked for, but the iteration at bound {bound} is no wider than {} items",
-            args.items, header.items
+            "solver: note: {} asked for, but the iteration at bound {bound} is no wider than {}",
+            cli_common::text::count(args.items, "item"),
+            cli_common::text::count(header.items as u64, "item")
         ));
     }
     Iteration {
@@ -216,7 +220,7 @@ pub fn work(args: &WorkArgs) -> anyhow::Result<ExitCode> {
     let (header, items) = items_of(input)?;
     let mut search = args.search.clone();
     search.board = Some(header.board.parse().map_err(|e| usage(anyhow!("the items' board: {e}")))?);
-    search.goal = header.goal.parse::<Goal>().map_err(|e| usage(anyhow!("the items' goal: {e}")))?;
+    search.goal = Some(header.goal.parse::<Goal>().map_err(|e| usage(anyhow!("the items' goal: {e}")))?);
     let solver = search.solver()?;
     // Items planned for shards are taken by their shard, not dealt by their place in the file; claimed, by
     // whichever worker comes first.
@@ -229,10 +233,11 @@ pub fn work(args: &WorkArgs) -> anyhow::Result<ExitCode> {
             Some(shard.index)
         }
         (Some(n), _) => {
-            bail!(usage(anyhow!("the items are planned for {n} shards: give --shard I/{n} (or --claim DIR)")))
+            let shards = cli_common::text::count(n as u64, "shard");
+            bail!(usage(anyhow!("the items are planned for {shards}: give --shard I/{n} (or --claim DIR)")))
         }
     };
-    let task = Items { board: search.board(), recorder: Recorder::new(&solver, search.goal, MoveStyle::Tiles), mine };
+    let task = Items { board: search.board(), recorder: Recorder::new(&solver, search.goal(), MoveStyle::Tiles), mine };
     let mine = batch::settings::encode(&task.settings());
     if mine != header.settings {
         bail!(usage(anyhow!(
@@ -242,10 +247,10 @@ pub fn work(args: &WorkArgs) -> anyhow::Result<ExitCode> {
         )));
     }
     // The same cut again: each item must be one of the iteration's (a few thousand nodes, before any search).
-    let state = puzzle::parse_tiles(search.board(), search.goal, &header.instance)
+    let state = puzzle::parse_tiles(search.board(), search.goal(), &header.instance)
         .map_err(|e| usage(anyhow!("{}: its position: {e}", input.display())))?;
     let cut = solver.split(&state, header.bound, header.items.max(1)).map_err(cli_common::classified)?;
-    check_cut(&state, search.goal, &cut, &header, &items)
+    check_cut(&state, search.goal(), &cut, &header, &items)
         .map_err(|e| usage(anyhow!("{} is not the cut of its iteration: {e}", input.display())))?;
     batch::run(&batch_args, &task)
 }
@@ -361,12 +366,18 @@ fn check_record(header: &Header, items: &[Item], r: &Record) -> Result<usize, St
 fn complete(header: &Header, by_item: &BTreeMap<usize, Record>) -> anyhow::Result<()> {
     let missing: Vec<usize> = (1..=header.items).filter(|n| !by_item.contains_key(n)).collect();
     if !missing.is_empty() {
-        bail!("{} of {} items have no record yet: {}", missing.len(), header.items, list(&missing));
+        bail!(
+            "{} of {} have no record yet: {}",
+            missing.len(),
+            cli_common::text::count(header.items as u64, "item"),
+            list(&missing)
+        );
     }
     let unfinished: Vec<usize> =
         by_item.iter().filter(|(_, r)| r.status != Status::Exhausted).map(|(&n, _)| n).collect();
     if !unfinished.is_empty() {
-        bail!("{} items did not finish (a limit or an invalid line): {}", unfinished.len(), list(&unfinished));
+        let unfinished_items = cli_common::text::count(unfinished.len() as u64, "item");
+        bail!("{unfinished_items} did not finish (a limit or an invalid line): {}", list(&unfinished));
     }
     Ok(())
 }

@@ -179,7 +179,8 @@ fn every_algorithm_solves_every_board_shape() {
     for board in ["2x2", "2x3", "3x3", "2x4", "3x4", "4x4", "2x8", "3x6", "4x5", "3x7", "2x12", "3x8", "4x6", "5x5"] {
         let gen = solver(&["generate", "--board", board, "--count", "1", "--seed", "5", "--walk", "14"]);
         assert!(gen.status.success(), "{board}: {}", String::from_utf8_lossy(&gen.stderr));
-        let position = String::from_utf8(gen.stdout).unwrap();
+        let text = String::from_utf8(gen.stdout).unwrap();
+        let position = text.lines().last().unwrap();
         let mut optimal = None;
         for alg in ["ida", "astar", "bfs", "bibfs", "greedy", "dfs"] {
             let args = ["solve", "--board", board, "--algorithm", alg, "--pdbs", no_tables, "--format", "json"];
@@ -193,7 +194,7 @@ fn every_algorithm_solves_every_board_shape() {
         }
         // A batch with the library's algorithms writes its record too (it once left an empty file).
         let dir = TempDir::new("alg-shapes-batch");
-        let input = dir.file("in.txt", &position);
+        let input = dir.file("in.txt", position);
         let out = dir.path("out.jsonl");
         let args = ["batch", "--board", board, "--algorithm", "astar", "--pdbs", no_tables, "--output"];
         let o = solver(&[&args[..], &[out.to_str().unwrap(), input.to_str().unwrap()]].concat());

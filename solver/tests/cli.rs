@@ -66,7 +66,7 @@ fn stdin_lines_keep_their_ids_and_bad_lines_are_named() {
         err.contains("stdin line 4: expected 16 tiles (or an id, an optimal length and 16 tiles), found 3 words"),
         "{err}"
     );
-    assert!(err.contains("stdin line 5: '1S' is not a number"), "{err}");
+    assert!(err.contains("stdin line 5: '1S' is not a tile (word 15 of the position)"), "{err}");
 }
 
 #[test]
@@ -105,7 +105,10 @@ fn eight_puzzle_and_blank_last_goal() {
 fn bad_positions_exit_2_with_one_clear_line() {
     let cases = [
         ("1 2 3", "expected 16 tiles"),
-        ("3 14 9 11 5 4 8 2 13 12 6 7 10 1 15 x", "'x' is not a number"),
+        ("3 14 9 11 5 4 8 2 13 12 6 7 10 1 15 x", "'x' is not a tile (word 16 of the position)"),
+        // A stray word is named, not counted as a tile of a board no count fits.
+        ("1 2 3 4 5 6 7 8 0 x", "'x' is not a tile (word 10 of the position)"),
+        ("1 2 3/4 5 0/6 7", "row 3 has 2 tiles, but row 1 has 3"),
         ("3 14 9 11 5 4 8 2 13 12 6 7 10 1 15 16", "tile 16 is out of range"),
         ("3 14 9 11 5 4 8 2 13 12 6 7 10 1 15 15", "tile 15 appears twice"),
         ("1 0 2 3 4 5 6 7 8 9 10 11 12 13 15 14", "unsolvable"),
@@ -170,7 +173,7 @@ fn a_position_argument_may_carry_its_id_and_length_and_a_wrong_length_is_a_misma
 fn words_that_are_not_numbers_are_named() {
     let o = solver(&["solve", "hello world"], "");
     assert_eq!(o.status.code(), Some(2));
-    assert_eq!(stderr(&o), "solver: error: bad position: 'world' is not a number\n");
+    assert_eq!(stderr(&o), "solver: error: bad position: 'world' is not a tile (word 2 of the position)\n");
 }
 
 #[test]
@@ -310,13 +313,68 @@ fn stp_goal_is_the_default_goal() {
     assert_eq!(record["length"], 1, "{record}");
     assert!(record["settings"].as_str().unwrap().contains("blank-last"), "{record}");
     let o = with_goal("blank-last", &["generate"], "");
-    assert!(
-        String::from_utf8_lossy(&o.stdout).ends_with("--goal blank-last\n"),
-        "{}",
-        String::from_utf8_lossy(&o.stdout)
-    );
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(text.lines().next().unwrap().ends_with("--goal blank-last"), "{text}");
     let o = with_goal("blank-middle", &["solve", near_last], "");
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+}
+
+/// A position may be a Python list (flat or a list a row) or the speedsolvers' scramble, rows apart by `/`,
+/// whose board is its rows' and whose goal is theirs (the blank last), said on stderr in one line; a
+/// `--goal` or `$STP_GOAL` that says otherwise is kept, and said so.
+#[test]
+fn python_lists_and_speedsolver_scrambles_are_positions() {
+    let json = |o: &Output| -> serde_json::Value {
+        assert!(o.status.success(), "{}", stderr(o));
+        serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&o.stdout)))
+    };
+    let solve = |position: &str, extra: &[&str]| {
+        solver(&[&["solve", "--heuristic", "manhattan", "--format", "json", position][..], extra].concat(), "")
+    };
+    let plain = json(&solve("8 2 0 4 6 1 3 7 5", &[]));
+    for list in ["[8, 2, 0, 4, 6, 1, 3, 7, 5]", "[[8,2,0],[4,6,1],[3,7,5]]"] {
+        let o = solve(list, &[]);
+        assert_eq!(json(&o)["length"], plain["length"], "{list}");
+        assert_eq!(stderr(&o), "", "{list}");
+    }
+    // One move from 1..15 then the blank: the speedsolvers' goal, taken with their form.
+    let o = solve("1 2 3 4/5 6 7 8/9 10 11 12/13 14 0 15", &[]);
+    let v = json(&o);
+    assert_eq!((v["length"].as_u64(), v["goal"].as_str()), (Some(1), Some("1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 0")));
+    let err = stderr(&o);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.starts_with("solver: note: rows apart by '/' are the speedsolvers' form")
+            && err.contains("--goal blank-last"),
+        "{err}"
+    );
+    // A rectangular board from its rows.
+    let v = json(&solve("1 2 3/4 0 5", &[]));
+    assert_eq!((v["length"].as_u64(), v["goal"].as_str()), (Some(1), Some("1 2 3 4 5 0")));
+    // A given goal that differs is kept, and said so; so is $STP_GOAL's.
+    let o = solve("1 2 3/4 0 5", &["--goal", "blank-first"]);
+    assert_eq!(json(&o)["goal"], "0 1 2 3 4 5");
+    assert!(stderr(&o).contains("but --goal (or $STP_GOAL) says blank-first: solved toward that"), "{}", stderr(&o));
+    let o = Command::new(env!("CARGO_BIN_EXE_solver"))
+        .args(["solve", "--heuristic", "manhattan", "--format", "json", "1 2 3/4 0 5"])
+        .env("STP_GOAL", "blank-first")
+        .output()
+        .unwrap();
+    assert_eq!(json(&o)["goal"], "0 1 2 3 4 5");
+    // A given goal that agrees needs no note.
+    let o = solve("1 2 3/4 0 5", &["--goal", "blank-last"]);
+    assert_eq!((json(&o)["length"].as_u64(), stderr(&o)), (Some(1), String::new()));
+    // On stdin each position is read for its own form's goal; the note is given once.
+    let o = solver(
+        &["solve", "-", "--board", "2x3", "--heuristic", "manhattan", "--format", "json"],
+        "1 2 3/4 0 5\n1 2 3 4 0 5\n1 2 3/4 0 5\n",
+    );
+    let goals: Vec<String> = String::from_utf8_lossy(&o.stdout)
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["goal"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(goals, ["1 2 3 4 5 0", "0 1 2 3 4 5", "1 2 3 4 5 0"]);
+    assert_eq!(stderr(&o).lines().filter(|l| l.contains("speedsolvers")).count(), 1, "{}", stderr(&o));
 }
 
 /// `generate` needs no options (one position, seed 1, as `watersort generate`), and writes for either goal:
@@ -327,7 +385,10 @@ fn generate_defaults_and_writes_for_either_goal() {
     assert!(first.status.success(), "{}", stderr(&first));
     let text = String::from_utf8(first.stdout).unwrap();
     assert_eq!(text.lines().count(), 2, "{text}");
-    assert!(text.ends_with("# solver generate --count 1 --seed 1 --board 4x4 --goal blank-first\n"), "{text}");
+    // The command first, so that the last line is a position (`solver generate | tail -1`).
+    assert!(text.starts_with("# solver generate --count 1 --seed 1 --board 4x4 --goal blank-first\n"), "{text}");
+    let last = text.lines().last().unwrap();
+    assert!(puzzle::parse_line(puzzle::Board::FOUR, puzzle::Goal::BlankFirst, last).unwrap().is_some(), "{text}");
     let args = ["generate", "--board", "3x3", "--walk", "20", "--count", "5", "--seed", "3"];
     let a = solver(&args, "");
     let b = solver(&[&args[..], &["--goal", "blank-last"]].concat(), "");

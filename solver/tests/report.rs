@@ -65,9 +65,67 @@ fn two_runs_compare_per_instance_and_plot_as_svg() {
     let md_text = String::from_utf8(md_out.stdout).unwrap();
     let table = md_text.split("| id | generated lc |").nth(1).unwrap_or_else(|| panic!("{md_text}"));
     assert_eq!(table.lines().filter(|l| l.starts_with("| ")).count(), 12, "{md_text}");
-    // --compare takes exactly two runs.
+    // --compare takes two runs or more.
     let o = solver(&["report", "--compare", &lc]);
     assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--compare takes two or more record files"));
+}
+
+/// Three runs of the same file (IDA* with linear conflict, IDA* with Manhattan distance, A* with Manhattan
+/// distance): a table of every run, then each run against the first, in text, Markdown, JSON, the page and
+/// the charts; with two runs the output is as it was.
+#[test]
+fn three_runs_compare_each_with_the_first() {
+    let d = TempDir::new("report-three");
+    let (lc, md) = two_runs(&d);
+    let input = d.path("in.txt");
+    let astar = d.path("astar.jsonl").to_str().unwrap().to_string();
+    let args = ["batch", input.to_str().unwrap(), "-o", &astar, "--board", "3x3", "--heuristic", "manhattan"];
+    let o = solver(&[&args[..], &["--algorithm", "astar", "-q"]].concat());
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let plots = d.path("plots3");
+    let page = d.path("three.html");
+    let o = solver(&[
+        "report",
+        "--compare",
+        &lc,
+        &md,
+        &astar,
+        "--plot",
+        plots.to_str().unwrap(),
+        "--html",
+        page.to_str().unwrap(),
+    ]);
+    let text = String::from_utf8(o.stdout).unwrap();
+    assert_eq!(o.status.code(), Some(0), "{text}{}", String::from_utf8_lossy(&o.stderr));
+    assert!(text.contains("== lc ==") && text.contains("== md ==") && text.contains("== astar =="), "{text}");
+    assert!(text.contains("every run against lc (geometric means over the instances both solved)"), "{text}");
+    let row = |name: &str| text.lines().find(|l| l.split_whitespace().next() == Some(name)).map(str::to_string);
+    assert!(row("lc").unwrap().contains("12  ") && row("astar").unwrap().ends_with("none"), "{text}");
+    for other in ["md", "astar"] {
+        assert!(text.contains(&format!("compared     {other} against lc: 12 instances solved by both")), "{text}");
+    }
+    let md_out = solver(&["report", "--compare", &lc, &md, &astar, "--format", "markdown"]);
+    let md_text = String::from_utf8(md_out.stdout).unwrap();
+    assert!(md_text.contains("| run | solved | node ratio | time ratio | lengths differ |"), "{md_text}");
+    assert_eq!(md_text.matches("| id | generated lc |").count(), 2, "{md_text}");
+    let json = solver(&["report", "--compare", &lc, &md, &astar, "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    let against: Vec<(&str, &str)> = v["comparisons"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| (c["name"].as_str().unwrap(), c["against"].as_str().unwrap()))
+        .collect();
+    assert_eq!((against, v["runs"].as_array().unwrap().len()), (vec![("md", "lc"), ("astar", "lc")], 3));
+    // Two runs: one comparison, as before.
+    let json = solver(&["report", "--compare", &lc, &md, "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    assert!(v["comparison"]["pairs"].is_array() && v.get("comparisons").is_none(), "{v}");
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(html.contains("every run against lc") && html.contains("astar against lc"), "astar");
+    let svg = std::fs::read_to_string(plots.join("compare-nodes.svg")).unwrap();
+    assert!(svg.contains("each run / lc") && svg.contains("astar (geometric mean"), "{svg}");
 }
 
 #[test]

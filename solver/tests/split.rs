@@ -195,7 +195,7 @@ fn split_says_when_the_iteration_has_fewer_items_than_asked_for() {
     ]);
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(o.status.success(), "{err}");
-    assert!(err.contains("10000000 asked for, but the iteration at bound 20 is no wider than"), "{err}");
+    assert!(err.contains("10000000 items asked for, but the iteration at bound 20 is no wider than"), "{err}");
 }
 
 /// After `work --resume --retry-limits` an item's last record counts, as in a batch's summary: the limit stop

@@ -78,7 +78,10 @@ fn as_text(position: &Level, help: &Hint, back: Option<&Trail>, history: &[Pour]
     if !pours.is_empty() && !matches!(verdict, Verdict::Dead) {
         let dead: Vec<String> = pours.iter().filter(|p| p.1 == Sortable::No).map(|p| p.0.to_string()).collect();
         out += &if dead.is_empty() {
-            format!("every one of the {} pours from here keeps it sortable\n", pours.len())
+            match pours.len() {
+                1 => "the one pour from here keeps it sortable\n".to_string(),
+                n => format!("every one of the {n} pours from here keeps it sortable\n"),
+            }
         } else {
             format!("pours that lead to a dead end: {}\n", dead.join(", "))
         };

@@ -10,6 +10,7 @@ use adapters::water::{record, Levels};
 use anyhow::Context;
 use batch::{LimitArgs, Source, Task, Verdict};
 use clap::{Args, Parser, Subcommand};
+use cli_common::text::count;
 use cli_common::{log, named, usage, Format};
 use search::Algorithm;
 use std::io::{IsTerminal, Read, Write};
@@ -60,7 +61,8 @@ enum Command {
     /// Solve a file of level lines, writing one record (JSON lines or CSV) a level as it finishes;
     /// resumable, interruptible, shardable (the same machinery as `solver batch`).
     Batch(LevelsBatchArgs),
-    /// Merge record files of `batch` (e.g. its shards) and print their summary, or compare two runs.
+    /// Merge record files of `batch` (e.g. its shards) and print their summary, or compare runs (two or
+    /// more, each against the first).
     Report(batch::report::ReportArgs),
     /// Write random solvable levels as level lines, reproducible from the seed (draws are checked on
     /// every core; the levels do not depend on how many). Each level is written as soon as it and every
@@ -354,7 +356,7 @@ fn print_solution(
             match &solution.outcome {
                 Outcome::Solved(pours) => {
                     let kind = if optimal { "optimal" } else { "not necessarily fewest" };
-                    writeln!(out, "{}: {} pours ({kind}), {work}", level.name(), pours.len())?;
+                    writeln!(out, "{}: {} ({kind}), {work}", level.name(), pours_word(pours.len()))?;
                     let list: Vec<String> = pours.iter().map(ToString::to_string).collect();
                     writeln!(out, "{}", list.join(", "))?;
                 }
@@ -412,11 +414,12 @@ fn generate_command(args: &GenerateArgs) -> anyhow::Result<ExitCode> {
             written = bar.suspend(|| writeln!(out, "{}", level.to_line()).and_then(|()| out.flush()));
         }
         bar.set_position(tally.levels as u64);
-        bar.set_message(format!("{} draws checked", tally.draws));
+        bar.set_message(format!("{} checked", count(tally.draws as u64, "draw")));
         // Without a terminal (a log file, a batch system) a line a minute instead of the bar.
         if bar.is_hidden() && last_line.elapsed().as_secs() >= 60 {
             last_line = std::time::Instant::now();
-            log(&format!("watersort generate: {} levels from {} draws so far", tally.levels, tally.draws));
+            let (levels, draws) = (count(tally.levels as u64, "level"), count(tally.draws as u64, "draw"));
+            log(&format!("watersort generate: {levels} from {draws} so far"));
         }
         if written.is_ok() {
             std::ops::ControlFlow::Continue(())
@@ -438,10 +441,9 @@ fn generate_command(args: &GenerateArgs) -> anyhow::Result<ExitCode> {
     written.context("writing levels to stdout")?;
     let tally = tally.map_err(usage)?;
     log(&format!(
-        "watersort generate: {} levels from {} {} in {:.1} s",
-        tally.levels,
-        tally.draws,
-        if args.method == Method::Reverse { "walks" } else { "draws" },
+        "watersort generate: {} from {} in {:.1} s",
+        count(tally.levels as u64, "level"),
+        count(tally.draws as u64, if args.method == Method::Reverse { "walk" } else { "draw" }),
         started.elapsed().as_secs_f64()
     ));
     Ok(ExitCode::SUCCESS)

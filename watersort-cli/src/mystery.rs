@@ -76,7 +76,9 @@ fn plan_error(e: PlanError) -> anyhow::Error {
 /// How sure a plan is, in words.
 fn sureness(plan: &Plan) -> String {
     let drawn = plan.checked + plan.unsortable;
-    let mut how = if plan.exhaustive {
+    let mut how = if plan.exhaustive && drawn == 1 {
+        "the one assignment of the hidden units checked".to_string()
+    } else if plan.exhaustive {
         format!("all {drawn} assignments of the hidden units checked")
     } else {
         format!("{drawn} of {} assignments of the hidden units drawn at random", plain_count(plan.assignments))
@@ -132,6 +134,26 @@ fn plan_json(mystery: &Mystery, plan: &Plan) -> serde_json::Value {
     })
 }
 
+/// The colours a hidden unit may be, apart (`a, b, c`), each of which no unit shows yet marked `(new)`: the
+/// player is asked about a colour not yet on the board as well.
+fn choices(seen: &Mystery) -> String {
+    let mut units = seen.hidden_units();
+    units.dedup();
+    let shown = |c: u8| seen.tubes().iter().flatten().any(|&u| u == c);
+    let names: Vec<String> = units
+        .iter()
+        .map(|&u| {
+            let name = &seen.colours()[u as usize];
+            if shown(u) {
+                name.clone()
+            } else {
+                format!("{name} (new)")
+            }
+        })
+        .collect();
+    names.join(", ")
+}
+
 /// `watersort play`: plan, pour, ask, until sorted. Prompts and pours go to stdout, one a line, so a
 /// script can drive it; answers are read a line each from stdin.
 pub fn play(args: &PlayArgs) -> anyhow::Result<ExitCode> {
@@ -185,16 +207,10 @@ pub fn play(args: &PlayArgs) -> anyhow::Result<ExitCode> {
             let mut uncovered = seen.pour(pour, options.model.rule).map_err(|e| anyhow!("internal error: {e}"))?;
             while let Some(tube) = uncovered {
                 let height = seen.tubes()[tube].len();
-                let choices = {
-                    let mut units = seen.hidden_units();
-                    units.dedup();
-                    // Letters side by side (`abc`), names apart (`Red, Blue`).
-                    let names: Vec<&str> = units.iter().map(|&u| seen.colours()[u as usize].as_str()).collect();
-                    names.join(if names.iter().all(|n| n.chars().count() == 1) { "" } else { ", " })
-                };
+                let choices = choices(&seen);
                 writeln!(
                     out,
-                    "tube {}, unit {height} from the bottom, is uncovered: which colour? ({choices})",
+                    "tube {}, unit {height} from the bottom, is uncovered: which colour? [{choices}]",
                     tube + 1
                 )?;
                 out.flush()?;
@@ -211,7 +227,7 @@ pub fn play(args: &PlayArgs) -> anyhow::Result<ExitCode> {
                     },
                     None => writeln!(
                         out,
-                        "'{}' is not a colour of this level ({choices}); try again",
+                        "'{}' is not a colour of this level [{choices}]; try again",
                         cli_common::text::printable(answer)
                     )?,
                 }

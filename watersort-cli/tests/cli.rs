@@ -149,6 +149,21 @@ fn generate_reverse_makes_big_solvable_levels() {
     assert!(text(&wrong.stderr).contains("--steps is for --method reverse"), "{}", text(&wrong.stderr));
 }
 
+/// One of a thing is said in the singular: the one pour `hint` checks, the one assignment of a level whose
+/// hidden units can only be one colour, a solution of one pour.
+#[test]
+fn one_of_a_thing_is_singular() {
+    // Tubes `ba`, `a`, `b`: the only pour is 1 -> 2.
+    let o = watersort(&["hint", "w: ba a b", "--capacity", "2"], "");
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    assert!(text(&o.stdout).ends_with("the one pour from here keeps it sortable\n"), "{}", text(&o.stdout));
+    let o = watersort(&["solve", "m: ?a ?a -", "--capacity", "2"], "");
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    assert!(text(&o.stdout).contains("(the one assignment of the hidden units checked)"), "{}", text(&o.stdout));
+    let o = watersort(&["solve", "w: aa b b", "--capacity", "2"], "");
+    assert!(text(&o.stdout).starts_with("w: 1 pour (optimal)"), "{}", text(&o.stdout));
+}
+
 /// `hint` from a sortable position, from a dead one with the pours that led there, in text and JSON, and
 /// a history that cannot be played.
 #[test]
@@ -259,7 +274,8 @@ Blue
     );
     let out = text(&o.stdout);
     assert!(out.starts_with("colours: a Red, b Blue, c unseen 1\n"), "{out}");
-    assert!(out.contains("which colour? (Red, unseen 1)"), "{out}");
+    // Colours apart, the one no unit shows yet marked.
+    assert!(out.contains("which colour? [Red, unseen 1 (new)]"), "{out}");
     assert_eq!(o.status.code(), Some(0), "{out}{}", text(&o.stderr));
     assert!(out.contains("\nsorted in "), "{out}");
 }
@@ -476,6 +492,6 @@ fn a_device_or_a_folder_is_named_for_what_it_is() {
 fn play_echoes_a_wrong_answer_printable() {
     let o = watersort(&["play", "m: ??a ?bb ?ab -", "--capacity", "3"], "\u{1b}[2Jx\n");
     let out = text(&o.stdout);
-    assert!(out.contains("'\\u{1b}[2Jx' is not a colour of this level"), "{out}");
+    assert!(out.contains("'\\u{1b}[2Jx' is not a colour of this level [a, c (new)]; try again"), "{out}");
     assert!(!out.contains('\u{1b}'), "{out}");
 }

@@ -274,7 +274,11 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<ExitCode> {
         let addr = SocketAddr::new(args.bind, args.port);
         let listener = tokio::net::TcpListener::bind(addr).await.with_context(|| format!("cannot listen on {addr}"))?;
         let local = listener.local_addr()?;
-        cli_common::log(&format!("solver: serving on http://{local}/ ({threads} searches at once; Ctrl-C stops)"));
+        let searches = match threads {
+            1 => "one search at a time".to_string(),
+            n => format!("{n} searches at once"),
+        };
+        cli_common::log(&format!("solver: serving on http://{local}/ ({searches}; Ctrl-C stops)"));
         if let Some(warning) = exposed(local) {
             cli_common::log(&warning);
         }

@@ -184,7 +184,8 @@ pub fn read_items(text: &str, header: &Header) -> Result<Vec<Item>, String> {
         .map(|(n, l)| serde_json::from_str(l).map_err(|e| format!("line {n} is not a work item: {e}")))
         .collect::<Result<_, _>>()?;
     if items.len() != header.items {
-        return Err(format!("its header counts {} items, the file holds {}", header.items, items.len()));
+        let counted = cli_common::text::count(header.items as u64, "item");
+        return Err(format!("its header counts {counted}, the file holds {}", items.len()));
     }
     for (k, item) in items.iter().enumerate() {
         if item.item != k + 1 || item.instance != header.instance || item.bound != header.bound {

@@ -45,6 +45,15 @@ pub struct Tiles<'a> {
     pub algorithm: Algorithm,
     /// What writes each record (the solver, the goal the lines are written for, the move style).
     pub recorder: Recorder<'a>,
+    /// Whether the goal was given (`--goal`, `$STP_GOAL`), rather than taken from the first position's form
+    /// or the default: a given goal reads every line, while a line whose form brings another goal than the
+    /// one taken is refused (a batch is read for one goal; its records' moves are in its labels).
+    pub goal_given: bool,
+}
+
+/// The words of a line as a tile position counts them (what makes a line a row of a grid).
+fn word_count(line: &str) -> usize {
+    puzzle::instance::words(line).len()
 }
 
 impl Task for Tiles<'_> {
@@ -70,6 +79,23 @@ impl Task for Tiles<'_> {
 
     fn parse(&self, line: &str) -> Option<Line<State>> {
         let (board, goal) = (self.board, self.recorder.goal);
+        match puzzle::instance::form_goal(line) {
+            Some(form) if form != goal && !self.goal_given => {
+                let problem = format!(
+                    "rows apart by '/' are the speedsolvers' form, written for the goal {}, but this batch reads \
+                     its positions for {} (its first position's form, or the default): give --goal to read every \
+                     line for one",
+                    form.name(),
+                    goal.name()
+                );
+                return Some(Line {
+                    id: None,
+                    text: line.split('#').next().unwrap_or("").trim().to_string(),
+                    parsed: Err(problem),
+                });
+            }
+            _ => {}
+        }
         match puzzle::parse_line(board, goal, line) {
             Ok(None) => None,
             Ok(Some(inst)) => {
@@ -86,6 +112,11 @@ impl Task for Tiles<'_> {
                 })
             }
         }
+    }
+
+    /// A position may be a grid, one row a line.
+    fn rows(&self) -> Option<batch::rows::Row> {
+        Some(batch::rows::Row { cols: self.board.cols(), cells: self.board.cells(), words: word_count })
     }
 
     /// A line whose tiles are a position of the board but of the wrong permutation parity is an answer, not a

@@ -272,7 +272,8 @@ export default function create(shell, entry) {
         return;
       }
       const n = r.notation;
-      $("length").textContent = `${r.length} moves (${n.slides} in the multi-tile metric)`;
+      const movesWord = (k) => `${k} move${k === 1 ? "" : "s"}`;
+      $("length").textContent = `${movesWord(r.length)} (${n.slides} in the multi-tile metric)`;
       const moves = n.tiles.split(" ").filter((w) => w).map(Number);
       // The positions after each move, so that any step is shown at once.
       const frames = [start];
@@ -289,7 +290,7 @@ export default function create(shell, entry) {
           return kind === "dirs" ? [...text].map((d) => [d, 1])
             : text.split(" ").filter((w) => w).map((w) => [w, kind === "udlr" ? Number(w.slice(1) || 1) : 1]);
         },
-      }, `Optimal: ${r.length} moves.`);
+      }, `Optimal: ${movesWord(r.length)}.`);
     });
   }
 

@@ -559,17 +559,23 @@ export default function create(shell, entry) {
   function planText(r) {
     if (!r.length && !r.reveals) return "Nothing to pour: sorted, whatever the hidden units left are (they can only be their tube's colour).";
     const n = (k) => Number(k).toLocaleString("en");
-    const pours = `${r.length} pour${r.length === 1 ? "" : "s"}`;
+    // `k` and the noun, plural unless one: never "1 pours".
+    const count = (k, noun) => `${n(k)} ${noun}${Number(k) === 1 ? "" : "s"}`;
+    const pours = count(r.length, "pour");
     const head = r.reveals
       ? `Plan: ${pours} up to the first reveal (then click the colour the game shows)`
       : `Plan: ${pours}, no reveal needed`;
-    const among = r.exhaustive
-      ? `the ${n(r.checked)} assignments of the hidden units that can be sorted (all checked)`
+    const among = r.exhaustive && r.checked === 1
+      ? "the one assignment of the hidden units that can be sorted (all checked)"
+      : r.exhaustive
+      ? `the ${count(r.checked, "assignment")} of the hidden units that can be sorted (all checked)`
       : `the ${n(r.checked)} sortable assignments among ${n(r.checked + r.unsortable)} drawn at random of ${n(r.assignments)}`;
-    const sure = r.safe
+    const sure = r.safe && r.checked === 1
+      ? `safe: the level stays solvable for ${among}`
+      : r.safe
       ? `safe: the level stays solvable for every one of ${among}`
       : `not safe for all: the level stays solvable for ${n(r.sortable_for)} of ${among}`;
-    return `${head}; ${sure}. At best ${r.best_case} pours in all.`;
+    return `${head}; ${sure}. At best ${count(r.best_case, "pour")} in all.`;
   }
 
   function start() {
