@@ -54,9 +54,13 @@ fn page_error(event: &Value) -> Option<String> {
 }
 
 impl Browser {
-    fn launch() -> Browser {
+    /// A headless Chromium, or `None` (said by [`harness::lacking`]) where the machine has none.
+    fn launch() -> Option<Browser> {
         let bin = std::env::var("CHROMIUM").unwrap_or_else(|_| "/usr/bin/chromium".into());
-        assert!(std::path::Path::new(&bin).exists(), "no Chromium at {bin}: apt-get install -y chromium");
+        if !std::path::Path::new(&bin).exists() {
+            harness::lacking(&format!("no Chromium at {bin} (apt-get install -y chromium)"));
+            return None;
+        }
         // A profile a browser: Chromium refuses a profile another one is using, and the tests run at once.
         static LAUNCHED: AtomicUsize = AtomicUsize::new(0);
         let profile = TempDir::new(&format!("chromium-profile-{}", LAUNCHED.fetch_add(1, Ordering::Relaxed)));
@@ -85,7 +89,7 @@ impl Browser {
         let stream = TcpStream::connect(addr).unwrap();
         stream.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
         let (ws, _) = tungstenite::client(url.as_str(), stream).unwrap();
-        Browser { child, ws, next_id: 0, session: None, errors: Vec::new(), _profile: profile }
+        Some(Browser { child, ws, next_id: 0, session: None, errors: Vec::new(), _profile: profile })
     }
 
     /// Sends a command (to the page's session once there is one) and returns its result.
@@ -216,21 +220,21 @@ impl Drop for Browser {
 }
 
 /// A server and a browser showing its page, once the page's script has drawn the tiles (it opens on the
-/// sliding-tile puzzle) and filled the board menu from the server.
-fn page() -> (Server, Browser) {
+/// sliding-tile puzzle) and filled the board menu from the server; `None` without a browser.
+fn page() -> Option<(Server, Browser)> {
     page_of(&[])
 }
 
 /// [`page`] of a server with these options besides.
-fn page_of(args: &[&str]) -> (Server, Browser) {
+fn page_of(args: &[&str]) -> Option<(Server, Browser)> {
+    let mut b = Browser::launch()?;
     let server = Server::start(BIN, &[&["--pdbs", "/nonexistent"], args].concat());
-    let mut b = Browser::launch();
     b.open(&format!("{}/", server.url()));
     b.wait_for(
         "document.readyState === 'complete' && document.querySelectorAll('#view .tile').length === 15
          && document.getElementById('board-note').textContent !== ''",
     );
-    (server, b)
+    Some((server, b))
 }
 
 /// Chooses `value` in the menu `id`, as a user would (its change event fired).
@@ -266,7 +270,7 @@ const NOW: &str = "(() => { const items = [...document.querySelectorAll('#moves 
 
 #[test]
 fn the_page_solves_a_position_and_plays_it_to_the_goal() {
-    let (_server, mut b) = page();
+    let Some((_server, mut b)) = page() else { return };
     // The page's goal is blank last; Korf's positions are written for blank first.
     assert_eq!(b.eval("document.getElementById('goal').value"), json!("blank-last"));
     choose(&mut b, "goal", "blank-first");
@@ -320,7 +324,7 @@ fn the_page_solves_a_position_and_plays_it_to_the_goal() {
 
 #[test]
 fn arrow_keys_slide_tiles_and_step_through_a_solution() {
-    let (_server, mut b) = page();
+    let Some((_server, mut b)) = page() else { return };
     choose(&mut b, "board", "3x3");
     assert_eq!(cells(&mut b), json!("1 2 3 4 5 6 7 8 0"));
     // An arrow moves the tile beside the blank that way: none moves left into a blank at the right edge.
@@ -366,7 +370,7 @@ fn arrow_keys_slide_tiles_and_step_through_a_solution() {
 
 #[test]
 fn the_goal_hint_beside_the_board_names_the_goal_menu() {
-    let (_server, mut b) = page();
+    let Some((_server, mut b)) = page() else { return };
     b.resize(1280);
     choose(&mut b, "board", "3x3");
     assert_eq!(b.eval("document.getElementById('goal-hint').hidden"), json!(true));
@@ -403,7 +407,7 @@ fn the_goal_hint_beside_the_board_names_the_goal_menu() {
 #[test]
 fn a_solve_in_progress_shows_its_time_and_bound_and_cancel_stops_it() {
     // One search at a time and no queue; a limit far away: only Cancel can free the search thread.
-    let (server, mut b) = page_of(&["--threads", "1", "--queue", "0", "--time-limit", "300"]);
+    let Some((server, mut b)) = page_of(&["--threads", "1", "--queue", "0", "--time-limit", "300"]) else { return };
     choose(&mut b, "goal", "blank-first");
     choose(&mut b, "heuristic", "manhattan");
     type_position(&mut b, KORF_60);
@@ -455,17 +459,17 @@ fn fewest(level: &str, capacity: usize) -> usize {
 }
 
 /// Switches the page to water sort.
-fn water_page() -> (Server, Browser) {
-    let (server, mut b) = page();
+fn water_page() -> Option<(Server, Browser)> {
+    let (server, mut b) = page()?;
     choose(&mut b, "puzzle", "water-sort");
     assert_eq!(b.eval("document.getElementById('tile-ui').hidden"), json!(true));
     assert_eq!(b.eval("document.title"), json!("Water sort solver"));
-    (server, b)
+    Some((server, b))
 }
 
 #[test]
 fn the_page_solves_a_water_sort_level_and_pours_it_sorted() {
-    let (_server, mut b) = water_page();
+    let Some((_server, mut b)) = water_page() else { return };
     // Type a level and solve it, as a user would: its capacity (5) follows the longest tube, the colours
     // and empty tubes the level.
     let level = "demo: abcab cabca bcabc - -";
@@ -517,7 +521,7 @@ fn the_page_solves_a_water_sort_level_and_pours_it_sorted() {
 
 #[test]
 fn the_level_editor_builds_a_level_and_solves_it_and_set_refuses_an_invalid_one() {
-    let (_server, mut b) = water_page();
+    let Some((_server, mut b)) = water_page() else { return };
     // The demo's five tubes emptied, two taken away, two units a tube.
     b.eval("document.getElementById('clear-tubes').click()");
     b.eval("{ const c = document.getElementById('capacity'); c.value = '2'; c.dispatchEvent(new Event('change')); }");
@@ -592,7 +596,7 @@ fn tubes_with(b: &mut Browser, class: &str) -> Value {
 
 #[test]
 fn a_hint_from_the_position_played_to_shows_the_next_pour_and_marks_dead_ends() {
-    let (_server, mut b) = water_page();
+    let Some((_server, mut b)) = water_page() else { return };
     set_level(&mut b, "w: ab cd ca db -", 2);
     b.eval("document.getElementById('hint').click()");
     b.wait_for("document.getElementById('status').textContent.startsWith('Still solvable')");
@@ -631,7 +635,7 @@ fn a_hint_from_the_position_played_to_shows_the_next_pour_and_marks_dead_ends() 
 
 #[test]
 fn a_level_with_hidden_units_is_planned_its_reveals_told_and_played_to_the_end() {
-    let (_server, mut b) = water_page();
+    let Some((_server, mut b)) = water_page() else { return };
     // The level as the game shows it, and what it hides (one assignment that can be sorted).
     let shown = "m: ??a ?bb ?ab -";
     let truth = ["cca", "cbb", "aab", ""];
@@ -694,7 +698,7 @@ fn a_level_with_hidden_units_is_planned_its_reveals_told_and_played_to_the_end()
 
 #[test]
 fn free_play_counts_moves_until_solved_and_the_algorithm_menu_is_searched() {
-    let (_server, mut b) = page();
+    let Some((_server, mut b)) = page() else { return };
     choose(&mut b, "board", "3x3");
     b.wait_for("document.querySelectorAll('#view .tile').length === 8");
     type_position(&mut b, "1 2 3 4 5 6 0 7 8");
@@ -715,7 +719,7 @@ fn free_play_counts_moves_until_solved_and_the_algorithm_menu_is_searched() {
 
 #[test]
 fn water_sort_is_played_by_hand_with_undo_and_a_dead_hint_goes_back_to_the_last_sortable_position() {
-    let (_server, mut b) = water_page();
+    let Some((_server, mut b)) = water_page() else { return };
     // The capacity follows a typed level that says it (every colour two units), shrinking from 4.
     set_level(&mut b, "w: ab cd ca db -", 4);
     assert_eq!(b.eval("document.getElementById('capacity').value"), json!("2"));
@@ -751,7 +755,7 @@ fn water_sort_is_played_by_hand_with_undo_and_a_dead_hint_goes_back_to_the_last_
 
 #[test]
 fn the_page_plays_and_solves_a_klotski_level() {
-    let (_server, mut b) = page();
+    let Some((_server, mut b)) = page() else { return };
     choose(&mut b, "puzzle", "sliding-block");
     b.wait_for("document.querySelectorAll('#blocks .block').length === 10");
     assert_eq!(b.eval("document.title"), json!("Sliding-block solver"));
