@@ -495,3 +495,17 @@ fn play_echoes_a_wrong_answer_printable() {
     assert!(out.contains("'\\u{1b}[2Jx' is not a colour of this level [a, c (new)]; try again"), "{out}");
     assert!(!out.contains('\u{1b}'), "{out}");
 }
+
+/// Sizes no level can have are refused before any walk, at once, in one line (a walk keeps the number of
+/// tubes, and walks this long would take minutes).
+#[test]
+fn generate_reverse_refuses_too_many_tubes_at_once() {
+    let started = std::time::Instant::now();
+    let args = ["generate", "--method", "reverse", "--colors", "52", "--empty", "13", "--steps", "1000000"];
+    let o = watersort(&args, "");
+    let seconds = started.elapsed().as_secs_f64();
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
+    assert_eq!(text(&o.stderr), "watersort: error: 65 tubes: at most 64 are supported\n");
+    assert!(o.stdout.is_empty());
+    assert!(seconds < 5.0, "{seconds:.1} s");
+}
