@@ -257,6 +257,11 @@ impl Solver {
         self.settings.textbook().is_some()
     }
 
+    /// The goal the input of textbook mode is written for (its directions are the user's), if it is on.
+    pub fn textbook_goal(&self) -> Option<puzzle::Goal> {
+        self.settings.textbook()
+    }
+
     /// The threads a search uses unless told otherwise.
     pub fn threads(&self) -> usize {
         self.settings.threads()

@@ -305,9 +305,10 @@ fn limit_error(sol: &Solution) -> PyErr {
 /// time_limit, node_limit: seconds, expanded nodes; a search they stop returns status "limit".
 /// partition: table partitions to use ("7-8", "6-6-3", "1,2,3/4,5,6,..."), as --partition.
 /// raise_on_limit: raise stp.LimitReached instead of returning status "limit".
-/// textbook: count nodes as a plain textbook IDA* does (one thread, children in the blank's order up, down,
-///     left, right, never undoing the previous move; docs/textbook.md), so a student's own IDA* can be
-///     checked against `nodes` and `expanded`.
+/// textbook: count nodes as a plain textbook IDA* (algorithm "ida") or A* ("astar") does (one thread,
+///     children in the blank's order up, down, left, right, never undoing the previous move; A*'s ties to
+///     the least h, then the first pushed; docs/textbook.md), so a student's own search can be checked
+///     against `nodes` and `expanded`.
 ///
 /// Raises ValueError for bad input (the command's one-line message), stp.TableError for a missing,
 /// corrupt or mismatched table, KeyboardInterrupt on Ctrl-C (the search stopped first). The GIL is

@@ -176,3 +176,11 @@ def test_textbook_mode_counts_as_a_plain_textbook_ida():
     assert (s.length, s.nodes, s.expanded) == (27, 11597, 7061)
     with pytest.raises(ValueError, match="textbook"):
         stp.solve("8 6 7 2 5 4 3 0 1", heuristic="manhattan", textbook=True, threads=2)
+
+
+def test_textbook_mode_counts_as_a_plain_textbook_astar():
+    """The figure docs/textbook.md gives for A*: least f, then least h, then first pushed."""
+    s = stp.solve("8 6 7 2 5 4 3 0 1", heuristic="manhattan", algorithm="astar", textbook=True)
+    assert (s.length, s.nodes, s.expanded) == (27, 3977, 2509)
+    with pytest.raises(ValueError, match="textbook"):
+        stp.solve("8 6 7 2 5 4 3 0 1", heuristic="manhattan", algorithm="bfs", textbook=True)

@@ -78,10 +78,11 @@ pub struct SearchArgs {
 /// `--textbook`, for the commands whose node counts a student compares with their own search.
 #[derive(clap::Args, Clone)]
 pub struct Textbook {
-    /// Count nodes as a textbook IDA* does, so that a student's own search can be checked against them
-    /// (docs/textbook.md): one thread, one lane, no pruning but never undoing the previous move, children in
-    /// the order the blank moves up, down, left, right, unordered, the goal tested when a node is visited.
-    /// IDA* only (--algorithm ida, the default), with any heuristic.
+    /// Count nodes as a textbook IDA* or A* does, so that a student's own search can be checked against
+    /// them (docs/textbook.md): one thread, one lane, no pruning but never undoing the previous move,
+    /// children in the order the blank moves up, down, left, right, unordered; IDA* tests the goal when a
+    /// node is visited, A* when it is popped (least f, then least h, then first pushed). --algorithm ida
+    /// (the default) or astar, with any heuristic.
     #[arg(long, help_heading = TUNING)]
     pub textbook: bool,
 }
@@ -179,10 +180,10 @@ impl SearchArgs {
             match (self.threads, self.lanes, self.algorithm) {
                 (Some(t), ..) if t > 1 => return refused(format!("searches on one thread, not --threads {t}")),
                 (_, Some(l), _) if l > 1 => return refused(format!("searches one lane, not --lanes {l}")),
-                (_, _, Algorithm::Ida) => {}
+                (_, _, Algorithm::Ida | Algorithm::Astar) => {}
                 (_, _, a) => {
                     return refused(format!(
-                        "counts the nodes of IDA* (--algorithm ida), not {}",
+                        "counts the nodes of IDA* or A* (--algorithm ida or astar), not {}",
                         search::Named::name(a)
                     ))
                 }

@@ -475,6 +475,15 @@ fn textbook_mode_prints_and_records_the_textbook_counts() {
     let o = solver(&["solve", "--textbook", "--heuristic", "manhattan", "--format", "json", position], "");
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(v["bounds"], "19:4:2 21:108:68 23:720:445 25:3347:2044 27:7418:4502");
+    // A*'s counts (the convention's A* is checked in tests/tests/textbook.rs), in the text and the record.
+    let o = solver(&["solve", "--textbook", "--algorithm", "astar", "--heuristic", "manhattan", position], "");
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(text.contains("nodes 3977 generated, 2509 expanded"), "{text}");
+    assert!(!text.contains("iterations"), "{text}");
+    let o = solver(&["solve", "--textbook", "--algorithm", "astar", "--format", "json", position], "");
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!((v["algorithm"].as_str(), v["length"].as_u64()), (Some("astar"), Some(27)), "{v}");
     for refused in [&["--threads", "2"][..], &["--lanes", "2"], &["--algorithm", "bfs"]] {
         let args = [&["solve", "--textbook", position][..], refused].concat();
         let o = solver(&args, "");

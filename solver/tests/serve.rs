@@ -824,7 +824,8 @@ fn no_request_ends_the_server() {
 }
 
 /// The textbook mode through the API: the node counts of a plain textbook IDA* (docs/textbook.md), with the
-/// figures of each iteration; refused for another algorithm.
+/// figures of each iteration, and of a plain textbook A* with `"algorithm": "astar"` (the command's); refused
+/// for another algorithm.
 #[test]
 fn a_textbook_solve_counts_as_a_plain_textbook_ida() {
     let s = server();
@@ -836,7 +837,17 @@ fn a_textbook_solve_counts_as_a_plain_textbook_ida() {
         (Some(27), Some(11_597), Some(7_061))
     );
     assert!(v["bounds"].as_str().unwrap().starts_with("19:4:"), "{v}");
-    let (status, v) = post(&s, &body.replace(r#""textbook": true"#, r#""textbook": true, "algorithm": "astar""#));
+    let astar = body.replace(r#""textbook": true"#, r#""textbook": true, "algorithm": "astar""#);
+    let (status, v) = post(&s, &astar);
+    assert_eq!(status, 200, "{v}");
+    let args = ["solve", "--textbook", "--algorithm", "astar", "--heuristic", "manhattan", "--format", "json"];
+    let o = harness::run(BIN, &[&args[..], &["8 6 7 2 5 4 3 0 1"]].concat(), b"");
+    let command: Value = serde_json::from_slice(&o.stdout).unwrap();
+    for field in ["length", "nodes", "expanded", "moves", "algorithm"] {
+        assert_eq!(v[field], command[field], "{field}: {v}");
+    }
+    assert_eq!(v["algorithm"], "astar");
+    let (status, v) = post(&s, &body.replace(r#""textbook": true"#, r#""textbook": true, "algorithm": "bfs""#));
     assert_eq!(status, 400, "{v}");
     let (status, v) = post(&s, &body.replace("true", "\"yes\""));
     assert_eq!(status, 400, "{v}");

@@ -4,11 +4,12 @@
 
 use crate::{invalid, pours_word, read_input, render, ModelArgs};
 use anyhow::anyhow;
+use batch::{LimitArgs, Verdict};
 use cli_common::{log, usage, Format};
 use serde_json::json;
 use std::io::{BufRead, IsTerminal, Write};
 use std::process::ExitCode;
-use watersort::mystery::{plan, Mystery, Plan, PlanError, Sampling};
+use watersort::mystery::{plan, plan_with_progress, Mystery, Plan, PlanError, PlanProgress, Sampling};
 use watersort::{Model, Options, Tubes};
 
 #[derive(clap::Args)]
@@ -20,6 +21,10 @@ pub struct PlayArgs {
     model: ModelArgs,
     #[command(flatten)]
     sampling: SamplingArgs,
+    /// As for `solve`; they bound each plan (the searches between two reveals), not the time spent
+    /// waiting for answers.
+    #[command(flatten)]
+    limits: LimitArgs,
 }
 
 /// How many assignments of the hidden units a plan checks.
@@ -46,23 +51,60 @@ pub fn solve(text: &str, name: &str, capacity: usize, options: &Options, format:
     if levels.is_empty() {
         return Err(usage(anyhow!("no level in the input")));
     }
-    let mut code = ExitCode::SUCCESS;
+    // The worst outcome decides the exit code, as for levels in sight: a bad level, then an unsolvable one,
+    // then a limit.
+    let mut worst = Verdict::Solved;
     for (n, level) in levels.into_iter().enumerate() {
         let mystery = match level {
             Ok(mystery) => mystery,
             Err(e) => {
                 invalid(&e, n, format)?;
-                code = ExitCode::from(cli_common::EXIT_USAGE);
+                worst = Verdict::Invalid;
                 continue;
             }
         };
-        let plan = plan(&mystery, options, &Sampling::default()).map_err(plan_error)?;
-        match format {
-            Format::Json => println!("{}", plan_json(&mystery, &plan)),
-            Format::Text => print!("{}", plan_text(&mystery, &plan)),
+        let started = std::time::Instant::now();
+        let planned = match plan(&mystery, options, &Sampling::default()) {
+            Err(e @ (PlanError::WholeRun | PlanError::Waiting | PlanError::Solve(_))) => return Err(plan_error(e)),
+            other => other,
+        };
+        let seconds = started.elapsed().as_secs_f64();
+        let verdict = match &planned {
+            Ok(_) => Verdict::Solved,
+            Err(PlanError::Stopped(_)) => Verdict::Limit,
+            Err(_) => Verdict::Failed,
+        };
+        worst = worst.max(verdict);
+        match (format, planned) {
+            (Format::Json, Ok(plan)) => println!("{}", plan_json(&mystery, &plan)),
+            (Format::Text, Ok(plan)) => print!("{}", plan_text(&mystery, &plan)),
+            (Format::Json, Err(e)) => println!("{}", no_plan_json(&mystery, &e, seconds)),
+            (Format::Text, Err(e)) => println!("{}: {}, after {seconds:.3} s", mystery.name(), no_plan_text(&e)),
         }
     }
-    Ok(code)
+    Ok(ExitCode::from(worst.exit_code()))
+}
+
+/// Why a level has no plan, as its text line says it: a limit (`stopped (time limit) before the plan was
+/// known`) or a proof.
+fn no_plan_text(e: &PlanError) -> String {
+    match e {
+        PlanError::Stopped(why) => format!("stopped ({why}) before the plan was known"),
+        other => other.to_string(),
+    }
+}
+
+/// The record of a level without a plan: status `limit` or `unsolvable` with the reason in `error`, as a
+/// record of a level in sight says it (and as the web app answers).
+fn no_plan_json(mystery: &Mystery, e: &PlanError, seconds: f64) -> serde_json::Value {
+    let status = if matches!(e, PlanError::Stopped(_)) { "limit" } else { "unsolvable" };
+    json!({
+        "id": mystery.name(),
+        "level": mystery.to_line(),
+        "status": status,
+        "error": no_plan_text(e),
+        "seconds": seconds,
+    })
 }
 
 /// A plan failure as the user's (an unsolvable level, a rule) or a limit's.
@@ -122,6 +164,7 @@ fn plan_json(mystery: &Mystery, plan: &Plan) -> serde_json::Value {
     json!({
         "id": mystery.name(),
         "level": mystery.to_line(),
+        "status": "plan",
         "pours": plan.pours.iter().map(ToString::to_string).collect::<Vec<_>>(),
         "reveals": plan.reveals,
         "safe": plan.safe(),
@@ -166,8 +209,13 @@ pub fn play(args: &PlayArgs) -> anyhow::Result<ExitCode> {
         return Err(usage(anyhow!("play takes one level; the input holds {}", levels.len())));
     }
     let mut seen = levels.remove(0).map_err(|e| usage(anyhow!("{e}")))?;
-    let options = Options { model: Model { rule: args.model.rule, ..Model::default() }, ..Options::default() };
+    let options = Options {
+        model: Model { rule: args.model.rule, ..Model::default() },
+        limits: args.limits.limits(None),
+        ..Options::default()
+    };
     let sampling = args.sampling.sampling();
+    let watch = std::io::stderr().is_terminal();
     let letters = seen.letters();
     // Colours of level lines are letters; JSON names are drawn as letters, with this key.
     if seen.colours().iter().any(|name| name.chars().count() != 1) {
@@ -185,7 +233,17 @@ pub fn play(args: &PlayArgs) -> anyhow::Result<ExitCode> {
             writeln!(out, "sorted in {}", pours_word(made))?;
             return Ok(ExitCode::SUCCESS);
         }
-        let plan = match plan(&seen, &options, &sampling) {
+        let mut ticker = Ticker::default();
+        let planned = plan_with_progress(&seen, &options, &sampling, &mut |p| {
+            if watch {
+                ticker.tick(p);
+            }
+        });
+        let plan = match planned {
+            Err(PlanError::Stopped(why)) => {
+                writeln!(out, "stopped ({why}) before the plan was known, after {}", pours_word(made))?;
+                return Ok(ExitCode::from(cli_common::EXIT_LIMIT));
+            }
             Err(PlanError::Unsolvable) if made > 0 => {
                 writeln!(
                     out,
@@ -233,5 +291,41 @@ pub fn play(args: &PlayArgs) -> anyhow::Result<ExitCode> {
                 }
             }
         }
+    }
+}
+
+/// The progress of a long plan on a terminal: a line on stderr once a second after the first second (a
+/// quick plan shows nothing), as `solver solve` shows a long search.
+#[derive(Default)]
+struct Ticker {
+    last: f64,
+}
+
+impl Ticker {
+    fn tick(&mut self, p: &PlanProgress) {
+        if p.seconds >= 1.0 && p.seconds - self.last >= 1.0 {
+            self.last = p.seconds;
+            log(&progress_line(p));
+        }
+    }
+}
+
+/// One progress line of a plan.
+fn progress_line(p: &PlanProgress) -> String {
+    format!(
+        "watersort play: planning: {:.0} s  {} nodes expanded  {} search{} done",
+        p.seconds,
+        p.expanded,
+        p.searches,
+        if p.searches == 1 { "" } else { "es" }
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_progress_line_says_time_nodes_and_searches() {
+        let p = super::PlanProgress { expanded: 3_000_000, searches: 12, seconds: 2.04 };
+        assert_eq!(super::progress_line(&p), "watersort play: planning: 2 s  3000000 nodes expanded  12 searches done");
     }
 }

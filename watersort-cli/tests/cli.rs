@@ -495,3 +495,69 @@ fn play_echoes_a_wrong_answer_printable() {
     assert!(out.contains("'\\u{1b}[2Jx' is not a colour of this level [a, c (new)]; try again"), "{out}");
     assert!(!out.contains('\u{1b}'), "{out}");
 }
+
+/// A level with hidden units, every unit below the tops hidden: its plan samples 200 assignments and
+/// searches each, far more than a millisecond of work.
+fn hidden_level() -> String {
+    use watersort::generate::{generate, Spec};
+    let spec = Spec { colours: 8, empty: 2, capacity: 4, count: 1, seed: 1, attempts: 10_000 };
+    let level = generate(&spec, &watersort::Options::default()).unwrap().remove(0);
+    watersort::mystery::Mystery::hiding(&level).to_line()
+}
+
+/// A limit that stops a plan is answered as for a level in sight: a `limit` record (or a line saying
+/// so) and exit code 3, not a usage error.
+#[test]
+fn a_limit_stops_a_plan_with_a_limit_record_and_exit_3() {
+    let line = hidden_level();
+    let o = watersort(&["solve", &line, "--time-limit", "0.001", "--format", "json"], "");
+    assert_eq!(o.status.code(), Some(3), "{}{}", text(&o.stdout), text(&o.stderr));
+    let record: serde_json::Value = serde_json::from_str(text(&o.stdout).trim()).unwrap();
+    assert_eq!(record["status"], "limit", "{record}");
+    assert_eq!(record["level"].as_str(), Some(line.as_str()));
+    assert!(record["error"].as_str().unwrap().contains("stopped (time limit) before the plan was known"), "{record}");
+    let o = watersort(&["solve", &line, "--node-limit", "1"], "");
+    assert_eq!(o.status.code(), Some(3), "{}", text(&o.stderr));
+    assert!(
+        text(&o.stdout).contains(": stopped (node limit) before the plan was known, after "),
+        "{}",
+        text(&o.stdout)
+    );
+    // A plan found is a record with status `plan`.
+    let o = watersort(&["solve", "m: ??a ?bb ?ab -", "--capacity", "3", "--format", "json"], "");
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let record: serde_json::Value = serde_json::from_str(text(&o.stdout).trim()).unwrap();
+    assert_eq!(record["status"], "plan", "{record}");
+}
+
+/// `play` takes the limits of `solve`, for each plan: a plan they stop ends the session with a line
+/// saying so and exit code 3.
+#[test]
+fn play_stops_at_its_time_limit() {
+    let line = hidden_level();
+    let o = watersort(&["play", &line, "--time-limit", "0.001"], "");
+    assert_eq!(o.status.code(), Some(3), "{}{}", text(&o.stdout), text(&o.stderr));
+    assert!(
+        text(&o.stdout).ends_with("stopped (time limit) before the plan was known, after 0 pours\n"),
+        "{}",
+        text(&o.stdout)
+    );
+    // Generous limits change nothing.
+    let o = watersort(&["play", "m: ?a ?a -", "--capacity", "2", "--time-limit", "60"], "b\nb\n");
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    assert!(text(&o.stdout).contains("\nsorted in "), "{}", text(&o.stdout));
+}
+
+/// Sizes no level can have are refused before any walk, at once, in one line (a walk keeps the number of
+/// tubes, and walks this long would take minutes).
+#[test]
+fn generate_reverse_refuses_too_many_tubes_at_once() {
+    let started = std::time::Instant::now();
+    let args = ["generate", "--method", "reverse", "--colors", "52", "--empty", "13", "--steps", "1000000"];
+    let o = watersort(&args, "");
+    let seconds = started.elapsed().as_secs_f64();
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
+    assert_eq!(text(&o.stderr), "watersort: error: 65 tubes: at most 64 are supported\n");
+    assert!(o.stdout.is_empty());
+    assert!(seconds < 5.0, "{seconds:.1} s");
+}

@@ -9,7 +9,7 @@
 
 use crate::level::Level;
 use crate::play::{Pour, Tubes};
-use crate::solve::{solve, time_left, Algorithm, Options, Outcome, SolveError};
+use crate::solve::{solve, solve_with_progress, time_left, Algorithm, Options, Outcome, Progress, SolveError, Stats};
 use crate::{Heuristic, Model};
 use search::Stop;
 use std::time::Instant;
@@ -78,16 +78,27 @@ pub fn hint(position: &Level, options: &Options) -> Result<Hint, SolveError> {
 
 /// Whether `position` can be sorted.
 pub fn solvable(position: &Level, options: &Options) -> Result<Sortable, SolveError> {
+    Ok(solvable_with_progress(position, options, &mut |_| {})?.0)
+}
+
+/// [`solvable`], calling `progress` as the search goes, with what the search did.
+pub fn solvable_with_progress(
+    position: &Level,
+    options: &Options,
+    progress: &mut dyn FnMut(&Progress),
+) -> Result<(Sortable, Stats), SolveError> {
     let check = Options {
         algorithm: Algorithm::Dfs,
         model: Model { heuristic: Heuristic::Bottoms, ..options.model },
         ..options.clone()
     };
-    Ok(match solve(position, &check)?.outcome {
+    let solution = solve_with_progress(position, &check, progress)?;
+    let sortable = match solution.outcome {
         Outcome::Solved(_) => Sortable::Yes,
         Outcome::Unsolvable => Sortable::No,
         Outcome::Stopped(why) => Sortable::Unknown(why),
-    })
+    };
+    Ok((sortable, solution.stats))
 }
 
 /// Every legal pour from `position` under the rule, with the position it leads to.

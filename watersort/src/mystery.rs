@@ -23,11 +23,11 @@
 //!    Without a safe candidate, the highest score, and among those the same best case. Remaining ties go
 //!    to the candidate found first (assignments in the order of step 1).
 
-use crate::hint::{solvable, Sortable};
+use crate::hint::{solvable_with_progress, Sortable};
 use crate::level::{colour_index, is_json, name_and_body, Level, LevelError, Problem, MAX_COLOURS};
 use crate::play::{IllegalPour, Pour, Tubes};
 use crate::rule::Rule;
-use crate::solve::{solve, time_left, Options, Outcome, SolveError};
+use crate::solve::{solve_with_progress, time_left, Options, Outcome, Progress, Solution, SolveError};
 use crate::{Heuristic, Model};
 use search::rng::SplitMix64;
 
@@ -436,10 +436,96 @@ pub fn assignments(mystery: &Mystery, sampling: &Sampling) -> (Box<dyn Iterator<
     (Box::new(draws), false, total)
 }
 
+/// How far a plan has got, all its searches together.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct PlanProgress {
+    /// Nodes expanded so far: the searches finished and the one running (as of its last report).
+    pub expanded: u64,
+    /// Searches finished.
+    pub searches: u64,
+    /// Seconds since the plan began.
+    pub seconds: f64,
+}
+
+/// The searches of one plan, counted for [`PlanProgress`].
+struct Searches<'a> {
+    started: std::time::Instant,
+    expanded: u64,
+    searches: u64,
+    progress: &'a mut dyn FnMut(&PlanProgress),
+}
+
+impl Searches<'_> {
+    fn report(&mut self) {
+        let seconds = self.started.elapsed().as_secs_f64();
+        (self.progress)(&PlanProgress { expanded: self.expanded, searches: self.searches, seconds });
+    }
+
+    /// Runs `search` (which gives its result and the nodes it expanded), telling the progress of it as it
+    /// goes, then counting it.
+    fn watched<T>(
+        &mut self,
+        search: impl FnOnce(&mut dyn FnMut(&Progress)) -> Result<(T, u64), SolveError>,
+    ) -> Result<T, SolveError> {
+        let (done, searches, started) = (self.expanded, self.searches, self.started);
+        let progress = &mut *self.progress;
+        let (found, expanded) = search(&mut |p| {
+            if let Progress::Tick { expanded, .. } = *p {
+                let seconds = started.elapsed().as_secs_f64();
+                progress(&PlanProgress { expanded: done + expanded, searches, seconds });
+            }
+        })?;
+        self.expanded += expanded;
+        self.searches += 1;
+        self.report();
+        Ok(found)
+    }
+
+    /// What is left of the time limit for the next search, or `None` when nothing is: a search checks the
+    /// clock only every few thousand expansions, so one started then might still end, and a plan of many
+    /// small searches would never stop.
+    fn time_left(&self, options: &Options) -> Option<Options> {
+        let left = time_left(options, self.started);
+        (left.limits.time != Some(std::time::Duration::ZERO)).then_some(left)
+    }
+
+    /// A search for the fewest pours, within what is left of the time limit.
+    fn solve(&mut self, level: &Level, options: &Options) -> Result<Solution, SolveError> {
+        let Some(options) = self.time_left(options) else {
+            let stats = crate::solve::Stats::default();
+            return Ok(Solution { outcome: Outcome::Stopped(search::Stop::TimeLimit), stats, words: 0 });
+        };
+        self.watched(|progress| {
+            let solution = solve_with_progress(level, &options, progress)?;
+            let expanded = solution.stats.expanded;
+            Ok((solution, expanded))
+        })
+    }
+
+    /// Whether `level` can be sorted, within what is left of the time limit.
+    fn sortable(&mut self, level: &Level, options: &Options) -> Result<Sortable, SolveError> {
+        let Some(options) = self.time_left(options) else { return Ok(Sortable::Unknown(search::Stop::TimeLimit)) };
+        self.watched(|progress| {
+            let (sortable, stats) = solvable_with_progress(level, &options, progress)?;
+            Ok((sortable, stats.expanded))
+        })
+    }
+}
+
 /// The pours up to the first reveal (see the module's doc for how they are chosen); the time limit holds
 /// for the plan as a whole, all its searches together.
 pub fn plan(mystery: &Mystery, options: &Options, sampling: &Sampling) -> Result<Plan, PlanError> {
-    let started = std::time::Instant::now();
+    plan_with_progress(mystery, options, sampling, &mut |_| {})
+}
+
+/// [`plan`], calling `progress` as its searches go (periodically during a long one, and after each).
+pub fn plan_with_progress(
+    mystery: &Mystery,
+    options: &Options,
+    sampling: &Sampling,
+    progress: &mut dyn FnMut(&PlanProgress),
+) -> Result<Plan, PlanError> {
+    let mut searches = Searches { started: std::time::Instant::now(), expanded: 0, searches: 0, progress };
     if options.model.rule == Rule::WholeRun {
         return Err(PlanError::WholeRun);
     }
@@ -461,7 +547,7 @@ pub fn plan(mystery: &Mystery, options: &Options, sampling: &Sampling) -> Result
         }
         drawn += 1;
         let level = mystery.level(&order);
-        match solve(&level, &time_left(&optimal, started))?.outcome {
+        match searches.solve(&level, &optimal)?.outcome {
             // Sorted already under this assignment: no pours to learn from (a game would show the end).
             Outcome::Solved(pours) if pours.is_empty() => sorted += 1,
             Outcome::Solved(pours) => {
@@ -512,7 +598,7 @@ pub fn plan(mystery: &Mystery, options: &Options, sampling: &Sampling) -> Result
         let mut sortable_for = 0;
         for level in &levels {
             let after = after_pours(level, options, &pours);
-            match solvable(&after, &time_left(options, started))? {
+            match searches.sortable(&after, options)? {
                 Sortable::Yes => sortable_for += 1,
                 Sortable::No => {}
                 Sortable::Unknown(why) => return Err(PlanError::Stopped(why)),
@@ -526,7 +612,7 @@ pub fn plan(mystery: &Mystery, options: &Options, sampling: &Sampling) -> Result
         let mut best_case = usize::MAX;
         for level in &levels {
             let after = after_pours(level, options, &pours);
-            match solve(&after, &time_left(&optimal, started))?.outcome {
+            match searches.solve(&after, &optimal)?.outcome {
                 Outcome::Solved(rest) => best_case = best_case.min(pours.len() + rest.len()),
                 Outcome::Unsolvable => {}
                 Outcome::Stopped(why) => return Err(PlanError::Stopped(why)),
@@ -576,6 +662,7 @@ fn after_pours(level: &Level, options: &Options, pours: &[Pour]) -> Level {
 mod tests {
     use super::*;
     use crate::generate::{generate, Spec};
+    use crate::solve::solve;
 
     fn mystery(line: &str, capacity: usize) -> Mystery {
         Mystery::parse(line, 1, capacity).unwrap()

@@ -63,6 +63,15 @@ pub fn reverse_each(
         return Err(GenerateError::TooManyColours);
     }
     let colours = colour_names(spec.colours);
+    // The sizes (tubes, a tube's bits) are checked on the sorted position, before any walk: a walk keeps
+    // them, and at sizes too big for a level its walks would take minutes before the first was refused.
+    let sorted = (0..spec.colours).map(|c| vec![c as u8; spec.capacity]);
+    Level::new(
+        "",
+        spec.capacity,
+        colours.clone(),
+        sorted.chain(std::iter::repeat_n(Vec::new(), spec.empty)).collect(),
+    )?;
     let mut rng = SplitMix64::new(spec.seed);
     let mut tally = Tally::default();
     while tally.levels < spec.count {

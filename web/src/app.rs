@@ -160,3 +160,33 @@ impl App {
         made.clone().unwrap_or_else(|| Err(failed(format!("{what} was not made"))))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use adapters::served::Fields;
+
+    /// A hint or a plan is cancelled at its deadline by a timer that ends with the work: quick requests
+    /// under a long time limit leave no task behind (a timer each, alive until its deadline an hour on,
+    /// would be one task a request here).
+    #[test]
+    fn quick_requests_leave_no_timer_behind() {
+        let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
+        let app = Arc::new(App::new(std::env::temp_dir(), Duration::from_secs(3600), 2, 4));
+        let water = adapters::registry::find("water-sort").unwrap();
+        let hint = r#"{"level": "w: ab ba -", "capacity": 2}"#;
+        let plan = r#"{"level": "m: ??a ?bb ?ab -", "capacity": 3}"#;
+        rt.block_on(async {
+            for _ in 0..100 {
+                for (body, is_hint) in [(hint, true), (plan, false)] {
+                    let Ok(f) = Fields::body(body.as_bytes()) else { panic!("{body}") };
+                    let work = if is_hint { water.hint(&app.host, f) } else { water.solve(&app.host, f) };
+                    let Ok(work) = work else { panic!("{body}") };
+                    let Ok(solving) = app.start(work, Watch::default()) else { panic!("{body}") };
+                    assert!(solving.await.is_ok(), "{body}");
+                }
+            }
+        });
+        assert_eq!(rt.metrics().num_alive_tasks(), 0);
+    }
+}

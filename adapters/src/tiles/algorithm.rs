@@ -91,6 +91,9 @@ pub fn solve(
     if state.board() != solver.board() {
         return Err(classified(engine::Error::WrongBoard { position: state.board(), solver: solver.board() }));
     }
+    if let (Algorithm::Astar, Some(goal)) = (algorithm, solver.textbook_goal()) {
+        return textbook_astar(solver, goal, state, limits, &follow);
+    }
     let mut report = |p: &search::Progress| {
         if let Some(live) = &follow.live {
             live.note(p);
@@ -133,6 +136,43 @@ pub fn solve(
         bound: None,
         per_iteration: Vec::new(),
         peak_stored: Some(r.stats.peak_stored),
+    })
+}
+
+/// Textbook mode's A* (see [`super::textbook`]): its counts, the solution replayed.
+fn textbook_astar(
+    solver: &Solver,
+    goal: puzzle::Goal,
+    state: &State,
+    limits: &search::Limits,
+    follow: &Follow,
+) -> anyhow::Result<Searched> {
+    if !state.is_solvable() {
+        return Err(classified(engine::Error::Unsolvable));
+    }
+    let mut tick = |p: &search::Progress| {
+        if let Some(live) = &follow.live {
+            live.note(p);
+        }
+    };
+    let run = super::textbook::astar(solver, goal, state, limits, &mut tick)?;
+    if let Outcome::Solved(moves) = &run.outcome {
+        if let Err(e) = state.replay(moves) {
+            bail!("internal error: the textbook A* solution does not replay ({e}); please report this");
+        }
+    }
+    Ok(Searched {
+        algorithm: Algorithm::Astar,
+        outcome: run.outcome,
+        counts: run.counts,
+        seconds: run.seconds,
+        root_h: Some(solver.estimate(state)),
+        threads: 1,
+        lanes: 1,
+        iterations: None,
+        bound: None,
+        per_iteration: Vec::new(),
+        peak_stored: Some(run.stored),
     })
 }
 

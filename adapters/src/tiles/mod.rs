@@ -5,6 +5,7 @@
 pub mod algorithm;
 pub mod items;
 pub mod record;
+pub mod textbook;
 pub mod web;
 
 pub use algorithm::{solve, Follow, Searched};

@@ -24,7 +24,7 @@ export default function create(shell, entry) {
           <option value="bibfs">bidirectional BFS</option><option value="bfs">BFS</option>
         </select>
       </label>
-      <label title="Count nodes as a plain textbook IDA* does (one thread, children up, down, left, right), so your own IDA* can be checked against them">
+      <label title="Count nodes as a plain textbook IDA* or A* does (one thread, children up, down, left, right), so your own search can be checked against them">
         <input id="textbook" type="checkbox"> textbook counts</label>
       <label>Heuristic
         <select id="heuristic">

@@ -125,8 +125,8 @@ fn solve(host: &Arc<Host>, mut f: Fields) -> Result<Work, Refusal> {
     let algorithm = algorithm(f.text("algorithm")?)?;
     let textbook = f.boolean("textbook")?.unwrap_or(false);
     f.done()?;
-    if textbook && algorithm != Algorithm::Ida {
-        return Err(bad("textbook counting is for IDA* (\"algorithm\": \"ida\")"));
+    if textbook && !matches!(algorithm, Algorithm::Ida | Algorithm::Astar) {
+        return Err(bad("textbook counting is for IDA* and A* (\"algorithm\": \"ida\" or \"astar\")"));
     }
     let job = Job { state: given.state().map_err(bad)?, goal: given.goal, algorithm };
     let board = job.state.board();
