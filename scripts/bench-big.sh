@@ -3,7 +3,7 @@
 # measured with (`--algorithm greedy`: each tile walked home along a fixed path), over COUNT random positions a
 # size (`solver generate --seed SEED`). Prints, a size and method: mean length, mean gap to the lower bound
 # (Manhattan distance + linear conflicts), mean and max solve time (the solver's own `seconds`, without start-up),
-# and the largest wall time of a whole command. Every solution is replayed by the solver before it is printed.
+# and the largest wall time of a whole solver process (start-up included). Every solution is replayed by the solver before it is printed.
 #
 #   cargo build --release -p solver && scripts/bench-big.sh            # COUNT=100 SEED=1
 set -euo pipefail
@@ -17,10 +17,10 @@ for size in $SIZES; do
   "$SOLVER" generate --board "$size" --count "$COUNT" --seed "$SEED" | tail -n +2 > "$tmp/positions"
   for method in fast greedy; do
     : > "$tmp/$method.jsonl"
+    : > "$tmp/$method.wall"
     while read -r line; do
       start=$(date +%s.%N)
-      "$SOLVER" solve --algorithm "$method" --board "$size" --format json --moves dirs "$line" \
-        | python3 -c 'import json,sys; r=json.load(sys.stdin); r.pop("moves"); print(json.dumps(r))' >> "$tmp/$method.jsonl"
+      "$SOLVER" solve --algorithm "$method" --board "$size" --format json --moves dirs "$line" >> "$tmp/$method.jsonl"
       end=$(date +%s.%N)
       echo "$start $end" >> "$tmp/$method.wall"
     done < "$tmp/positions"

@@ -3,9 +3,10 @@
 //! goal; the other goal is its half turn), which is solved optimally. Solved tiles stay fixed.
 //!
 //! Two ways of placing a line's tiles:
-//! - [`Method::Search`]: each tile but a line's last two is placed by an exact breadth-first search over the
-//!   positions of that tile and the blank (the other unfixed tiles free to be disturbed), and the last two
-//!   together by one over both tiles and the blank: the fewest moves for that step.
+//! - [`Method::Search`]: a line's tiles are placed two at a time (the first alone when their count is odd),
+//!   each pair by an exact A* search over the positions of those two tiles and the blank (the other unfixed
+//!   tiles free to be disturbed; the estimate, each tile's distance home by free cells): the fewest moves
+//!   that bring that pair home with the tiles already placed kept.
 //! - [`Method::Greedy`], the simple method to compare with: each tile walks a shortest path of cells to its
 //!   home (around the fixed ones), the blank brought in front of it each step by the shortest way around
 //!   the tile; a line's last two tiles are placed together as above (no walk of one tile places them).
@@ -18,7 +19,7 @@ use std::collections::VecDeque;
 /// How a line's tiles are placed (module documentation).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Method {
-    /// An exact search a tile (two for a line's last pair).
+    /// An exact search for each pair of a line's tiles.
     Search,
     /// Each tile along a fixed shortest path of cells; only a line's last two searched together.
     Greedy,
@@ -127,23 +128,32 @@ impl Reducer {
     /// Places the tiles whose homes are `cells` (a row or column of the unsolved part, in order), fixing them.
     fn line(&mut self, cells: &[usize], method: Method) -> Result<(), String> {
         let k = cells.len();
-        for &home in &cells[..k - 2] {
-            let tile = home as u16 + 1;
+        let goal = |i: usize| (cells[i] as u16 + 1, cells[i]);
+        let mut i = 0;
+        while i + 2 < k {
             match method {
-                Method::Search => self.search(&[(tile, home)])?,
-                Method::Greedy => self.walk(tile, home)?,
+                // Two at a time, so that the last two of the line are a pair, the first alone if the count is odd.
+                Method::Search if (k - i).is_multiple_of(2) => {
+                    self.search(&[goal(i), goal(i + 1)])?;
+                    self.fixed[cells[i]] = true;
+                    self.fixed[cells[i + 1]] = true;
+                    i += 2;
+                    continue;
+                }
+                Method::Search => self.search(&[goal(i)])?,
+                Method::Greedy => self.walk(goal(i).0, cells[i])?,
             }
-            self.fixed[home] = true;
+            self.fixed[cells[i]] = true;
+            i += 1;
         }
-        let pair = [(cells[k - 2] as u16 + 1, cells[k - 2]), (cells[k - 1] as u16 + 1, cells[k - 1])];
-        self.search(&pair)?;
+        self.search(&[goal(k - 2), goal(k - 1)])?;
         self.fixed[cells[k - 2]] = true;
         self.fixed[cells[k - 1]] = true;
         Ok(())
     }
 
     /// The fewest moves that bring each `(tile, home)` of `goals` (one or two) home, the fixed tiles kept:
-    /// a breadth-first search over the positions of those tiles and the blank, on the free cells.
+    /// a search over the positions of those tiles and the blank, on the free cells.
     fn search(&mut self, goals: &[(u16, usize)]) -> Result<(), String> {
         let free: Vec<usize> = (0..self.tiles.len()).filter(|&c| !self.fixed[c]).collect();
         let m = free.len();
@@ -163,31 +173,56 @@ impl Reducer {
         let states = if two { m * m * m } else { m * m };
         let id = |a: usize, b: usize, z: usize| if two { (a * m + b) * m + z } else { a * m + z };
         let start = id(a0, b0, index[self.blank]);
+        // A* over the tiles' distances home by free cells (each move moves one tile one cell: consistent),
+        // with a queue of buckets by estimate; the first goal taken out is a shortest one.
+        let home_a = self.free_distances(goals[0].1, &index, m);
+        let home_b = if two { self.free_distances(goals[1].1, &index, m) } else { vec![0; m] };
+        let h = |a: usize, b: usize| home_a[a] + if two { home_b[b] } else { 0 };
         let mut parent = vec![u32::MAX; states];
+        let mut g = vec![u16::MAX; states];
         parent[start] = start as u32;
-        let mut queue = VecDeque::new();
-        queue.push_back(start);
+        g[start] = 0;
+        let mut buckets: Vec<Vec<u32>> = vec![Vec::new(); 64];
+        let first = h(a0, b0) as usize;
+        if buckets.len() <= first {
+            buckets.resize(first + 1, Vec::new());
+        }
+        buckets[first].push(start as u32);
+        let mut f = first;
         let mut found = None;
-        while let Some(s) = queue.pop_front() {
-            let (z, ab) = (s % m, s / m);
-            let (a, b) = if two { (ab / m, ab % m) } else { (ab, 0) };
-            if a == ta && (!two || b == tb) {
-                found = Some(s);
-                break;
-            }
-            for &n in &next[z] {
-                let (mut na, mut nb) = (a, b);
-                if n == a {
-                    na = z;
-                } else if two && n == b {
-                    nb = z;
+        'search: while f < buckets.len() {
+            while let Some(s) = buckets[f].pop() {
+                let s = s as usize;
+                let (z, ab) = (s % m, s / m);
+                let (a, b) = if two { (ab / m, ab % m) } else { (ab, 0) };
+                let gs = g[s] as usize;
+                if gs + h(a, b) as usize != f {
+                    continue;
                 }
-                let t = id(na, nb, n);
-                if parent[t] == u32::MAX {
-                    parent[t] = s as u32;
-                    queue.push_back(t);
+                if a == ta && (!two || b == tb) {
+                    found = Some(s);
+                    break 'search;
+                }
+                for &n in &next[z] {
+                    let (mut na, mut nb) = (a, b);
+                    if n == a {
+                        na = z;
+                    } else if two && n == b {
+                        nb = z;
+                    }
+                    let t = id(na, nb, n);
+                    if (g[t] as usize) > gs + 1 {
+                        g[t] = (gs + 1) as u16;
+                        parent[t] = s as u32;
+                        let ft = gs + 1 + h(na, nb) as usize;
+                        if buckets.len() <= ft {
+                            buckets.resize(ft + 1, Vec::new());
+                        }
+                        buckets[ft].push(t as u32);
+                    }
                 }
             }
+            f += 1;
         }
         let Some(mut s) = found else {
             return Err("internal error: a tile of the reduction cannot be placed; please report this".into());
@@ -201,6 +236,18 @@ impl Reducer {
             self.move_blank_to(cell);
         }
         Ok(())
+    }
+
+    /// Distances by free cells from `home` to each free cell, by index (`m` free cells).
+    fn free_distances(&self, home: usize, index: &[usize], m: usize) -> Vec<u32> {
+        let full = self.distances(home, None);
+        let mut d = vec![u32::MAX / 4; m];
+        for (cell, &i) in index.iter().enumerate() {
+            if i != usize::MAX && full[cell] != usize::MAX {
+                d[i] = full[cell] as u32;
+            }
+        }
+        d
     }
 
     /// Walks `tile` home along a shortest path of free cells, bringing the blank in front of it each step by
@@ -367,7 +414,18 @@ mod tests {
     }
 
     #[test]
-    fn the_last_block_is_solved_optimally() {
+    fn the_last_block_is_solved_optimally_against_every_distance() {
+        let dist = crate::exhaustive::distances(crate::Board::new(3, 3).unwrap());
+        let mut rng = SplitMix64::new(2);
+        let size = Size::new(3, 3).unwrap();
+        for _ in 0..200 {
+            let p = Position::random(size, Goal::BlankLast, &mut rng);
+            let local: Vec<u8> = p.tiles.iter().map(|&t| t as u8).collect();
+            let state =
+                crate::State::from_tiles(crate::Board::new(3, 3).unwrap(), &Goal::BlankLast.to_internal(&local));
+            let path = solve_3x3(local.clone().try_into().unwrap());
+            assert_eq!(path.len() as u8, dist[&state.unwrap().pack()], "{local:?}");
+        }
         // 8 6 7 / 2 5 4 / 3 0 1 is one of the two 3x3 positions 31 moves from the goal.
         assert_eq!(solve_3x3([8, 6, 7, 2, 5, 4, 3, 0, 1]).len(), 31);
         assert_eq!(solve_3x3([1, 2, 3, 4, 5, 6, 7, 8, 0]).len(), 0);
