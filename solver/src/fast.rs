@@ -143,6 +143,13 @@ mod tests {
         words.split(' ').map(String::from).collect()
     }
 
+    /// Its help reads right at 80 columns, as the other commands' (`main`'s test).
+    #[test]
+    fn help_keeps_the_layout_at_80_columns() {
+        let cmd = <super::FastArgs as clap::CommandFactory>::command();
+        assert_eq!(cli_common::help::faults(&cmd), Vec::<String>::new());
+    }
+
     #[test]
     fn the_fast_solver_is_asked_for_by_solve_only() {
         assert!(super::wanted(&argv("solver solve --algorithm fast --board 10x10 x")));
