@@ -66,7 +66,8 @@ fn main() -> ExitCode {
     let argv: Vec<String> = std::env::args().collect();
     if solver::fast::wanted(&argv) {
         // Boards past the optimal search's 25 cells, with options of their own (solver::fast).
-        let args = <solver::fast::FastArgs as clap::Parser>::parse_from(argv.iter().skip(1));
+        let words = std::iter::once("solver solve".to_string()).chain(argv.into_iter().skip(2));
+        let args = <solver::fast::FastArgs as clap::Parser>::parse_from(words);
         return cli_common::main("solver", || solver::fast::run(&args));
     }
     let cli = Cli::try_parse().unwrap_or_else(|e| {

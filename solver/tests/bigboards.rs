@@ -157,3 +157,19 @@ fn fast_refuses_bad_input_in_one_line() {
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("too large"));
 }
+
+/// A solution as long as the lower bound is optimal, and the text says so instead of a gap of 0.
+#[test]
+fn a_solution_meeting_the_bound_is_called_optimal() {
+    let mut tiles: Vec<String> = (1..36).map(|t| t.to_string()).chain(["0".to_string()]).collect();
+    tiles.swap(34, 35);
+    let line = tiles.join(" ");
+    let out = ok(&solver(&["solve", "--algorithm", "fast", "--goal", "blank-last", &line]));
+    let first = out.lines().next().unwrap();
+    assert!(first.starts_with("length 1 ") && first.contains("optimal, as it meets the bound"), "{out}");
+    // Without --goal, blank-first: tile 1 slid right (into the blank on its right) is the goal 0 1 2 ... 35.
+    let first: Vec<String> = [1, 0].into_iter().chain(2..36).map(|t: u32| t.to_string()).collect();
+    let args = ["solve", "--algorithm", "fast", "--format", "json", "--moves", "udlr", &first.join(" ")];
+    let v: serde_json::Value = serde_json::from_str(&ok(&solver(&args))).unwrap();
+    assert_eq!((v["length"].as_u64(), v["moves"].as_str(), v["gap_at_most"].as_u64()), (Some(1), Some("R"), Some(0)));
+}
