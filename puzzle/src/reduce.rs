@@ -6,7 +6,8 @@
 //! - [`Method::Search`]: a line's tiles are placed two at a time (the first alone when their count is odd),
 //!   each pair by an exact A* search over the positions of those two tiles and the blank (the other unfixed
 //!   tiles free to be disturbed; the estimate, each tile's distance home by free cells): the fewest moves
-//!   that bring that pair home with the tiles already placed kept.
+//!   that bring that pair home with the tiles already placed kept. While more than 144 cells are free (boards
+//!   past 12x12), a line's tiles but its last two go one at a time, by the same search over one tile.
 //! - [`Method::Greedy`], the simple method to compare with: each tile walks a shortest path of cells to its
 //!   home (around the fixed ones), the blank brought in front of it each step by the shortest way around
 //!   the tile; a line's last two tiles are placed together as above (no walk of one tile places them).
@@ -15,6 +16,9 @@ use crate::big::Position;
 use crate::instance::Goal;
 use crate::Dir;
 use std::collections::VecDeque;
+
+/// The most free cells at which a line's tiles are placed two at a time (12x12 and smaller boards always).
+const PAIRS_UP_TO: usize = 144;
 
 /// How a line's tiles are placed (module documentation).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -130,10 +134,14 @@ impl Reducer {
         let k = cells.len();
         let goal = |i: usize| (cells[i] as u16 + 1, cells[i]);
         let mut i = 0;
+        // Pairs search free^3 states: past 12x12 the first lines' tiles go one at a time, all but their last
+        // two (a random 16x16 board in 1.1 s instead of 6.9 s, 15 % longer).
+        let free = self.fixed.iter().filter(|&&f| !f).count();
+        let pairs = free <= PAIRS_UP_TO;
         while i + 2 < k {
             match method {
                 // Two at a time, so that the last two of the line are a pair, the first alone if the count is odd.
-                Method::Search if (k - i).is_multiple_of(2) => {
+                Method::Search if pairs && (k - i).is_multiple_of(2) => {
                     self.search(&[goal(i), goal(i + 1)])?;
                     self.fixed[cells[i]] = true;
                     self.fixed[cells[i + 1]] = true;
@@ -411,6 +419,15 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// The largest board, where the first lines' tiles go one at a time.
+    #[test]
+    fn solves_the_largest_board() {
+        let size = Size::new(crate::big::MAX_SIDE, crate::big::MAX_SIDE).unwrap();
+        let p = Position::random(size, Goal::BlankLast, &mut SplitMix64::new(4));
+        let s = solve(&p, Goal::BlankLast, Method::Search).unwrap();
+        assert!(s.blank.len() as u32 >= p.lower_bound(Goal::BlankLast));
     }
 
     #[test]
