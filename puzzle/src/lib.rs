@@ -5,6 +5,7 @@
 #![warn(missing_docs)]
 
 pub mod backing;
+pub mod big;
 pub mod board;
 pub mod consistency;
 pub mod exhaustive;
@@ -16,6 +17,7 @@ pub mod pdb_file;
 pub mod prefetch;
 pub mod random;
 pub mod rank;
+pub mod reduce;
 pub mod regions;
 pub mod state;
 pub mod tiles_search;

@@ -2,7 +2,8 @@
 //! from the goal (drawn as the web app draws them, by `adapters::tiles::draw`).
 
 use clap::Args;
-use puzzle::{Board, Goal};
+use puzzle::big::{Position, Size};
+use puzzle::Goal;
 use search::rng::SplitMix64;
 use std::io::Write;
 
@@ -23,9 +24,10 @@ pub struct GenerateArgs {
     /// uniformly random positions.
     #[arg(long, value_name = "MOVES")]
     pub walk: Option<u32>,
-    /// Board size, rows x columns.
+    /// Board size, rows x columns, 2x2 to 16x16 (boards past 25 cells are for `solve --algorithm fast` and
+    /// `check`).
     #[arg(long, value_name = "RxC", default_value = "4x4")]
-    pub board: Board,
+    pub board: Size,
     /// The goal the positions are written for (and walks start from): blank-first (`0 1 2 ...`, Korf's) or
     /// blank-last (`1 2 ... 0`); the same seed gives the same positions in either's labels.
     #[arg(long, value_name = "GOAL", env = "STP_GOAL", default_value = "blank-first")]
@@ -49,8 +51,19 @@ pub fn run(args: &GenerateArgs) -> anyhow::Result<()> {
         args.goal.name()
     )?;
     for _ in 0..args.count {
-        let tiles = adapters::tiles::draw(args.board, args.walk, args.goal, &mut rng);
-        let words: Vec<String> = tiles.iter().map(u8::to_string).collect();
+        // The boards of the optimal search are drawn as the web app draws them; larger ones alike, here.
+        let words: Vec<String> = match args.board.board() {
+            Some(board) => {
+                adapters::tiles::draw(board, args.walk, args.goal, &mut rng).iter().map(u8::to_string).collect()
+            }
+            None => {
+                let p = match args.walk {
+                    Some(steps) => Position::random_walk(args.board, args.goal, steps, &mut rng),
+                    None => Position::random(args.board, args.goal, &mut rng),
+                };
+                p.tiles.iter().map(u16::to_string).collect()
+            }
+        };
         writeln!(out, "{}", words.join(" "))?;
     }
     out.flush()?;

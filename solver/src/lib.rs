@@ -3,7 +3,9 @@
 
 pub mod args;
 pub mod batch;
+pub mod check;
 pub mod explore;
+pub mod fast;
 pub mod generate;
 pub mod grid;
 pub mod input;

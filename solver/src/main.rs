@@ -44,6 +44,9 @@ enum Command {
     Work(solver::split::WorkArgs),
     /// Merge the workers' records of a split iteration: the solution, or the next bound to split at.
     Merge(solver::split::MergeArgs),
+    /// Replay a solution of a position: whether it solves it, its lengths in both metrics, and how far it is
+    /// from the optimum.
+    Check(solver::check::CheckArgs),
     /// Write reproducible random solvable instances, one a line.
     Generate(solver::generate::GenerateArgs),
     /// Enumerate every position of a small board: how many at each distance from the goal, and the farthest.
@@ -60,6 +63,13 @@ enum Command {
 }
 
 fn main() -> ExitCode {
+    let argv: Vec<String> = std::env::args().collect();
+    if solver::fast::wanted(&argv) {
+        // Boards past the optimal search's 25 cells, with options of their own (solver::fast).
+        let words = std::iter::once("solver solve".to_string()).chain(argv.into_iter().skip(2));
+        let args = <solver::fast::FastArgs as clap::Parser>::parse_from(words);
+        return cli_common::main("solver", || solver::fast::run(&args));
+    }
     let cli = Cli::try_parse().unwrap_or_else(|e| {
         // `solver solve 1 2 3 ...` unquoted: clap sees the second tile as a stray argument.
         let stray = e.get(clap::error::ContextKind::InvalidArg).map(|a| a.to_string()).unwrap_or_default();
@@ -80,6 +90,7 @@ fn main() -> ExitCode {
         Command::Split(args) => solver::split::split(&args),
         Command::Work(args) => solver::split::work(&args),
         Command::Merge(args) => solver::split::merge(&args),
+        Command::Check(args) => solver::check::run(&args),
         Command::Generate(args) => solver::generate::run(&args).map(|()| ExitCode::SUCCESS),
         Command::Explore(args) => solver::explore::run(&args),
         #[cfg(feature = "web")]

@@ -4,7 +4,9 @@
 
 mod algorithms;
 mod batch;
+mod bigboards;
 mod browser;
+mod check;
 mod cli;
 mod report;
 mod serve;
