@@ -523,8 +523,8 @@ impl PdbFile {
     }
 
     /// The full check: payload checksum, then every entry decoded to its PDB value and the histogram
-    /// compared with the header's, then the goal placement's value ([`crate::consistency`]). Catches a wrong
-    /// table that a checksum of the wrong bytes would bless.
+    /// compared with the header's, then the goal placement's value and the entries of neighbouring states
+    /// ([`crate::consistency`]). Catches a wrong table that a checksum of the wrong bytes would bless.
     pub fn verify(&self) -> Result<(), PdbError> {
         let path = &self.path;
         self.verify_checksum()?;
@@ -535,7 +535,7 @@ impl PdbFile {
                 return Err(err(path, PdbErrorKind::Histogram { value, expected, found }));
             }
         }
-        crate::consistency::check(&h.pattern(), h.encoding, self.payload(), h.labels)
+        crate::consistency::check(h.board, &h.pattern(), h.encoding, self.payload(), h.labels)
             .map_err(|flaw| err(path, PdbErrorKind::Inadmissible(flaw)))
     }
 }
@@ -660,10 +660,10 @@ mod tests {
         let f = PdbFile::open(&path, &Expect::default()).unwrap();
         let before = f.payload().to_vec();
         File::create(&path).unwrap();
-        f.verify().unwrap();
+        f.verify_checksum().unwrap();
         fs::write(&path, vec![0xFFu8; HEADER_LEN + before.len()]).unwrap();
         assert_eq!(f.payload(), &before[..]);
-        f.verify().unwrap();
+        f.verify_checksum().unwrap();
     }
 
     #[test]
@@ -673,7 +673,7 @@ mod tests {
         let board = header.board;
         let expect = Expect { board: Some(board), tiles: Some(&[1, 2]), kind: None };
         let f = PdbFile::open(&path, &expect).unwrap();
-        f.verify().unwrap();
+        f.verify_checksum().unwrap();
         assert_eq!(f.header.tiles, vec![1, 2]);
         assert_eq!(f.excess(4), 1);
         let bytes = fs::read(&path).unwrap();
