@@ -2,7 +2,7 @@
 //! IDA*. It has no command-line, output or signal handling: the `solver` command and anything else that
 //! embeds it (a server, a batch runner) build on [`Solver`].
 //!
-//! `Solver` owns the mapped tables and dispatches to the search monomorphised for its heuristic, so the
+//! `Solver` owns the loaded tables and dispatches to the search monomorphised for its heuristic, so the
 //! inner loop has no dynamic calls.
 //!
 //! Module dependencies run one way: `lib` → `ida` (iterations) → `lanes` (depth-first search) → `work`,
@@ -36,7 +36,7 @@ use moves::Moves;
 use puzzle::pdb_file::{Kind, PdbFile};
 use puzzle::{Board, State};
 use std::path::PathBuf;
-use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender};
+use std::sync::mpsc::Receiver;
 use std::sync::{Arc, Mutex, OnceLock};
 
 // One value a solver, built once: the size of the table-heavy variants costs nothing.
@@ -94,7 +94,7 @@ macro_rules! with_heuristic {
     };
 }
 
-/// A ready solver for one board: tables mapped, heuristic chosen, settings fixed.
+/// A ready solver for one board: tables loaded, heuristic chosen, settings fixed.
 pub struct Solver {
     board: Board,
     heuristic: Loaded,
@@ -110,43 +110,22 @@ pub struct Solver {
     pools: Mutex<Vec<Arc<rayon::ThreadPool>>>,
 }
 
-/// The payload checksums of the mapped tables, computed on a background thread so that loading stays
-/// instant; every result waits for it, so a corrupt table can delay an answer but never produce one.
-///
-/// Once the checksums are in, and the solver has lived [`REHOME_AFTER`], the same thread moves tables that
-/// are mapped in small pages into huge ones ([`PdbFile::rehome`]): the checksum has read every byte, so the
-/// page cache's backing shows. Results do not wait for that; the thread holds the tables until it is done,
-/// so they cannot be unmapped under it, and it gives up when the solver is dropped first.
+/// The payload checksums of the tables, computed on a background thread so that loading stays quick; every
+/// result waits for it, so a corrupt table can delay an answer but never produce one.
 struct PayloadCheck {
     verdict: Mutex<Option<Receiver<Result<(), String>>>>,
     result: OnceLock<Result<(), String>>,
-    /// Dropped with the solver: tells the thread that no search will gain from a move.
-    _alive: Sender<()>,
 }
-
-/// How long a solver lives before its tables are moved into huge pages. Moving the 7-8 set costs about 40 ms
-/// of a process's time (a copy of 288 MB, and the pages behind it zeroed), which Korf's 100 (about 0.12 s of
-/// search) does not win back, and which a search of seconds wins many times over (BENCHMARKS.md).
-const REHOME_AFTER: std::time::Duration = std::time::Duration::from_secs(1);
 
 impl PayloadCheck {
     fn start(sets: Vec<Arc<Vec<PdbFile>>>) -> PayloadCheck {
-        let born = std::time::Instant::now();
         let (send, verdict) = std::sync::mpsc::channel();
-        let (alive, dropped) = std::sync::mpsc::channel::<()>();
         std::thread::spawn(move || {
             let files = || sets.iter().flat_map(|files| files.iter());
             let checked = files().try_for_each(|f| f.verify_checksum()).map_err(|e| format!("{e}; rebuild the table"));
-            let ok = checked.is_ok();
             let _ = send.send(checked);
-            let lived = dropped.recv_timeout(REHOME_AFTER.saturating_sub(born.elapsed()));
-            if ok && lived == Err(RecvTimeoutError::Timeout) {
-                for f in files() {
-                    let _ = f.rehome(); // an error here costs speed, never a result
-                }
-            }
         });
-        PayloadCheck { verdict: Mutex::new(Some(verdict)), result: OnceLock::new(), _alive: alive }
+        PayloadCheck { verdict: Mutex::new(Some(verdict)), result: OnceLock::new() }
     }
 
     fn wait(&self) -> Result<(), Error> {

@@ -324,6 +324,32 @@ fn damaged_files_fail_verification() {
     }
 }
 
+/// Two entries of one Manhattan distance swapped in a blank-aware table, histogram and checksums made to
+/// agree: `verify` refuses it in one line naming a placement.
+#[test]
+fn entries_swapped_between_placements_fail_verification() {
+    let dir = TempDir::new("swapped");
+    let r = run(&["build", "--board", "3x3", "--partition", "4-4", "--blank-aware", "--out", s(&dir)]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let good = dir.join("3x3-1-2-3-4.blank.pdb");
+    let f = PdbFile::open(&good, &Expect::default()).unwrap();
+    let header = f.header.clone();
+    let (pattern, labels) = (header.pattern(), header.labels as u64);
+    let mut excess: Vec<u8> = (0..header.entries).map(|i| f.excess(i)).collect();
+    // Two placements at Manhattan distance 2, the blank in each one's first region: tiles 1 and 2 on each
+    // other's cells (far from the goal), and tile 1 one cell left of home and tile 2 one below (two moves).
+    let (a, b) = (pattern.rank(&[2, 1, 3, 4]) * labels, pattern.rank(&[0, 5, 3, 4]) * labels);
+    assert_ne!(excess[a as usize], excess[b as usize]);
+    excess.swap(a as usize, b as usize);
+    let payload = puzzle::pdb_file::encode(header.encoding, &excess).unwrap();
+    let histogram = puzzle::pdb_file::histogram_of(header.board, &pattern, header.encoding, &payload, header.labels);
+    assert_eq!(histogram, header.histogram.to_vec(), "the histogram stays");
+    let bad = dir.join("bad.blank.pdb");
+    write_atomic(&bad, &Header { histogram, ..header.clone() }, &payload).unwrap();
+    let line = verify_fails(&["verify", s(&bad)]);
+    assert!(line.contains("bad.blank.pdb") && line.contains("not a table of distances: placement "), "{line}");
+}
+
 #[test]
 fn a_table_for_another_board_is_refused_and_rebuilt() {
     let dir = TempDir::new("board");

@@ -310,3 +310,114 @@ fn relabelled_tables_equal_their_own_bfs() {
         assert!(std::fs::read(&d).unwrap() == std::fs::read(&b).unwrap(), "{board} {:?}", to.tiles());
     }
 }
+
+/// The built tables of small boards, plain and blank-aware (with an entry for every region and with fewer),
+/// pass the check of neighbouring entries that `verify` makes.
+#[test]
+fn built_tables_pass_the_check_of_neighbouring_entries() {
+    let cases = [
+        ("2x3", "2-3"),
+        ("3x3", "4-4"),
+        ("3x3", "1,5,6/2,3,4,7,8"),
+        ("2x4", "1,2,3/4,5,6,7"),
+        ("3x4", "1,2,3,4,5/6,7,8,9,10,11"),
+        ("2x2", "1,2/3"),
+        ("3x3", "1,2,3,4,5,6,7/8"),
+    ];
+    for (board, partition) in cases {
+        let board: Board = board.parse().unwrap();
+        for pattern in Partition::parse(board, partition).unwrap().patterns {
+            for labels in 1..=Regions::untabled(board).most(pattern.len()) {
+                let (encoding, payload) = built(board, &pattern, labels);
+                let checked = puzzle::consistency::check(board, &pattern, encoding, &payload, labels);
+                assert_eq!(checked, Ok(()), "{board} {:?}, {labels} labels", pattern.tiles());
+            }
+        }
+    }
+    // 5x5, where regions are flood-filled rather than tabled.
+    let five: Board = "5x5".parse().unwrap();
+    for tiles in [&[1u8, 2, 5][..], &[3, 4, 8, 9]] {
+        let pattern = Pattern::new(25, tiles);
+        for labels in [1, 2, Regions::untabled(five).most(tiles.len())] {
+            let (encoding, payload) = built(five, &pattern, labels);
+            let checked = puzzle::consistency::check(five, &pattern, encoding, &payload, labels);
+            assert_eq!(checked, Ok(()), "5x5 {tiles:?}, {labels} labels");
+        }
+    }
+}
+
+/// A table's encoded payload, as a file holds it.
+fn built(board: Board, pattern: &Pattern, labels: u32) -> (Encoding, Vec<u8>) {
+    let table = bfs::build(board, pattern, labels, &mut |_| {}).unwrap();
+    if labels > 1 {
+        return (table.encoding, table.excess.to_vec());
+    }
+    let encoding = Encoding::for_max_excess(table.max_excess);
+    (encoding, encode(encoding, &table.excess).unwrap())
+}
+
+/// Entries swapped between two states of placements of the same Manhattan distance (so that the histogram
+/// stays) are refused by name, in a blank-aware table with an entry for every region; in a plain one, when
+/// the two placements leave the blank one region each.
+#[test]
+fn entries_swapped_between_placements_of_the_same_manhattan_distance_are_refused() {
+    let board: Board = "3x3".parse().unwrap();
+    let pattern = Pattern::new(9, &[1, 2, 3, 4]);
+    let regions = Regions::untabled(board);
+    let k = pattern.len();
+    let info = |rank: u64| {
+        let mut cells = [0u8; 16];
+        pattern.unrank(rank, &mut cells);
+        let free = regions.all & !cells[..k].iter().fold(0u32, |m, &c| m | 1 << c);
+        (pattern_manhattan(board, &pattern, &cells[..k]), regions.regions(free, free).count() as u32)
+    };
+    for labels in [regions.most(k), 1] {
+        let (encoding, payload) = built(board, &pattern, labels);
+        let excess: Vec<u8> = (0..pattern.size() * labels as u64).map(|i| decode(encoding, &payload, i)).collect();
+        // Entries of one region each, by Manhattan distance of their placement.
+        let mut by_md: BTreeMap<u32, Vec<u64>> = BTreeMap::new();
+        for rank in 0..pattern.size() {
+            let (md, count) = info(rank);
+            if labels > 1 || count == 1 {
+                for l in 0..count.min(labels) {
+                    by_md.entry(md).or_default().push(rank * labels as u64 + l as u64);
+                }
+            }
+        }
+        let (mut swaps, mut refused, mut seed) = (0, 0, 12345u64);
+        for entries in by_md.values() {
+            for _ in 0..40 {
+                seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                let a = entries[(seed >> 33) as usize % entries.len()] as usize;
+                let b = entries[(seed >> 13) as usize % entries.len()] as usize;
+                if excess[a] == excess[b] {
+                    continue;
+                }
+                let mut swapped = excess.clone();
+                swapped.swap(a, b);
+                let payload = encode(encoding, &swapped).unwrap();
+                assert_eq!(
+                    puzzle::pdb_file::histogram_of(board, &pattern, encoding, &payload, labels),
+                    puzzle::pdb_file::histogram_of(
+                        board,
+                        &pattern,
+                        encoding,
+                        &encode(encoding, &excess).unwrap(),
+                        labels
+                    )
+                );
+                match puzzle::consistency::check(board, &pattern, encoding, &payload, labels) {
+                    Err(flaw) => {
+                        assert!(flaw.starts_with("placement 1@") && !flaw.contains('\n'), "{flaw}");
+                        refused += 1;
+                    }
+                    Ok(()) => assert_eq!(labels, 1, "entries {a} and {b} swapped, and the check passes"),
+                }
+                swaps += 1;
+            }
+        }
+        assert!(swaps > 100, "{swaps} swaps tried");
+        eprintln!("{labels} labels: {refused} of {swaps} swaps refused");
+        assert!(refused * 2 > swaps, "{labels} labels: {refused} of {swaps} swaps refused");
+    }
+}

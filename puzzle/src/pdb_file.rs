@@ -33,11 +33,10 @@
 //!
 //! No timestamps: the same table always gives the same bytes.
 
-use crate::backing::{self, Private, Rehomed, COPIED_UP_TO};
+use crate::backing::Private;
 use crate::board::Board;
 use crate::rank::{Pattern, INDEX_SCHEME_LEX, MAX_PATTERN_TILES};
 use crate::regions::Regions;
-use memmap2::Mmap;
 use rayon::prelude::*;
 use std::fs::{self, File};
 use std::io::{Read, Write};
@@ -415,16 +414,9 @@ pub struct PdbFile {
     pub path: PathBuf,
     /// Its header, checked on open.
     pub header: Header,
-    bytes: Bytes,
-}
-
-/// Where a table's bytes are (see [`backing`]).
-enum Bytes {
-    /// A private copy, read when the table was opened (tables up to [`COPIED_UP_TO`]).
-    Copied(Private),
-    /// A read-only mapping of the file, kept open so that [`PdbFile::rehome`] can map it back should a move
-    /// fail halfway.
-    Mapped { map: Mmap, file: File },
+    /// The whole file, read when the table was opened: a copy that cannot change under a search when the
+    /// file is rewritten or truncated (see [`crate::backing`]).
+    bytes: Private,
 }
 
 /// What the caller expects a table to be; checked on open. `None` accepts whatever the header names (tools
@@ -440,8 +432,8 @@ pub struct Expect<'a> {
 }
 
 impl PdbFile {
-    /// Opens a table with the constant-time checks: file length before mapping (a truncated file is never
-    /// mapped past its end), magic, version, header checksum, and board, goal and tiles as expected.
+    /// Opens a table, read whole into a private copy, with the constant-time checks: file length before
+    /// reading, magic, version, header checksum, and board, goal and tiles as expected.
     pub fn open(path: &Path, expect: &Expect) -> Result<PdbFile, PdbError> {
         let mut file = File::open(path).map_err(|e| err(path, e))?;
         let len = file.metadata().map_err(|e| err(path, e))?.len();
@@ -474,39 +466,16 @@ impl PdbFile {
                 },
             ));
         }
-        if len <= COPIED_UP_TO {
-            let copy = Private::read(&file, len as usize).map_err(|e| err(path, e))?;
-            if copy[..HEADER_LEN] != raw {
-                return Err(err(path, std::io::Error::other("the file changed while it was read")));
-            }
-            return Ok(PdbFile { path: path.to_path_buf(), header, bytes: Bytes::Copied(copy) });
+        let copy = Private::read(&file, len as usize).map_err(|e| err(path, e))?;
+        if copy[..HEADER_LEN] != raw {
+            return Err(err(path, std::io::Error::other("the file changed while it was read")));
         }
-        // SAFETY: the file is opened read-only and its length was checked against the header, so every
-        // byte the header promises is inside the mapping. The builder replaces tables by rename, never in place;
-        // a large table rewritten in place by other means reaches the mapping until it is moved (see `backing`).
-        let map = unsafe { Mmap::map(&file) }.map_err(|e| err(path, e))?;
-        if map.len() as u64 != header.file_len() {
-            return Err(err(path, PdbErrorKind::Length { expected: header.file_len(), found: map.len() as u64 }));
-        }
-        backing::advise(&map);
-        Ok(PdbFile { path: path.to_path_buf(), header, bytes: Bytes::Mapped { map, file } })
+        Ok(PdbFile { path: path.to_path_buf(), header, bytes: copy })
     }
 
     /// The payload bytes.
     pub fn payload(&self) -> &[u8] {
-        match &self.bytes {
-            Bytes::Copied(copy) => &copy[HEADER_LEN..],
-            Bytes::Mapped { map, .. } => &map[HEADER_LEN..],
-        }
-    }
-
-    /// Moves the table into 2 MiB pages when too little of it is in them (see [`backing`]); call it once its
-    /// bytes have been read, for example after [`PdbFile::verify_checksum`].
-    pub fn rehome(&self) -> std::io::Result<Rehomed> {
-        match &self.bytes {
-            Bytes::Copied(_) => Ok(Rehomed::Skipped("a private copy, not a mapping")),
-            Bytes::Mapped { map, file } => backing::rehome(map, file),
-        }
+        &self.bytes[HEADER_LEN..]
     }
 
     /// The stored excess of entry `index` (checked).
@@ -523,8 +492,8 @@ impl PdbFile {
     }
 
     /// The full check: payload checksum, then every entry decoded to its PDB value and the histogram
-    /// compared with the header's, then the goal placement's value ([`crate::consistency`]). Catches a wrong
-    /// table that a checksum of the wrong bytes would bless.
+    /// compared with the header's, then the goal placement's value and the entries of neighbouring states
+    /// ([`crate::consistency`]). Catches a wrong table that a checksum of the wrong bytes would bless.
     pub fn verify(&self) -> Result<(), PdbError> {
         let path = &self.path;
         self.verify_checksum()?;
@@ -535,7 +504,7 @@ impl PdbFile {
                 return Err(err(path, PdbErrorKind::Histogram { value, expected, found }));
             }
         }
-        crate::consistency::check(&h.pattern(), h.encoding, self.payload(), h.labels)
+        crate::consistency::check(h.board, &h.pattern(), h.encoding, self.payload(), h.labels)
             .map_err(|flaw| err(path, PdbErrorKind::Inadmissible(flaw)))
     }
 }
@@ -651,19 +620,50 @@ mod tests {
         d
     }
 
-    /// A small table is a private copy: the file truncated or rewritten in place under an open table changes
+    /// A table is a private copy: the file truncated or rewritten in place under an open table changes
     /// nothing it reads (a mapping of the file would fault with `SIGBUS`, or read the new bytes).
     #[test]
-    fn an_open_small_table_outlives_its_file_rewritten_in_place() {
+    fn an_open_table_outlives_its_file_rewritten_in_place() {
         let dir = tempdir("in-place");
         let (path, _) = sample(&dir);
         let f = PdbFile::open(&path, &Expect::default()).unwrap();
         let before = f.payload().to_vec();
         File::create(&path).unwrap();
-        f.verify().unwrap();
+        f.verify_checksum().unwrap();
         fs::write(&path, vec![0xFFu8; HEADER_LEN + before.len()]).unwrap();
         assert_eq!(f.payload(), &before[..]);
-        f.verify().unwrap();
+        f.verify_checksum().unwrap();
+    }
+
+    /// So is a table over 64 MiB (once mapped from its file, which then reached a search): 5x5 tiles 1-6, a
+    /// byte an entry (127.5 MB), rewritten with other bytes and then truncated while open, still reads and
+    /// checks as it did.
+    #[test]
+    fn an_open_large_table_outlives_its_file_rewritten_and_truncated() {
+        let dir = tempdir("in-place-large");
+        let board: Board = "5x5".parse().unwrap();
+        let pattern = Pattern::new(25, &[1, 2, 3, 4, 5, 6]);
+        let mut payload = vec![0u8; pattern.size() as usize];
+        for (i, e) in payload.iter_mut().enumerate().step_by(4099) {
+            *e = (i % 7) as u8;
+        }
+        assert!(payload.len() > 64 << 20);
+        let hist = histogram_of(board, &pattern, Encoding::Byte, &payload, 1);
+        let header = Header::new(board, &pattern, 1, Encoding::Byte, &hist, "test");
+        let path = dir.join("large.pdb");
+        write_atomic(&path, &header, &payload).unwrap();
+        let f = PdbFile::open(&path, &Expect::default()).unwrap();
+        f.verify_checksum().unwrap();
+        let file = fs::OpenOptions::new().write(true).open(&path).unwrap();
+        std::os::unix::fs::FileExt::write_all_at(&file, &vec![0xAA; payload.len()], HEADER_LEN as u64).unwrap();
+        assert_eq!(f.excess(4099), 4, "the bytes rewritten in the file do not reach the open table");
+        f.verify_checksum().unwrap();
+        file.set_len(HEADER_LEN as u64).unwrap();
+        assert_eq!(f.excess(pattern.size() - 1), 0);
+        f.verify_checksum().unwrap();
+        assert!(f.payload() == &payload[..]);
+        drop(f);
+        fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
@@ -673,7 +673,7 @@ mod tests {
         let board = header.board;
         let expect = Expect { board: Some(board), tiles: Some(&[1, 2]), kind: None };
         let f = PdbFile::open(&path, &expect).unwrap();
-        f.verify().unwrap();
+        f.verify_checksum().unwrap();
         assert_eq!(f.header.tiles, vec![1, 2]);
         assert_eq!(f.excess(4), 1);
         let bytes = fs::read(&path).unwrap();

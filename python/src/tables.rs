@@ -1,5 +1,5 @@
 //! `stp.Tables`: pattern databases built with the table builder's library, opened as the solver opens
-//! them, and each table's entries handed to NumPy as a read-only view of the memory map (no copy).
+//! them, and each table's entries handed to NumPy as a read-only view of the table's memory (no copy).
 
 use crate::errors::{bad, to_py, TableError};
 use crate::interrupt;
@@ -108,13 +108,13 @@ impl Table {
         )
     }
 
-    /// The raw payload as a read-only NumPy uint8 array over the memory map (no copy): see `decoding`.
+    /// The raw payload as a read-only NumPy uint8 array over the table's memory (no copy): see `decoding`.
     #[getter]
     fn raw<'py>(slf: Bound<'py, Self>) -> Bound<'py, PyArray1<u8>> {
         let view = ArrayView1::from(slf.get().file.payload());
-        // SAFETY: the array borrows the mapped payload and holds `slf` (which owns the map) as its base, so
-        // the bytes outlive it; the map is never remapped while the Table lives (it is not rehomed), and the
-        // array is made read-only before it is returned, so nothing writes to the read-only mapping.
+        // SAFETY: the array borrows the payload and holds `slf` (which owns the table's private copy) as its
+        // base, so the bytes outlive it; the copy never moves while the Table lives, and the array is made
+        // read-only before it is returned, so nothing writes to the read-only memory.
         let array = unsafe { PyArray1::borrow_from_array(&view, slf.clone().into_any()) };
         array.readwrite().make_nonwriteable();
         array

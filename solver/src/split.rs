@@ -79,8 +79,8 @@ pub struct MergeArgs {
     /// The workers' record files.
     #[arg(value_name = "RECORDS", help_heading = INPUT)]
     pub records: Vec<PathBuf>,
-    /// text, or one JSON object: `status` (`solved` or `next`), `bound`, `nodes`, `expanded`, and `length`
-    /// and `moves` when solved.
+    /// text, or one JSON object: `status` (`solved` or `next`), `bound`, `nodes`, `expanded`, and `length`,
+    /// `moves` and `optimal_if` (every bound below was searched without a solution) when solved.
     #[arg(long, value_enum, value_name = "FORMAT", default_value = "text", help_heading = OUTPUT)]
     pub format: Format,
 }
@@ -99,6 +99,9 @@ struct Iteration {
     expanded: u64,
     length: Option<u32>,
     moves: Option<String>,
+    /// When solved (merge): what the length's optimality rests on, which one iteration cannot tell.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    optimal_if: Option<String>,
 }
 
 impl Iteration {
@@ -173,6 +176,7 @@ pub fn split(args: &SplitArgs) -> anyhow::Result<ExitCode> {
         expanded: header.expanded,
         length: header.solved.as_ref().map(|m| puzzle::instance::words(m).len() as u32),
         moves: header.solved,
+        optimal_if: None,
     }
     .print(Format::Text);
     Ok(ExitCode::SUCCESS)
@@ -269,11 +273,13 @@ pub fn merge(args: &MergeArgs) -> anyhow::Result<ExitCode> {
         expanded: header.expanded,
         length: None,
         moves: None,
+        optimal_if: None,
     };
     if let Some(moves) = &header.solved {
         it.status = "solved";
         it.length = Some(check_solution(&header, moves)?);
         it.moves = Some(moves.clone());
+        it.optimal_if = Some(format!("every bound below {} was searched without a solution", it.bound));
         it.print(args.format);
         return Ok(ExitCode::SUCCESS);
     }
@@ -296,6 +302,9 @@ pub fn merge(args: &MergeArgs) -> anyhow::Result<ExitCode> {
                 (a, b) => a.or(b),
             };
         }
+    }
+    if it.status == "solved" {
+        it.optimal_if = Some(format!("every bound below {} was searched without a solution", it.bound));
     }
     it.print(args.format);
     Ok(ExitCode::SUCCESS)

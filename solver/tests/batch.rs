@@ -994,3 +994,68 @@ fn claiming_refuses_stdin_and_trial_before_writing_anything() {
         assert!(!out.exists() && !claims.exists());
     }
 }
+
+/// Two hosts writing the same node-local record path share a claim folder: each instance is searched by one
+/// of them (played here by one machine under two host names, the second run on a fresh file at the path the
+/// first one's records were moved from, once the first has claimed everything).
+#[test]
+fn two_hosts_with_the_same_record_path_search_each_instance_once() {
+    let d = Dir::new("claim-hosts");
+    let input = d.file("in.txt", EASY_KORF);
+    let (out, claims) = (d.path("out.jsonl"), d.path("claims"));
+    let (input, out_s, claims_s) = (input.to_str().unwrap(), out.to_str().unwrap(), claims.to_str().unwrap());
+    let on = |host: &str, more: &[&str]| {
+        let o = solver(&[&["batch", input, "--claim", claims_s, "-o", out_s, "-q"][..], more].concat())
+            .env("BATCH_CLAIM_HOST", host)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", stderr(&o));
+    };
+    let all = ["9", "12", "5", "8"].map(String::from);
+    on("node-a", &[]);
+    std::fs::rename(&out, d.path("a.jsonl")).unwrap();
+    on("node-b", &[]);
+    assert_each_once(&jsonl(&d.path("a.jsonl")), all.clone());
+    let second = if out.exists() { ids(&jsonl(&out)) } else { Vec::new() };
+    assert_eq!(second, Vec::<String>::new(), "the second host takes nothing the first had claimed");
+    // The first host, run again on its file, takes back its claims: every line is its own, and done.
+    std::fs::rename(d.path("a.jsonl"), &out).unwrap();
+    on("node-a", &["--resume"]);
+    assert_each_once(&jsonl(&out), all);
+}
+
+/// A FIFO under a line's claim name would block a reader for good, and a file naming no worker once skipped
+/// its line unsaid: neither is waited on, each is reported by name, and the other lines are searched.
+#[test]
+fn a_fifo_or_a_junk_file_under_a_claim_name_is_reported_and_its_line_left() {
+    let d = Dir::new("claim-junk");
+    let input = d.file("in.txt", EASY_KORF);
+    let (out, claims) = (d.path("out.jsonl"), d.path("claims"));
+    std::fs::create_dir_all(&claims).unwrap();
+    let fifo = std::ffi::CString::new(claims.join("2").to_str().unwrap()).unwrap();
+    // SAFETY: mkfifo on a NUL-terminated path.
+    assert_eq!(unsafe { libc::mkfifo(fifo.as_ptr(), 0o600) }, 0);
+    std::fs::write(claims.join("3"), "\u{0}\u{1}junk").unwrap();
+    let (input, out_s, claims_s) = (input.to_str().unwrap(), out.to_str().unwrap(), claims.to_str().unwrap());
+    let mut child = solver(&["batch", input, "--claim", claims_s, "-o", out_s, "-q"])
+        .stderr(Stdio::piped())
+        .stdout(Stdio::null())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if start.elapsed() > Duration::from_secs(60) {
+            child.kill().unwrap();
+            panic!("the batch still runs after 60 s: a claim blocked it");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let o = child.wait_with_output().unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    let err = stderr(&o);
+    for (line, why) in [(2, "is a FIFO, not a regular file"), (3, "names no worker")] {
+        let said = format!("{} {why}: line {line} is left unsearched", claims.join(line.to_string()).display());
+        assert!(err.contains(&said), "{said:?} not in {err}");
+    }
+    assert_eq!(ids(&jsonl(&out)), ["9", "8"]);
+}

@@ -326,3 +326,35 @@ fn claiming_workers_take_every_item_once_and_a_resumed_one_its_own() {
     let o = solver(&with_h(&["work", &ordered, "--claim", &claims, "--shard", "0/2", "-o", &path("x.jsonl")]));
     assert_eq!(o.status.code(), Some(2), "{o:?}");
 }
+
+/// Merged at a bound above the optimum (23 moves here), an iteration cannot tell the optimum: a shorter
+/// solution than the bound is refused, saying so, and one as long as the bound is given with what its
+/// optimality rests on, every bound below searched without a solution (in JSON too).
+#[test]
+fn merge_above_the_optimum_says_optimality_needs_every_lower_bound_exhausted() {
+    let dir = TempDir::new("split-above");
+    let h = ["--board", "3x3", "--heuristic", "linear-conflict", "--pdbs", "/nonexistent"];
+    let position = "8 4 2 7 5 0 1 6 3";
+    let (mut refused, mut solved) = (0, 0);
+    for bound in ["25", "27", "29"] {
+        let items = dir.path(&format!("{bound}.items")).to_str().unwrap().to_string();
+        let out = dir.path(&format!("{bound}.jsonl")).to_str().unwrap().to_string();
+        ok(&solver(&[&["split", "--bound", bound, "--items", "20", "-o", &items, position][..], &h[..]].concat()));
+        ok(&solver(&[&["work", &items, "-o", &out, "-q"][..], &h[2..]].concat()));
+        let text = solver(&["merge", &items, &out]);
+        if text.status.success() {
+            let text = String::from_utf8_lossy(&text.stdout).into_owned();
+            let said = format!("solved at bound {bound}: length {bound} ");
+            assert!(text.starts_with(&said), "{text}");
+            assert!(text.contains("the length is the optimum if every bound below it was searched"), "{text}");
+            let json = merged(&items, &[out]);
+            assert_eq!(json["optimal_if"], format!("every bound below {bound} was searched without a solution"));
+            solved += 1;
+        } else {
+            let err = String::from_utf8_lossy(&text.stderr).into_owned();
+            assert!(err.contains(&format!("at bound {bound}: the bound is above the optimum")), "{err}");
+            refused += 1;
+        }
+    }
+    assert!(solved > 0 && refused > 0, "{solved} solved, {refused} refused");
+}
