@@ -192,6 +192,33 @@ impl SearchArgs {
         Ok(s)
     }
 
+    /// For `--metric mtm`: the multi-tile solver of the board, and the single-tile solver that records are
+    /// made with (table-free: it is never searched with). Refused, naming the option, with what the multi-tile
+    /// search does not offer: another algorithm, textbook counts, a heuristic or tables of its own choosing.
+    pub fn mtm_solvers(&self) -> anyhow::Result<(Solver, engine::MtmSolver)> {
+        let refused = |what: String| Err(usage(anyhow::anyhow!("--metric mtm {what}")));
+        if self.algorithm != Algorithm::Ida {
+            return refused(format!(
+                "searches with IDA* (--algorithm ida), not {}",
+                search::Named::name(self.algorithm)
+            ));
+        }
+        if self.textbook {
+            return refused("has no textbook counts (--textbook)".into());
+        }
+        if self.heuristic != HeuristicChoice::Auto {
+            return refused(format!(
+                "uses its own heuristic (the multi-tile walking distance), not --heuristic {}",
+                self.heuristic.as_str()
+            ));
+        }
+        if !self.partition.is_empty() {
+            return refused("uses no pattern databases (--partition)".into());
+        }
+        let plain = SearchArgs { heuristic: HeuristicChoice::Manhattan, ..self.clone() };
+        Ok((plain.solver()?, engine::MtmSolver::new(self.board())))
+    }
+
     /// The solver these options describe; warnings go to stderr. A breadth-first search consults no
     /// heuristic, so it looks for no tables (and warns of none missing), and a heuristic asked for is
     /// said to be ignored.

@@ -12,10 +12,10 @@ use adapters::tiles::record::{
 use anyhow::Context;
 use batch::limits::parse_seconds;
 use batch::{LimitArgs, Source, Verdict};
-use cli_common::heading::{INPUT, OUTPUT};
+use cli_common::heading::{INPUT, OUTPUT, TABLES};
 use cli_common::Format;
 use cli_common::{log, usage};
-use engine::{Live, Solver};
+use engine::{Live, Metric, MtmSolver, Solver};
 use puzzle::{Goal, Instance};
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
@@ -46,6 +46,11 @@ pub struct SolveArgs {
     pub textbook: Textbook,
     #[command(flatten)]
     pub limits: LimitArgs,
+    /// The metric solutions are shortest in: stm (each tile slid one cell is a move) or mtm (the
+    /// speedsolvers' multi-tile metric: sliding a line of tiles of the blank's row or column at once is one
+    /// move; its own IDA* on one thread, with the multi-tile walking distance as heuristic, no tables).
+    #[arg(long, value_name = "METRIC", default_value = "stm", value_parser = |s: &str| s.parse::<Metric>(), help_heading = TABLES)]
+    pub metric: Metric,
     /// text, or one JSON record a position (the fields of `batch` records: `length`, `moves`, `nodes` =
     /// generated nodes, `expanded`, `seconds` = search time without start-up, `heuristic`, ..., and `goal`).
     #[arg(long, value_enum, value_name = "FORMAT", default_value = "text", help_heading = OUTPUT)]
@@ -123,19 +128,20 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
                 other.name()
             ));
         }
-        let solver = s.solver()?;
+        let (solver, mtm) = solvers(args, s)?;
         // A single search may take long: on a terminal, say how far it is.
         let progress = std::io::stderr().is_terminal().then(|| Arc::new(Live::default()));
         let _watch = progress.as_ref().map(|p| Watch::start(Arc::clone(p)));
-        let recorder = Recorder::new(&solver, s.goal(), args.style());
+        let recorder = metric_recorder(Recorder::new(&solver, s.goal(), args.style()), mtm.as_ref());
         let verdict = print_one(&mut std::io::stdout().lock(), args, &recorder, &inst, 1, progress)?;
         return Ok(ExitCode::from(verdict.exit_code()));
     }
     let s = &args.textbook.apply(&args.search);
     let board = s.board();
-    let solver = s.solver()?;
+    let (solver, mtm) = solvers(args, s)?;
     // Each position is read for its own goal (a form may bring one), its moves written in that goal's labels.
-    let recorders = [Goal::BlankFirst, Goal::BlankLast].map(|goal| Recorder::new(&solver, goal, args.style()));
+    let recorders = [Goal::BlankFirst, Goal::BlankLast]
+        .map(|goal| metric_recorder(Recorder::new(&solver, goal, args.style()), mtm.as_ref()));
     let mut noted = false;
     let mut worst = Verdict::Solved;
     let mut out = std::io::stdout().lock();
@@ -165,6 +171,22 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::from(worst.exit_code()))
 }
 
+/// The single-tile solver, and with `--metric mtm` the multi-tile one (see [`SearchArgs::mtm_solvers`]).
+fn solvers(args: &SolveArgs, s: &SearchArgs) -> anyhow::Result<(Solver, Option<MtmSolver>)> {
+    match args.metric {
+        Metric::Stm => Ok((s.solver()?, None)),
+        Metric::Mtm => s.mtm_solvers().map(|(solver, mtm)| (solver, Some(mtm))),
+    }
+}
+
+/// `recorder`, counting in MTM when a multi-tile solver is given.
+fn metric_recorder<'a>(recorder: Recorder<'a>, mtm: Option<&'a MtmSolver>) -> Recorder<'a> {
+    match mtm {
+        Some(m) => recorder.with_mtm(m),
+        None => recorder,
+    }
+}
+
 /// Solves and prints one instance, reporting its progress to `progress` if given. A length that differs
 /// from the one its line gave is also said on stderr.
 fn print_one(
@@ -179,12 +201,18 @@ fn print_one(
     let goal = recorder.goal;
     let limits = args.limits.limits(None);
     let follow = Follow { say_depths: progress.is_some(), live: progress, ..Follow::default() };
-    let searched = algorithm::solve(solver, args.search.algorithm, &inst.state, solver.threads(), &limits, follow)?;
+    let searched = match recorder.mtm() {
+        Some(mtm) => algorithm::solve_mtm(mtm, &inst.state, &limits, follow)?,
+        None => algorithm::solve(solver, args.search.algorithm, &inst.state, solver.threads(), &limits, follow)?,
+    };
     let id = inst.id.clone().unwrap_or_else(|| line.to_string());
     let tiles = user_tiles(&inst.state, goal);
     let src = Source { id: &id, line, text: &tiles, expected: inst.optimal };
-    let answer =
-        Answer { record: recorder.searched(&src, &inst.state, &searched), goal: goal_tiles(inst.state.board(), goal) };
+    let answer = Answer {
+        record: recorder.searched(&src, &inst.state, &searched),
+        goal: goal_tiles(inst.state.board(), goal),
+        metric: Some(recorder.metric().as_str()),
+    };
     let rec = &answer.record;
     match args.format {
         Format::Json => writeln!(out, "{}", serde_json::to_string(&answer)?)?,
@@ -193,6 +221,7 @@ fn print_one(
                 write!(out, "{id}: ")?;
             }
             let result = match (rec.length, searched.moves()) {
+                (Some(length), _) if recorder.metric() == Metric::Mtm => format!("length {length} (multi-tile metric)"),
                 (Some(length), Some(moves)) if args.moves == MovesArg::Udlr => {
                     let multi = slides(&inst.state, moves, goal).len();
                     format!("length {length} (this solution: {multi} in the multi-tile metric)")

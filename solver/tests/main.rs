@@ -6,6 +6,7 @@ mod algorithms;
 mod batch;
 mod browser;
 mod cli;
+mod metric;
 mod report;
 mod serve;
 mod serve_limits;

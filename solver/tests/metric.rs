@@ -1,0 +1,97 @@
+//! `--metric`: shortest solutions in the multi-tile metric, checked against an exhaustive breadth-first
+//! search in that metric, and the options it refuses.
+
+use puzzle::{Board, State};
+use std::process::Output;
+
+fn solver(args: &[&str], stdin: &str) -> Output {
+    harness::run(env!("CARGO_BIN_EXE_solver"), args, stdin.as_bytes())
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// Every position of 2x3, read from stdin, solved in exactly its MTM distance; the notation's words are
+/// the MTM moves, and they expand, letter by letter, into the blank's moves that replay to the goal.
+#[test]
+fn every_2x3_position_solved_in_its_mtm_distance() {
+    let b = Board::new(2, 3).unwrap();
+    let dist = harness::mtm_distances(b, u8::MAX);
+    let mut keys: Vec<u128> = dist.keys().copied().collect();
+    keys.sort_unstable();
+    let lines: Vec<String> = keys
+        .iter()
+        .map(|&k| {
+            let s = State::unpack_wide(b, k).unwrap();
+            s.tiles().iter().map(u8::to_string).collect::<Vec<_>>().join(" ")
+        })
+        .collect();
+    let o = solver(
+        &["solve", "--board", "2x3", "--metric", "mtm", "--format", "json", "--moves", "udlr", "-"],
+        &lines.join("\n"),
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let records: Vec<serde_json::Value> =
+        String::from_utf8(o.stdout).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(records.len(), keys.len());
+    for (r, &k) in records.iter().zip(&keys) {
+        let s = State::unpack_wide(b, k).unwrap();
+        assert_eq!(r["metric"], "mtm");
+        assert_eq!(r["length"].as_u64().unwrap(), dist[&k] as u64, "{:?}", s.tiles());
+        let words: Vec<&str> = r["moves"].as_str().unwrap().split_whitespace().collect();
+        assert_eq!(words.len(), dist[&k] as usize);
+        // Each word is the tiles' direction and a count; the blank goes the other way that many cells.
+        let mut t = s;
+        for w in words {
+            let (d, n) = w.split_at(1);
+            let blank = match d {
+                "U" => puzzle::Dir::Down,
+                "D" => puzzle::Dir::Up,
+                "L" => puzzle::Dir::Right,
+                _ => puzzle::Dir::Left,
+            };
+            for _ in 0..n.parse().unwrap_or(1) {
+                assert!(t.move_blank(blank), "{w} leaves the board");
+            }
+        }
+        assert!(t.is_goal());
+    }
+}
+
+/// The text form says the metric; the default stays the single-tile metric, and says so in JSON.
+#[test]
+fn the_metric_is_said() {
+    let o = solver(&["solve", "--metric", "mtm", "--moves", "udlr", "1 2 0 3 4 5 6 7 8"], "");
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = String::from_utf8(o.stdout).unwrap();
+    assert!(out.starts_with("length 1 (multi-tile metric)"), "{out}");
+    assert!(out.contains("heuristic mtm-walking-distance"), "{out}");
+    assert!(out.ends_with("moves: R2\n"), "{out}");
+    let o = solver(&["solve", "--format", "json", "1 2 0 3 4 5 6 7 8"], "");
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!((v["metric"].as_str(), v["length"].as_u64()), (Some("stm"), Some(2)));
+    // Blank-last input: the moves are in its orientation, as with the single-tile metric.
+    let o = solver(&["solve", "--metric", "mtm", "--moves", "udlr", "--goal", "blank-last", "1 2 3 4 5 6 0 7 8"], "");
+    assert!(String::from_utf8(o.stdout).unwrap().ends_with("moves: L2\n"));
+}
+
+/// What the multi-tile search does not offer is refused with a usage error naming the option.
+#[test]
+fn refused_combinations() {
+    for (extra, says) in [
+        (&["--algorithm", "astar"][..], "--algorithm ida"),
+        (&["--heuristic", "pdb"][..], "--heuristic pdb"),
+        (&["--textbook"][..], "--textbook"),
+        (&["--partition", "4-4"][..], "--partition"),
+    ] {
+        let args = [&["solve", "--metric", "mtm"][..], extra, &["1 2 0 3 4 5 6 7 8"]].concat();
+        let o = solver(&args, "");
+        assert_eq!(o.status.code(), Some(2), "{extra:?}");
+        let e = stderr(&o);
+        assert!(e.contains("--metric mtm") && e.contains(says) && e.lines().count() == 1, "{extra:?}: {e}");
+    }
+    let o = solver(&["solve", "--metric", "sideways", "1 2 0 3 4 5 6 7 8"], "");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("unknown metric 'sideways'"), "{}", stderr(&o));
+}
