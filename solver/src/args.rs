@@ -75,6 +75,27 @@ pub struct SearchArgs {
     pub textbook: bool,
 }
 
+/// `--metric`, for the commands that solve positions.
+#[derive(clap::Args, Clone)]
+pub struct MetricArg {
+    /// The metric solutions are shortest in: stm (each tile slid one cell is a move) or mtm (the
+    /// speedsolvers' multi-tile metric: sliding a line of tiles of the blank's row or column at once is one
+    /// move; its own IDA* on one thread, with the multi-tile walking distance as heuristic, no tables).
+    #[arg(long, value_name = "METRIC", default_value = "stm", value_parser = |s: &str| s.parse::<engine::Metric>(), help_heading = TABLES)]
+    pub metric: engine::Metric,
+}
+
+impl MetricArg {
+    /// The single-tile solver `search` describes, and with `--metric mtm` the multi-tile one (see
+    /// [`SearchArgs::mtm_solvers`]).
+    pub fn solvers(&self, search: &SearchArgs) -> anyhow::Result<(Solver, Option<engine::MtmSolver>)> {
+        match self.metric {
+            engine::Metric::Stm => Ok((search.solver()?, None)),
+            engine::Metric::Mtm => search.mtm_solvers().map(|(solver, mtm)| (solver, Some(mtm))),
+        }
+    }
+}
+
 /// `--textbook`, for the commands whose node counts a student compares with their own search.
 #[derive(clap::Args, Clone)]
 pub struct Textbook {

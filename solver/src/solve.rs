@@ -1,7 +1,7 @@
 //! `solver solve`: one position from the command line, or several from stdin, each result printed as soon
 //! as it is found.
 
-use crate::args::{SearchArgs, Textbook};
+use crate::args::{MetricArg, SearchArgs, Textbook};
 use crate::input::Positions;
 use crate::show::{show, Show};
 use crate::watch::Watch;
@@ -12,10 +12,10 @@ use adapters::tiles::record::{
 use anyhow::Context;
 use batch::limits::parse_seconds;
 use batch::{LimitArgs, Source, Verdict};
-use cli_common::heading::{INPUT, OUTPUT, TABLES};
+use cli_common::heading::{INPUT, OUTPUT};
 use cli_common::Format;
 use cli_common::{log, usage};
-use engine::{Live, Metric, MtmSolver, Solver};
+use engine::{Live, Metric, Solver};
 use puzzle::{Goal, Instance};
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
@@ -46,11 +46,8 @@ pub struct SolveArgs {
     pub textbook: Textbook,
     #[command(flatten)]
     pub limits: LimitArgs,
-    /// The metric solutions are shortest in: stm (each tile slid one cell is a move) or mtm (the
-    /// speedsolvers' multi-tile metric: sliding a line of tiles of the blank's row or column at once is one
-    /// move; its own IDA* on one thread, with the multi-tile walking distance as heuristic, no tables).
-    #[arg(long, value_name = "METRIC", default_value = "stm", value_parser = |s: &str| s.parse::<Metric>(), help_heading = TABLES)]
-    pub metric: Metric,
+    #[command(flatten)]
+    pub metric: MetricArg,
     /// text, or one JSON record a position (the fields of `batch` records: `length`, `moves`, `nodes` =
     /// generated nodes, `expanded`, `seconds` = search time without start-up, `heuristic`, ..., and `goal`).
     #[arg(long, value_enum, value_name = "FORMAT", default_value = "text", help_heading = OUTPUT)]
@@ -128,20 +125,20 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
                 other.name()
             ));
         }
-        let (solver, mtm) = solvers(args, s)?;
+        let (solver, mtm) = args.metric.solvers(s)?;
         // A single search may take long: on a terminal, say how far it is.
         let progress = std::io::stderr().is_terminal().then(|| Arc::new(Live::default()));
         let _watch = progress.as_ref().map(|p| Watch::start(Arc::clone(p)));
-        let recorder = metric_recorder(Recorder::new(&solver, s.goal(), args.style()), mtm.as_ref());
+        let recorder = Recorder::new(&solver, s.goal(), args.style()).counting(mtm.as_ref());
         let verdict = print_one(&mut std::io::stdout().lock(), args, &recorder, &inst, 1, progress)?;
         return Ok(ExitCode::from(verdict.exit_code()));
     }
     let s = &args.textbook.apply(&args.search);
     let board = s.board();
-    let (solver, mtm) = solvers(args, s)?;
+    let (solver, mtm) = args.metric.solvers(s)?;
     // Each position is read for its own goal (a form may bring one), its moves written in that goal's labels.
     let recorders = [Goal::BlankFirst, Goal::BlankLast]
-        .map(|goal| metric_recorder(Recorder::new(&solver, goal, args.style()), mtm.as_ref()));
+        .map(|goal| Recorder::new(&solver, goal, args.style()).counting(mtm.as_ref()));
     let mut noted = false;
     let mut worst = Verdict::Solved;
     let mut out = std::io::stdout().lock();
@@ -169,22 +166,6 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
         }
     }
     Ok(ExitCode::from(worst.exit_code()))
-}
-
-/// The single-tile solver, and with `--metric mtm` the multi-tile one (see [`SearchArgs::mtm_solvers`]).
-fn solvers(args: &SolveArgs, s: &SearchArgs) -> anyhow::Result<(Solver, Option<MtmSolver>)> {
-    match args.metric {
-        Metric::Stm => Ok((s.solver()?, None)),
-        Metric::Mtm => s.mtm_solvers().map(|(solver, mtm)| (solver, Some(mtm))),
-    }
-}
-
-/// `recorder`, counting in MTM when a multi-tile solver is given.
-fn metric_recorder<'a>(recorder: Recorder<'a>, mtm: Option<&'a MtmSolver>) -> Recorder<'a> {
-    match mtm {
-        Some(m) => recorder.with_mtm(m),
-        None => recorder,
-    }
 }
 
 /// Solves and prints one instance, reporting its progress to `progress` if given. A length that differs

@@ -95,3 +95,47 @@ fn refused_combinations() {
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("unknown metric 'sideways'"), "{}", stderr(&o));
 }
+
+/// `batch --metric mtm`: each record's length is the MTM distance and its settings say the metric, so that
+/// `--resume` in the other metric (or the other way round) refuses to append to the file.
+#[test]
+fn batch_records_say_the_metric_and_resume_refuses_a_mix() {
+    let b = Board::new(3, 3).unwrap();
+    let dist = harness::mtm_distances(b, u8::MAX);
+    let mut keys: Vec<u128> = dist.keys().copied().collect();
+    keys.sort_unstable();
+    let picked: Vec<u128> = keys.iter().step_by(9973).copied().collect();
+    let text: String = picked
+        .iter()
+        .map(|&k| {
+            State::unpack_wide(b, k).unwrap().tiles().iter().map(u8::to_string).collect::<Vec<_>>().join(" ") + "\n"
+        })
+        .collect();
+    let d = harness::TempDir::new("metric-batch");
+    let (input, out) = (d.file("in.txt", &text), d.path("out.jsonl"));
+    let (input, out) = (input.to_str().unwrap(), out.to_str().unwrap());
+    let o = solver(&["batch", input, "-o", out, "--board", "3x3", "--metric", "mtm", "--quiet"], "");
+    assert!(o.status.success(), "{}", stderr(&o));
+    let written = std::fs::read_to_string(out).unwrap();
+    let records: Vec<serde_json::Value> = written.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(records.len(), picked.len());
+    for r in &records {
+        let k = picked[r["line"].as_u64().unwrap() as usize - 1];
+        assert_eq!(r["length"].as_u64().unwrap(), dist[&k] as u64, "{r}");
+        assert!(
+            r["settings"].as_str().unwrap().ends_with("heuristic=mtm-walking-distance; tables=; metric=mtm"),
+            "{r}"
+        );
+    }
+    for metric in ["stm", "mtm"] {
+        let args = ["batch", input, "-o", out, "--board", "3x3", "--metric", metric, "--resume", "--quiet"];
+        let o = solver(&args, "");
+        if metric == "stm" {
+            assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+            assert!(stderr(&o).contains("was made with other settings"), "{}", stderr(&o));
+        } else {
+            assert!(o.status.success(), "{}", stderr(&o));
+        }
+        assert_eq!(std::fs::read_to_string(out).unwrap(), written, "--metric {metric}: nothing appended");
+    }
+}

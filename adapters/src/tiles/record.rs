@@ -174,6 +174,14 @@ impl<'a> Recorder<'a> {
         Recorder { mtm: Some(mtm), tables: String::new(), ..self }
     }
 
+    /// This recorder, counting in MTM when a multi-tile solver is given ([`Recorder::with_mtm`]).
+    pub fn counting(self, mtm: Option<&'a MtmSolver>) -> Recorder<'a> {
+        match mtm {
+            Some(m) => self.with_mtm(m),
+            None => self,
+        }
+    }
+
     /// The multi-tile solver, for records of searches in that metric.
     pub fn mtm(&self) -> Option<&'a MtmSolver> {
         self.mtm
