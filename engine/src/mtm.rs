@@ -38,6 +38,7 @@
 //! tiles one line each, so it lowers `D` by at most `lines - 1`, and the other axis's moves leave `D` as
 //! it is; the sum of the two terms stays admissible by the same argument.
 
+use crate::mtm_pdb::{ClassPdb, MAX_CLASSES};
 use crate::outcome::{Counts, Iteration, Limits, Outcome, Report, Stop};
 use puzzle::{Board, State, MAX_CELLS};
 use std::collections::HashMap;
@@ -277,7 +278,23 @@ pub struct MtmSolver {
     cols: Axis,
     row_class: [u8; MAX_CELLS],
     col_class: [u8; MAX_CELLS],
+    /// A relabelled-goal pattern database, if one was asked for, maxed with the walking distance.
+    classes: Option<Classes>,
 }
+
+/// A relabelled-goal table and how a position is looked up in it, directly and (square boards) reflected
+/// about the main diagonal, which has the same distance.
+#[derive(Debug)]
+struct Classes {
+    pdb: ClassPdb,
+    /// The class of tile `t` in the reflected position: the class of its reflected home.
+    reflected_label: Option<[u8; MAX_CELLS]>,
+    /// Each cell's reflection.
+    transpose: [u8; MAX_CELLS],
+}
+
+/// The largest relabelled-goal table built: 2^31 entries (2 GiB).
+pub const MAX_CLASS_ENTRIES: u64 = 1 << 31;
 
 /// How an iteration's depth-first search ended.
 enum Found {
@@ -303,7 +320,45 @@ impl MtmSolver {
             row_class[t] = (t / c) as u8;
             col_class[t] = (t % c) as u8;
         }
-        MtmSolver { board, rows: Axis::new(r, c, max_states), cols: Axis::new(c, r, max_states), row_class, col_class }
+        MtmSolver {
+            board,
+            rows: Axis::new(r, c, max_states),
+            cols: Axis::new(c, r, max_states),
+            row_class,
+            col_class,
+            classes: None,
+        }
+    }
+
+    /// The solver for `board` whose estimate is also the relabelled-goal table of `labels` (`labels[t]` the
+    /// class of tile `t`, 0 for the blank only, classes 1.. each used; see `mtm_pdb`), built here: the larger
+    /// of the two is taken, and on square boards the table is read for the reflected position too. `Err`
+    /// names what is wrong with the labelling, or says the table would be too large.
+    pub fn with_classes(board: Board, labels: &[u8]) -> Result<MtmSolver, String> {
+        let (r, c) = (board.rows(), board.cols());
+        let classes = ClassPdb::check(r, c, labels)?;
+        let size = ClassPdb::size(labels, classes);
+        if size > MAX_CLASS_ENTRIES {
+            return Err(format!("the table of these classes would have {size} entries; at most {MAX_CLASS_ENTRIES}"));
+        }
+        let pdb = ClassPdb::build(r, c, labels, classes);
+        let mut transpose = [0u8; MAX_CELLS];
+        for (cell, t) in transpose.iter_mut().enumerate().take(board.cells()) {
+            *t = if board.is_square() { board.transpose(cell) as u8 } else { cell as u8 };
+        }
+        let reflected_label = board.is_square().then(|| {
+            let mut l = [0u8; MAX_CELLS];
+            for (t, x) in l.iter_mut().enumerate().take(board.cells()) {
+                *x = pdb.label[board.transpose(t)];
+            }
+            l
+        });
+        Ok(MtmSolver { classes: Some(Classes { pdb, reflected_label, transpose }), ..MtmSolver::new(board) })
+    }
+
+    /// Entries of the relabelled-goal table, if there is one.
+    pub fn class_entries(&self) -> Option<usize> {
+        self.classes.as_ref().map(|c| c.pdb.len())
     }
 
     /// The board it solves.
@@ -313,16 +368,58 @@ impl MtmSolver {
 
     /// The heuristic's name, as records give it: `mtm-walking-distance` when both axes are tabulated.
     pub fn name(&self) -> String {
-        match (self.rows.name(), self.cols.name()) {
+        let wd = match (self.rows.name(), self.cols.name()) {
             ("walking distance", "walking distance") => "mtm-walking-distance".into(),
             (a, b) => format!("mtm-{}+{}", a.replace(' ', "-"), b.replace(' ', "-")),
+        };
+        match &self.classes {
+            Some(c) => {
+                let words: Vec<String> = c.pdb.label[..self.board.cells()].iter().map(u8::to_string).collect();
+                format!("{wd}+classes {}", words.join(","))
+            }
+            None => wd,
         }
     }
 
     /// The estimate of `state`'s MTM distance to the goal: a lower bound (see the module's comment).
     pub fn estimate(&self, state: &State) -> u32 {
         let (rs, cs) = self.abstractions(state);
-        self.rows.h(rs) + self.cols.h(cs)
+        let (masks, tmasks) = self.masks(state);
+        self.h(rs, cs, &masks, &tmasks, state.blank())
+    }
+
+    /// Each class's cells, of the position and of its reflection.
+    fn masks(&self, state: &State) -> ([u32; MAX_CLASSES], [u32; MAX_CLASSES]) {
+        let (mut m, mut tm) = ([0u32; MAX_CLASSES], [0u32; MAX_CLASSES]);
+        if let Some(c) = &self.classes {
+            for (cell, &t) in state.tiles().iter().enumerate() {
+                if t != 0 {
+                    m[c.pdb.label[t as usize] as usize] |= 1 << cell;
+                    if let Some(rl) = &c.reflected_label {
+                        tm[rl[t as usize] as usize] |= 1 << c.transpose[cell];
+                    }
+                }
+            }
+        }
+        (m, tm)
+    }
+
+    /// The estimate of a node: the walking distance, or the table's value (of the position or its
+    /// reflection) where larger.
+    #[inline(always)]
+    fn h(&self, rs: u32, cs: u32, masks: &[u32; MAX_CLASSES], tmasks: &[u32; MAX_CLASSES], blank: usize) -> u32 {
+        let wd = self.rows.h(rs) + self.cols.h(cs);
+        match &self.classes {
+            None => wd,
+            Some(c) => {
+                let direct = c.pdb.at(c.pdb.rank(masks, blank));
+                let reflected = match c.reflected_label {
+                    Some(_) => c.pdb.at(c.pdb.rank(tmasks, c.transpose[blank] as usize)),
+                    None => 0,
+                };
+                wd.max(direct).max(reflected)
+            }
+        }
     }
 
     fn abstractions(&self, state: &State) -> (u32, u32) {
@@ -345,9 +442,12 @@ impl MtmSolver {
         }
         let started = Instant::now();
         let (rs, cs) = self.abstractions(state);
-        let root_h = self.rows.h(rs) + self.cols.h(cs);
+        let (masks, tmasks) = self.masks(state);
+        let root_h = self.h(rs, cs, &masks, &tmasks, state.blank());
         let mut dfs = Dfs {
             s: self,
+            masks,
+            tmasks,
             cols: self.board.cols(),
             tiles: state.tile_array(),
             blank: state.blank(),
@@ -414,6 +514,9 @@ const CHECK_EVERY: u64 = 1 << 12;
 /// One depth-first search's state: the position, changed in place and restored.
 struct Dfs<'a> {
     s: &'a MtmSolver,
+    /// Each class's cells (with a relabelled-goal table), and in the reflected position.
+    masks: [u32; MAX_CLASSES],
+    tmasks: [u32; MAX_CLASSES],
     cols: usize,
     tiles: [u8; MAX_CELLS],
     blank: usize,
@@ -452,11 +555,26 @@ impl Dfs<'_> {
         self.tiles[..self.s.board.cells()].iter().enumerate().all(|(c, &t)| c == t as usize)
     }
 
+    /// Slides the tile on `from` (next to the blank) into the blank.
+    #[inline(always)]
+    fn slide(&mut self, from: usize) {
+        let t = self.tiles[from];
+        if let Some(c) = &self.s.classes {
+            self.masks[c.pdb.label[t as usize] as usize] ^= 1 << from | 1 << self.blank;
+            if let Some(rl) = &c.reflected_label {
+                self.tmasks[rl[t as usize] as usize] ^= 1 << c.transpose[from] | 1 << c.transpose[self.blank];
+            }
+        }
+        self.tiles[self.blank] = t;
+        self.tiles[from] = 0;
+        self.blank = from;
+    }
+
     /// Searches below a node of cost `g` whose abstractions are `rs` and `cs`, the previous move on axis
     /// `last`.
     fn search(&mut self, g: u32, bound: u32, rs: u32, cs: u32, last: u8) -> Found {
         let s = self.s;
-        if s.rows.h(rs) + s.cols.h(cs) == 0 && self.is_goal() {
+        if s.h(rs, cs, &self.masks, &self.tmasks, self.blank) == 0 && self.is_goal() {
             return Found::Yes;
         }
         self.counts.expanded += 1;
@@ -479,13 +597,11 @@ impl Dfs<'_> {
                     let from_row = if d == 0 { row - 1 } else { row + 1 };
                     let t = self.tiles[from];
                     r = s.rows.step(r, d, s.row_class[t as usize] as usize, from_row, row);
-                    self.tiles[self.blank] = t;
-                    self.tiles[from] = 0;
-                    self.blank = from;
+                    self.slide(from);
                     row = from_row;
                     self.path.push(t);
                     self.counts.generated += 1;
-                    let f = g + 1 + s.rows.h(r) + s.cols.h(cs);
+                    let f = g + 1 + s.h(r, cs, &self.masks, &self.tmasks, self.blank);
                     if f <= bound {
                         match self.search(g + 1, bound, r, cs, VERTICAL) {
                             Found::No(n) => least = least.min(n),
@@ -497,9 +613,7 @@ impl Dfs<'_> {
                 }
                 for _ in 0..steps {
                     let back = if d == 0 { self.blank + cols } else { self.blank - cols };
-                    self.tiles[self.blank] = self.tiles[back];
-                    self.tiles[back] = 0;
-                    self.blank = back;
+                    self.slide(back);
                     self.path.pop();
                 }
             }
@@ -513,13 +627,11 @@ impl Dfs<'_> {
                     let (from, from_col) = if d == 0 { (self.blank - 1, col - 1) } else { (self.blank + 1, col + 1) };
                     let t = self.tiles[from];
                     c = s.cols.step(c, d, s.col_class[t as usize] as usize, from_col, col);
-                    self.tiles[self.blank] = t;
-                    self.tiles[from] = 0;
-                    self.blank = from;
+                    self.slide(from);
                     col = from_col;
                     self.path.push(t);
                     self.counts.generated += 1;
-                    let f = g + 1 + s.rows.h(rs) + s.cols.h(c);
+                    let f = g + 1 + s.h(rs, c, &self.masks, &self.tmasks, self.blank);
                     if f <= bound {
                         match self.search(g + 1, bound, rs, c, HORIZONTAL) {
                             Found::No(n) => least = least.min(n),
@@ -531,9 +643,7 @@ impl Dfs<'_> {
                 }
                 for _ in 0..steps {
                     let back = if d == 0 { self.blank + 1 } else { self.blank - 1 };
-                    self.tiles[self.blank] = self.tiles[back];
-                    self.tiles[back] = 0;
-                    self.blank = back;
+                    self.slide(back);
                     self.path.pop();
                 }
             }

@@ -124,3 +124,42 @@ fn limits_stop_the_search() {
     let r = MtmSolver::new(Board::FOUR).solve(&s, &limits).unwrap();
     assert_eq!(r.stopped(), Some(engine::Stop::NodeLimit));
 }
+
+/// Labellings of small boards for the relabelled-goal table: on 3x3 (read reflected too) and 2x4.
+const CLASSES_3X3: [u8; 9] = [0, 1, 1, 2, 2, 1, 3, 3, 2];
+const CLASSES_2X4: [u8; 8] = [0, 1, 1, 2, 3, 3, 2, 2];
+
+/// With a relabelled-goal table the estimate stays a lower bound on every position (direct and reflected
+/// lookups), is at least the walking distance, beats it somewhere, and the lengths stay the distances.
+#[test]
+fn class_tables_are_admissible_and_keep_lengths() {
+    for (b, labels, step) in [(board(3, 3), &CLASSES_3X3[..], 89), (board(2, 4), &CLASSES_2X4[..], 37)] {
+        let dist = mtm_distances(b, u8::MAX);
+        let (wd, classes) = (MtmSolver::new(b), MtmSolver::with_classes(b, labels).unwrap());
+        assert!(classes.name().ends_with("+classes 0,1,1,2,3,3,2,2") || b != board(2, 4), "{}", classes.name());
+        let mut better = 0;
+        for (&key, &d) in &dist {
+            let s = State::unpack_wide(b, key).unwrap();
+            let (h, w) = (classes.estimate(&s), wd.estimate(&s));
+            assert!(
+                w <= h && h <= d as u32,
+                "{b}: walking distance {w}, with classes {h}, distance {d}: {:?}",
+                s.tiles()
+            );
+            better += usize::from(h > w);
+        }
+        assert!(better > 0, "{b}: the table never beats the walking distance");
+        for (s, d) in sample(b, &dist, step) {
+            check_solution(&classes, &s, d);
+        }
+    }
+}
+
+/// A labelling that is not one is refused with what is wrong.
+#[test]
+fn bad_labellings_are_refused() {
+    let e = MtmSolver::with_classes(board(3, 3), &[0, 1, 1, 2]).unwrap_err();
+    assert!(e.contains("4 labels for 9 tiles"), "{e}");
+    let e = MtmSolver::with_classes(board(2, 3), &[0, 1, 0, 1, 1, 1]).unwrap_err();
+    assert!(e.contains("blank"), "{e}");
+}
