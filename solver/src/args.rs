@@ -83,15 +83,41 @@ pub struct MetricArg {
     /// move; its own IDA* on one thread, with the multi-tile walking distance as heuristic, no tables).
     #[arg(long, value_name = "METRIC", default_value = "stm", value_parser = |s: &str| s.parse::<engine::Metric>(), help_heading = TABLES)]
     pub metric: engine::Metric,
+    /// With --metric mtm: also a relabelled-goal table (built at start, kept in memory), maxed with the
+    /// walking distance: the class of each tile of the blank-first goal, comma-separated, 0 for the blank
+    /// (e.g. 0,1,1,2,2,1,3,3,2 on 3x3), or `4x4` for the 4x4's of four classes (151 million entries, a minute
+    /// or more to build: for many positions at once).
+    #[arg(long, value_name = "LABELS", help_heading = TABLES)]
+    pub classes: Option<String>,
 }
+
+/// The 4x4's labelling for `--classes 4x4`: tiles grouped in four classes of 2, 4, 5 and 4.
+pub const CLASSES_4X4: [u8; 16] = [0, 4, 2, 2, 4, 4, 2, 2, 4, 3, 3, 1, 3, 3, 3, 1];
 
 impl MetricArg {
     /// The single-tile solver `search` describes, and with `--metric mtm` the multi-tile one (see
     /// [`SearchArgs::mtm_solvers`]).
     pub fn solvers(&self, search: &SearchArgs) -> anyhow::Result<(Solver, Option<engine::MtmSolver>)> {
-        match self.metric {
-            engine::Metric::Stm => Ok((search.solver()?, None)),
-            engine::Metric::Mtm => search.mtm_solvers().map(|(solver, mtm)| (solver, Some(mtm))),
+        match (self.metric, &self.classes) {
+            (engine::Metric::Stm, Some(_)) => Err(usage(anyhow::anyhow!("--classes is for --metric mtm"))),
+            (engine::Metric::Stm, None) => Ok((search.solver()?, None)),
+            (engine::Metric::Mtm, classes) => {
+                let (solver, plain) = search.mtm_solvers()?;
+                let Some(text) = classes else { return Ok((solver, Some(plain))) };
+                let bad = |e: String| usage(anyhow::anyhow!("--classes {text}: {e}"));
+                let labels: Vec<u8> = if text == "4x4" {
+                    if search.board() != puzzle::Board::FOUR {
+                        return Err(bad(format!("is a labelling of 4x4, not {}", search.board())));
+                    }
+                    CLASSES_4X4.to_vec()
+                } else {
+                    text.split(',')
+                        .map(|w| w.trim().parse::<u8>().map_err(|_| bad(format!("'{w}' is not a class number"))))
+                        .collect::<anyhow::Result<_>>()?
+                };
+                let mtm = engine::MtmSolver::with_classes(search.board(), &labels).map_err(bad)?;
+                Ok((solver, Some(mtm)))
+            }
         }
     }
 }

@@ -139,3 +139,41 @@ fn batch_records_say_the_metric_and_resume_refuses_a_mix() {
         assert_eq!(std::fs::read_to_string(out).unwrap(), written, "--metric {metric}: nothing appended");
     }
 }
+
+/// `--classes`: the relabelled-goal table joins the walking distance (the heuristic's name says so), the
+/// lengths stay the MTM distances; a bad labelling, or one without --metric mtm, is a usage error.
+#[test]
+fn classes_keep_the_lengths_and_bad_ones_are_refused() {
+    let b = Board::new(3, 3).unwrap();
+    let dist = harness::mtm_distances(b, u8::MAX);
+    let mut keys: Vec<u128> = dist.keys().copied().collect();
+    keys.sort_unstable();
+    let picked: Vec<u128> = keys.iter().step_by(4999).copied().collect();
+    let text: String = picked
+        .iter()
+        .map(|&k| {
+            State::unpack_wide(b, k).unwrap().tiles().iter().map(u8::to_string).collect::<Vec<_>>().join(" ") + "\n"
+        })
+        .collect();
+    let args =
+        ["solve", "--board", "3x3", "--metric", "mtm", "--classes", "0,1,1,2,2,1,3,3,2", "--format", "json", "-"];
+    let o = solver(&args, &text);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = String::from_utf8(o.stdout).unwrap();
+    for (line, &k) in out.lines().zip(&picked) {
+        let r: serde_json::Value = serde_json::from_str(line).unwrap();
+        assert_eq!(r["length"].as_u64().unwrap(), dist[&k] as u64, "{r}");
+        assert_eq!(r["heuristic"], "mtm-walking-distance+classes 0,1,1,2,2,1,3,3,2");
+    }
+    assert_eq!(out.lines().count(), picked.len());
+    for (args, says) in [
+        (&["solve", "--classes", "0,1,1,2,2,1,3,3,2", "1 2 0 3 4 5 6 7 8"][..], "--classes is for --metric mtm"),
+        (&["solve", "--metric", "mtm", "--classes", "0,1,x", "1 2 0 3 4 5 6 7 8"], "'x' is not a class number"),
+        (&["solve", "--metric", "mtm", "--classes", "0,1,1", "1 2 0 3 4 5 6 7 8"], "3 labels for 9 tiles"),
+        (&["solve", "--metric", "mtm", "--classes", "4x4", "1 2 0 3 4 5 6 7 8"], "a labelling of 4x4, not 3x3"),
+    ] {
+        let o = solver(args, "");
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(stderr(&o).contains(says) && stderr(&o).lines().count() == 1, "{args:?}: {}", stderr(&o));
+    }
+}
