@@ -335,13 +335,60 @@ impl MtmSolver {
     /// of the two is taken, and on square boards the table is read for the reflected position too. `Err`
     /// names what is wrong with the labelling, or says the table would be too large.
     pub fn with_classes(board: Board, labels: &[u8]) -> Result<MtmSolver, String> {
+        MtmSolver::with_classes_in(board, labels, None, &mut |_| {})
+    }
+
+    /// As [`MtmSolver::with_classes`], the table kept in the folder `dir` when given: read from its file
+    /// there when that file is whole (its header names the board and labelling, its length and xxh3-64
+    /// checksum agree), else built and written there (atomically; `note` is told when it cannot be, and
+    /// when a file there is refused).
+    pub fn with_classes_in(
+        board: Board,
+        labels: &[u8],
+        dir: Option<&std::path::Path>,
+        note: &mut dyn FnMut(&str),
+    ) -> Result<MtmSolver, String> {
         let (r, c) = (board.rows(), board.cols());
         let classes = ClassPdb::check(r, c, labels)?;
         let size = ClassPdb::size(labels, classes);
         if size > MAX_CLASS_ENTRIES {
             return Err(format!("the table of these classes would have {size} entries; at most {MAX_CLASS_ENTRIES}"));
         }
-        let pdb = ClassPdb::build(r, c, labels, classes);
+        let words: Vec<String> = labels.iter().map(u8::to_string).collect();
+        let header = format!("stp mtm classes 1\n{board} {}\n", words.join(","));
+        let path = dir.map(|d| d.join(format!("mtm-classes-{board}-{}.bin", words.join("-"))));
+        let read = path.as_ref().and_then(|p| {
+            let bytes = std::fs::read(p).ok()?;
+            let payload = bytes.strip_prefix(header.as_bytes()).and_then(|rest| {
+                let (len, rest) = rest.split_first_chunk::<8>()?;
+                let (hash, payload) = rest.split_first_chunk::<8>()?;
+                (u64::from_le_bytes(*len) == size
+                    && payload.len() as u64 == size
+                    && u64::from_le_bytes(*hash) == xxhash_rust::xxh3::xxh3_64(payload))
+                .then(|| payload.to_vec())
+            });
+            if payload.is_none() {
+                note(&format!("{}: not a whole table of these classes; building it again", p.display()));
+            }
+            payload
+        });
+        let pdb = match read {
+            Some(dist) => ClassPdb::with_dist(board.cells(), labels, classes, dist),
+            None => {
+                let pdb = ClassPdb::build(r, c, labels, classes);
+                if let Some(p) = &path {
+                    let tmp = p.with_extension("bin.tmp");
+                    let mut bytes = header.into_bytes();
+                    bytes.extend_from_slice(&size.to_le_bytes());
+                    bytes.extend_from_slice(&xxhash_rust::xxh3::xxh3_64(pdb.bytes()).to_le_bytes());
+                    bytes.extend_from_slice(pdb.bytes());
+                    if let Err(e) = std::fs::write(&tmp, &bytes).and_then(|()| std::fs::rename(&tmp, p)) {
+                        note(&format!("cannot keep the table in {}: {e}", p.display()));
+                    }
+                }
+                pdb
+            }
+        };
         let mut transpose = [0u8; MAX_CELLS];
         for (cell, t) in transpose.iter_mut().enumerate().take(board.cells()) {
             *t = if board.is_square() { board.transpose(cell) as u8 } else { cell as u8 };

@@ -80,17 +80,29 @@ impl ClassPdb {
         size
     }
 
-    /// Builds the table of the labelling (checked by [`ClassPdb::check`]) on a `rows` x `cols` board.
-    pub(crate) fn build(rows: usize, cols: usize, labels: &[u8], classes: usize) -> ClassPdb {
-        let cells = rows * cols;
+    /// The table of the labelling (checked by [`ClassPdb::check`]) with these distances (read from a file
+    /// whose length and checksum were checked).
+    pub(crate) fn with_dist(cells: usize, labels: &[u8], classes: usize, dist: Vec<u8>) -> ClassPdb {
         let mut count = [0usize; MAX_CLASSES];
         let mut label = [0u8; puzzle::MAX_CELLS];
         for (t, &l) in labels.iter().enumerate() {
             count[l as usize] += 1;
             label[t] = l;
         }
+        ClassPdb { cells, classes, count, label, choose: binomials(), dist }
+    }
+
+    /// The distances, as a file keeps them.
+    pub(crate) fn bytes(&self) -> &[u8] {
+        &self.dist
+    }
+
+    /// Builds the table of the labelling (checked by [`ClassPdb::check`]) on a `rows` x `cols` board.
+    pub(crate) fn build(rows: usize, cols: usize, labels: &[u8], classes: usize) -> ClassPdb {
+        let cells = rows * cols;
         let size = ClassPdb::size(labels, classes) as usize;
-        let mut pdb = ClassPdb { cells, classes, count, label, choose: binomials(), dist: vec![u8::MAX; size] };
+        let mut pdb = ClassPdb::with_dist(cells, labels, classes, vec![u8::MAX; size]);
+        let label = pdb.label;
         // The goal: tile t on cell t, so cell t holds class label[t].
         let goal: Vec<u8> = (0..cells).map(|c| label[c]).collect();
         let g = pdb.rank_cells(&goal);

@@ -85,8 +85,9 @@ pub struct MetricArg {
     pub metric: engine::Metric,
     /// With --metric mtm: also a relabelled-goal table (built at start, kept in memory), maxed with the
     /// walking distance: the class of each tile of the blank-first goal, comma-separated, 0 for the blank
-    /// (e.g. 0,1,1,2,2,1,3,3,2 on 3x3), or `4x4` for the 4x4's of four classes (151 million entries, a minute
-    /// or more to build: for many positions at once).
+    /// (e.g. 0,1,1,2,2,1,3,3,2 on 3x3), or `4x4` for the 4x4's of four classes (151 million entries, minutes
+    /// to build). Kept in --pdbs when that folder exists (`mtm-classes-RxC-LABELS.bin`), read from there
+    /// next time.
     #[arg(long, value_name = "LABELS", help_heading = TABLES)]
     pub classes: Option<String>,
 }
@@ -115,7 +116,9 @@ impl MetricArg {
                         .map(|w| w.trim().parse::<u8>().map_err(|_| bad(format!("'{w}' is not a class number"))))
                         .collect::<anyhow::Result<_>>()?
                 };
-                let mtm = engine::MtmSolver::with_classes(search.board(), &labels).map_err(bad)?;
+                let mut note = |w: &str| cli_common::log(&format!("solver: note: {w}"));
+                let dir = search.pdbs.is_dir().then_some(search.pdbs.as_path());
+                let mtm = engine::MtmSolver::with_classes_in(search.board(), &labels, dir, &mut note).map_err(bad)?;
                 Ok((solver, Some(mtm)))
             }
         }

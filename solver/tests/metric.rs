@@ -177,3 +177,33 @@ fn classes_keep_the_lengths_and_bad_ones_are_refused() {
         assert!(stderr(&o).contains(says) && stderr(&o).lines().count() == 1, "{args:?}: {}", stderr(&o));
     }
 }
+
+/// A `--classes` table is kept in --pdbs: written on the first run, read on the next (same answers), and
+/// a damaged file is said and built again.
+#[test]
+fn classes_tables_are_kept_in_the_pdbs_folder() {
+    let d = harness::TempDir::new("metric-classes");
+    let dir = d.path("pdbs");
+    std::fs::create_dir(&dir).unwrap();
+    let args = ["solve", "--metric", "mtm", "--classes", "0,1,1,2,2,1,3,3,2", "--pdbs", dir.to_str().unwrap()];
+    let run = || {
+        let o = solver(&[&args[..], &["--format", "json", "8 6 7 2 5 4 3 0 1"]].concat(), "");
+        assert!(o.status.success(), "{}", stderr(&o));
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        (v["length"].as_u64().unwrap(), v["nodes"].as_u64().unwrap(), stderr(&o))
+    };
+    let first = run();
+    let file = dir.join("mtm-classes-3x3-0-1-1-2-2-1-3-3-2.bin");
+    let bytes = std::fs::read(&file).expect("the table is kept");
+    let second = run();
+    assert_eq!((first.0, first.1), (second.0, second.1));
+    assert!(second.2.is_empty(), "{}", second.2);
+    let mut bad = bytes.clone();
+    let last = bad.len() - 1;
+    bad[last] ^= 1;
+    std::fs::write(&file, &bad).unwrap();
+    let third = run();
+    assert_eq!((first.0, first.1), (third.0, third.1));
+    assert!(third.2.contains("not a whole table of these classes"), "{}", third.2);
+    assert_eq!(std::fs::read(&file).unwrap(), bytes, "built and written again");
+}
