@@ -27,6 +27,6 @@ if done:
 PY
 if [ -n "${SLIDY:-}" ]; then
   ids=$(python3 -c 'import json,sys; print(" ".join(r["id"] for r in map(json.loads, open(sys.argv[1])) if r["status"]=="solved"))' "$OUT")
-  (cd scripts/slidy-mtm && cargo build --release -q)
-  grep -v '^#' "$KORF" | awk -v ids=" $ids " 'index(ids, " " $1 " ")' | scripts/slidy-mtm/target/release/slidy-mtm
+  grep -v '^#' "$KORF" | awk -v ids=" $ids " 'index(ids, " " $1 " ")' |
+    cargo run -q --release --manifest-path scripts/slidy-mtm/Cargo.toml
 fi
