@@ -470,6 +470,32 @@ impl MtmSolver {
         }
     }
 
+    /// [`MtmSolver::h`], or any admissible value above `budget` when one is found first: the reflected
+    /// lookup is left out when the walking distance or the direct lookup already passes the budget (the
+    /// node is cut either way; the least such value still bounds the next iteration from below).
+    #[inline(always)]
+    fn h_within(
+        &self,
+        rs: u32,
+        cs: u32,
+        masks: &[u32; MAX_CLASSES],
+        tmasks: &[u32; MAX_CLASSES],
+        blank: usize,
+        budget: u32,
+    ) -> u32 {
+        let wd = self.rows.h(rs) + self.cols.h(cs);
+        match &self.classes {
+            None => wd,
+            Some(c) => {
+                let h = wd.max(c.pdb.at(c.pdb.rank(masks, blank)));
+                match c.reflected_label {
+                    Some(_) if h <= budget => h.max(c.pdb.at(c.pdb.rank(tmasks, c.transpose[blank] as usize))),
+                    _ => h,
+                }
+            }
+        }
+    }
+
     fn abstractions(&self, state: &State) -> (u32, u32) {
         let (b, tiles) = (self.board, state.tiles());
         (self.rows.start(tiles, |c| b.row(c), &self.row_class), self.cols.start(tiles, |c| b.col(c), &self.col_class))
@@ -649,7 +675,8 @@ impl Dfs<'_> {
                     row = from_row;
                     self.path.push(t);
                     self.counts.generated += 1;
-                    let f = g + 1 + s.h(r, cs, &self.masks, &self.tmasks, self.blank);
+                    let f =
+                        g + 1 + s.h_within(r, cs, &self.masks, &self.tmasks, self.blank, bound.saturating_sub(g + 1));
                     if f <= bound {
                         match self.search(g + 1, bound, r, cs, VERTICAL) {
                             Found::No(n) => least = least.min(n),
@@ -679,7 +706,8 @@ impl Dfs<'_> {
                     col = from_col;
                     self.path.push(t);
                     self.counts.generated += 1;
-                    let f = g + 1 + s.h(rs, c, &self.masks, &self.tmasks, self.blank);
+                    let f =
+                        g + 1 + s.h_within(rs, c, &self.masks, &self.tmasks, self.blank, bound.saturating_sub(g + 1));
                     if f <= bound {
                         match self.search(g + 1, bound, rs, c, HORIZONTAL) {
                             Found::No(n) => least = least.min(n),
