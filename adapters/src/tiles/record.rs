@@ -135,7 +135,7 @@ pub struct Answer {
     pub record: Record,
     /// The goal in the user's labels (see [`goal_tiles`]).
     pub goal: String,
-    /// The metric the length is counted in (`stm`, `mtm`), where the front end offers a choice.
+    /// The metric the length is counted in (`stm`, `mtm`); the web app's are `stm`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub metric: Option<&'static str>,
 }
