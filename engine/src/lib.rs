@@ -18,6 +18,8 @@ pub mod heuristic;
 mod ida;
 mod lanes;
 mod moves;
+pub mod mtm;
+mod mtm_pdb;
 pub mod outcome;
 mod settings;
 pub mod split;
@@ -26,6 +28,7 @@ mod textbook;
 mod work;
 
 pub use error::Error;
+pub use mtm::{Metric, MtmSolver};
 pub use outcome::{Checkpoint, Counts, Iteration, Limits, Live, Outcome, Report, Resume, Stop};
 pub use settings::{cores, Settings, FSM_DEPTH, LANES, LANES_MAX_CELLS, MAX_LANES, MAX_THREADS};
 pub use tables::{auto_choice, default_partition, open_tables, HeuristicChoice, Lookups, TableSpec, MAX_SETS};

@@ -6,5 +6,6 @@ mod big_boards;
 mod dual;
 mod exhaustive;
 mod korf;
+mod mtm;
 mod pdb;
 mod split;

@@ -77,6 +77,56 @@ pub struct SearchArgs {
     pub textbook: bool,
 }
 
+/// `--metric`, for the commands that solve positions.
+#[derive(clap::Args, Clone)]
+pub struct MetricArg {
+    /// The metric solutions are shortest in: stm (each tile slid one cell is a move) or mtm (the
+    /// speedsolvers' multi-tile metric: sliding a line of tiles of the blank's row or column at once is one
+    /// move; its own IDA* on one thread, with the multi-tile walking distance as heuristic, no tables).
+    #[arg(long, value_name = "METRIC", default_value = "stm", value_parser = |s: &str| s.parse::<engine::Metric>(), help_heading = TABLES)]
+    pub metric: engine::Metric,
+    /// With --metric mtm: also a relabelled-goal table (built at start, kept in memory), maxed with the
+    /// walking distance: the class of each tile of the blank-first goal, comma-separated, 0 for the blank
+    /// (e.g. 0,1,1,2,2,1,3,3,2 on 3x3), or `4x4` for the 4x4's of four classes (151 million entries, minutes
+    /// to build). Kept in --pdbs when that folder exists (`mtm-classes-RxC-LABELS.bin`), read from there
+    /// next time.
+    #[arg(long, value_name = "LABELS", help_heading = TABLES)]
+    pub classes: Option<String>,
+}
+
+/// The 4x4's labelling for `--classes 4x4`: tiles grouped in four classes of 2, 4, 5 and 4.
+pub const CLASSES_4X4: [u8; 16] = [0, 4, 2, 2, 4, 4, 2, 2, 4, 3, 3, 1, 3, 3, 3, 1];
+
+impl MetricArg {
+    /// The single-tile solver `search` describes, and with `--metric mtm` the multi-tile one (see
+    /// [`SearchArgs::mtm_solvers`]).
+    pub fn solvers(&self, search: &SearchArgs) -> anyhow::Result<(Solver, Option<engine::MtmSolver>)> {
+        match (self.metric, &self.classes) {
+            (engine::Metric::Stm, Some(_)) => Err(usage(anyhow::anyhow!("--classes is for --metric mtm"))),
+            (engine::Metric::Stm, None) => Ok((search.solver()?, None)),
+            (engine::Metric::Mtm, classes) => {
+                let (solver, plain) = search.mtm_solvers()?;
+                let Some(text) = classes else { return Ok((solver, Some(plain))) };
+                let bad = |e: String| usage(anyhow::anyhow!("--classes {text}: {e}"));
+                let labels: Vec<u8> = if text == "4x4" {
+                    if search.board() != puzzle::Board::FOUR {
+                        return Err(bad(format!("is a labelling of 4x4, not {}", search.board())));
+                    }
+                    CLASSES_4X4.to_vec()
+                } else {
+                    text.split(',')
+                        .map(|w| w.trim().parse::<u8>().map_err(|_| bad(format!("'{w}' is not a class number"))))
+                        .collect::<anyhow::Result<_>>()?
+                };
+                let mut note = |w: &str| cli_common::log(&format!("solver: note: {w}"));
+                let dir = search.pdbs.is_dir().then_some(search.pdbs.as_path());
+                let mtm = engine::MtmSolver::with_classes_in(search.board(), &labels, dir, &mut note).map_err(bad)?;
+                Ok((solver, Some(mtm)))
+            }
+        }
+    }
+}
+
 /// `--textbook`, for the commands whose node counts a student compares with their own search.
 #[derive(clap::Args, Clone)]
 pub struct Textbook {
@@ -193,6 +243,33 @@ impl SearchArgs {
             s = s.with_textbook(Some(self.goal()));
         }
         Ok(s)
+    }
+
+    /// For `--metric mtm`: the multi-tile solver of the board, and the single-tile solver that records are
+    /// made with (table-free: it is never searched with). Refused, naming the option, with what the multi-tile
+    /// search does not offer: another algorithm, textbook counts, a heuristic or tables of its own choosing.
+    pub fn mtm_solvers(&self) -> anyhow::Result<(Solver, engine::MtmSolver)> {
+        let refused = |what: String| Err(usage(anyhow::anyhow!("--metric mtm {what}")));
+        if self.algorithm != Algorithm::Ida {
+            return refused(format!(
+                "searches with IDA* (--algorithm ida), not {}",
+                search::Named::name(self.algorithm)
+            ));
+        }
+        if self.textbook {
+            return refused("has no textbook counts (--textbook)".into());
+        }
+        if self.heuristic != HeuristicChoice::Auto {
+            return refused(format!(
+                "uses its own heuristic (the multi-tile walking distance), not --heuristic {}",
+                self.heuristic.as_str()
+            ));
+        }
+        if !self.partition.is_empty() {
+            return refused("uses no pattern databases (--partition)".into());
+        }
+        let plain = SearchArgs { heuristic: HeuristicChoice::Manhattan, ..self.clone() };
+        Ok((plain.solver()?, engine::MtmSolver::new(self.board())))
     }
 
     /// The solver these options describe; warnings go to stderr. A breadth-first search consults no

@@ -1,6 +1,6 @@
 //! `solver batch`: the shared batch runner (`batch` crate) with sliding tiles as its puzzle.
 
-use crate::args::{SearchArgs, Textbook};
+use crate::args::{MetricArg, SearchArgs, Textbook};
 use adapters::tiles::{MoveStyle, Recorder, Tiles};
 use std::process::ExitCode;
 
@@ -19,6 +19,8 @@ pub struct TilesBatchArgs {
     pub search: SearchArgs,
     #[command(flatten)]
     pub textbook: Textbook,
+    #[command(flatten)]
+    pub metric: MetricArg,
 }
 
 /// `solver batch`: see `batch::run` for the exit codes.
@@ -34,8 +36,8 @@ pub fn run(args: &TilesBatchArgs) -> anyhow::Result<ExitCode> {
         }
         search.goal = Some(goal);
     }
-    let solver = search.solver()?;
-    let recorder = Recorder::new(&solver, search.goal(), MoveStyle::Tiles);
+    let (solver, mtm) = args.metric.solvers(&search)?;
+    let recorder = Recorder::new(&solver, search.goal(), MoveStyle::Tiles).counting(mtm.as_ref());
     let tiles = Tiles { board: search.board(), algorithm: search.algorithm, recorder, goal_given };
     batch::run(&args.batch, &tiles)
 }

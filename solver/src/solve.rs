@@ -1,7 +1,7 @@
 //! `solver solve`: one position from the command line, or several from stdin, each result printed as soon
 //! as it is found.
 
-use crate::args::{SearchArgs, Textbook};
+use crate::args::{MetricArg, SearchArgs, Textbook};
 use crate::input::Positions;
 use crate::show::{show, Show};
 use crate::watch::Watch;
@@ -15,7 +15,7 @@ use batch::{LimitArgs, Source, Verdict};
 use cli_common::heading::{INPUT, OUTPUT};
 use cli_common::Format;
 use cli_common::{log, usage};
-use engine::{Live, Solver};
+use engine::{Live, Metric, Solver};
 use puzzle::{Goal, Instance};
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
@@ -46,6 +46,8 @@ pub struct SolveArgs {
     pub textbook: Textbook,
     #[command(flatten)]
     pub limits: LimitArgs,
+    #[command(flatten)]
+    pub metric: MetricArg,
     /// text, or one JSON record a position (the fields of `batch` records: `length`, `moves`, `nodes` =
     /// generated nodes, `expanded`, `seconds` = search time without start-up, `heuristic`, ..., and `goal`).
     #[arg(long, value_enum, value_name = "FORMAT", default_value = "text", help_heading = OUTPUT)]
@@ -123,19 +125,20 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
                 other.name()
             ));
         }
-        let solver = s.solver()?;
+        let (solver, mtm) = args.metric.solvers(s)?;
         // A single search may take long: on a terminal, say how far it is.
         let progress = std::io::stderr().is_terminal().then(|| Arc::new(Live::default()));
         let _watch = progress.as_ref().map(|p| Watch::start(Arc::clone(p)));
-        let recorder = Recorder::new(&solver, s.goal(), args.style());
+        let recorder = Recorder::new(&solver, s.goal(), args.style()).counting(mtm.as_ref());
         let verdict = print_one(&mut std::io::stdout().lock(), args, &recorder, &inst, 1, progress)?;
         return Ok(ExitCode::from(verdict.exit_code()));
     }
     let s = &args.textbook.apply(&args.search);
     let board = s.board();
-    let solver = s.solver()?;
+    let (solver, mtm) = args.metric.solvers(s)?;
     // Each position is read for its own goal (a form may bring one), its moves written in that goal's labels.
-    let recorders = [Goal::BlankFirst, Goal::BlankLast].map(|goal| Recorder::new(&solver, goal, args.style()));
+    let recorders = [Goal::BlankFirst, Goal::BlankLast]
+        .map(|goal| Recorder::new(&solver, goal, args.style()).counting(mtm.as_ref()));
     let mut noted = false;
     let mut worst = Verdict::Solved;
     let mut out = std::io::stdout().lock();
@@ -179,12 +182,18 @@ fn print_one(
     let goal = recorder.goal;
     let limits = args.limits.limits(None);
     let follow = Follow { say_depths: progress.is_some(), live: progress, ..Follow::default() };
-    let searched = algorithm::solve(solver, args.search.algorithm, &inst.state, solver.threads(), &limits, follow)?;
+    let searched = match recorder.mtm() {
+        Some(mtm) => algorithm::solve_mtm(mtm, &inst.state, &limits, follow)?,
+        None => algorithm::solve(solver, args.search.algorithm, &inst.state, solver.threads(), &limits, follow)?,
+    };
     let id = inst.id.clone().unwrap_or_else(|| line.to_string());
     let tiles = user_tiles(&inst.state, goal);
     let src = Source { id: &id, line, text: &tiles, expected: inst.optimal };
-    let answer =
-        Answer { record: recorder.searched(&src, &inst.state, &searched), goal: goal_tiles(inst.state.board(), goal) };
+    let answer = Answer {
+        record: recorder.searched(&src, &inst.state, &searched),
+        goal: goal_tiles(inst.state.board(), goal),
+        metric: Some(recorder.metric().as_str()),
+    };
     let rec = &answer.record;
     match args.format {
         Format::Json => writeln!(out, "{}", serde_json::to_string(&answer)?)?,
@@ -193,6 +202,7 @@ fn print_one(
                 write!(out, "{id}: ")?;
             }
             let result = match (rec.length, searched.moves()) {
+                (Some(length), _) if recorder.metric() == Metric::Mtm => format!("length {length} (multi-tile metric)"),
                 (Some(length), Some(moves)) if args.moves == MovesArg::Udlr => {
                     let multi = slides(&inst.state, moves, goal).len();
                     format!("length {length} (this solution: {multi} in the multi-tile metric)")

@@ -8,6 +8,7 @@ mod bigboards;
 mod browser;
 mod check;
 mod cli;
+mod metric;
 mod report;
 mod serve;
 mod serve_limits;

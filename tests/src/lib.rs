@@ -293,3 +293,31 @@ pub fn fake_cgroup_limit(bytes: u64) -> Option<String> {
     }
     Some(fake.join(" && "))
 }
+
+/// The distance in the multi-tile metric of every position within `depth` moves of the goal (`u8::MAX`:
+/// every solvable position), by breadth-first search: a move is the blank stepping 1 or more cells one way
+/// along its row or column (the tiles between sliding one cell each), written here without the engine's
+/// code. Keys are [`State::pack_wide`]s.
+pub fn mtm_distances(board: Board, depth: u8) -> HashMap<u128, u8> {
+    let goal = State::goal(board);
+    let mut dist = HashMap::from([(goal.pack_wide(), 0u8)]);
+    let mut frontier = vec![goal];
+    let mut d = 0u8;
+    while !frontier.is_empty() && d < depth {
+        let mut next = Vec::new();
+        for s in &frontier {
+            for dir in puzzle::Dir::ALL {
+                let mut t = *s;
+                while t.move_blank(dir) {
+                    if let std::collections::hash_map::Entry::Vacant(e) = dist.entry(t.pack_wide()) {
+                        e.insert(d + 1);
+                        next.push(t);
+                    }
+                }
+            }
+        }
+        frontier = next;
+        d += 1;
+    }
+    dist
+}

@@ -4,7 +4,7 @@
 
 use anyhow::{anyhow, bail};
 use cli_common::classified;
-use engine::{Counts, Limits, Live, Outcome, Solver, Stop};
+use engine::{Counts, Limits, Live, MtmSolver, Outcome, Solver, Stop};
 use puzzle::tiles_search::{Key, TilePuzzle};
 use puzzle::State;
 use search::{Algorithm, Named};
@@ -173,6 +173,34 @@ fn textbook_astar(
         bound: None,
         per_iteration: Vec::new(),
         peak_stored: Some(run.stored),
+    })
+}
+
+/// The multi-tile metric's IDA* (one thread, no checkpoints): the solution replayed and counted in MTM by
+/// the search before it is returned.
+pub fn solve_mtm(
+    solver: &MtmSolver,
+    state: &State,
+    limits: &search::Limits,
+    follow: Follow,
+) -> anyhow::Result<Searched> {
+    if follow.resume.from.is_some() {
+        bail!("internal error: the multi-tile search starts from no checkpoint; please report this");
+    }
+    let limits = Limits { search: limits.clone(), progress: follow.live, resume: follow.resume };
+    let r = solver.solve(state, &limits).map_err(classified)?;
+    Ok(Searched {
+        algorithm: Algorithm::Ida,
+        outcome: r.outcome,
+        counts: r.counts,
+        seconds: r.seconds,
+        root_h: Some(r.root_h),
+        threads: 1,
+        lanes: 1,
+        iterations: Some(r.iterations),
+        bound: Some(r.bound),
+        per_iteration: r.per_iteration,
+        peak_stored: None,
     })
 }
 

@@ -31,10 +31,15 @@ fn settings(board: Board, algorithm: Algorithm, r: &Recorder) -> Vec<(&'static s
         ("goal", r.goal.name().to_string()),
         ("moves", clap::ValueEnum::to_possible_value(&r.style).expect("no style is skipped").get_name().to_string()),
         ("algorithm", search::Named::name(algorithm).to_string()),
-        ("heuristic", if informed { r.solver.name() } else { "none" }.to_string()),
+        (
+            "heuristic",
+            r.mtm().map_or_else(|| if informed { r.solver.name() } else { "none" }.to_string(), |m| m.name()),
+        ),
         ("tables", if informed { r.tables() } else { "" }.to_string()),
     ];
     settings.extend(textbook);
+    // Only in the multi-tile metric: a record without it counts single-tile moves.
+    settings.extend(r.mtm().map(|_| ("metric", engine::Metric::Mtm.as_str().to_string())));
     settings
 }
 
@@ -144,7 +149,10 @@ impl Task for Tiles<'_> {
         resume: &Resume,
     ) -> anyhow::Result<Attempt> {
         let follow = Follow { live: Some(Arc::clone(live)), say_depths: false, resume: resume.clone() };
-        let searched = algorithm::solve(self.recorder.solver, self.algorithm, state, threads, limits, follow)?;
+        let searched = match self.recorder.mtm() {
+            Some(mtm) => algorithm::solve_mtm(mtm, state, limits, follow)?,
+            None => algorithm::solve(self.recorder.solver, self.algorithm, state, threads, limits, follow)?,
+        };
         Ok(Attempt { record: self.recorder.searched(src, state, &searched), stop: searched.stopped() })
     }
 
@@ -156,7 +164,8 @@ impl Task for Tiles<'_> {
             "" => String::new(),
             t => format!("; tables {t}"),
         };
-        (self.algorithm == Algorithm::Ida)
+        // The multi-tile search keeps no checkpoints.
+        (self.algorithm == Algorithm::Ida && self.recorder.mtm().is_none())
             .then(|| format!("ida; {}{tables}; automaton {}", solver.name(), solver.automaton()))
     }
 
@@ -164,8 +173,10 @@ impl Task for Tiles<'_> {
         self.recorder.solver.threads()
     }
 
+    /// The engine's IDA* searches one instance on every thread; the multi-tile search, on one thread, runs
+    /// instances side by side as the library's algorithms do.
     fn parallel_search(&self) -> bool {
-        self.algorithm == Algorithm::Ida
+        self.algorithm == Algorithm::Ida && self.recorder.mtm().is_none()
     }
 
     fn no_valid_hint(&self) -> String {

@@ -2,7 +2,7 @@
 
 use super::algorithm::Searched;
 use batch::{stop_text, Record, Source, Status};
-use engine::Solver;
+use engine::{Metric, MtmSolver, Solver};
 use puzzle::{Board, Goal, InstanceError, State};
 use search::Named;
 
@@ -135,6 +135,9 @@ pub struct Answer {
     pub record: Record,
     /// The goal in the user's labels (see [`goal_tiles`]).
     pub goal: String,
+    /// The metric the length is counted in (`stm`, `mtm`); the web app's are `stm`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub metric: Option<&'static str>,
 }
 
 /// Who makes records: the solver (its name, lanes and tables), the goal labels and the move style.
@@ -147,6 +150,8 @@ pub struct Recorder<'a> {
     pub style: MoveStyle,
     /// The tables as `file_name:hash` words.
     tables: String,
+    /// Searches in the multi-tile metric: their solver (lengths counted in MTM, its heuristic named).
+    mtm: Option<&'a MtmSolver>,
 }
 
 impl<'a> Recorder<'a> {
@@ -160,7 +165,35 @@ impl<'a> Recorder<'a> {
                 format!("{name}:{hash:016x}")
             })
             .collect();
-        Recorder { solver, goal, style, tables: words.join(" ") }
+        Recorder { solver, goal, style, tables: words.join(" "), mtm: None }
+    }
+
+    /// Records of searches in the multi-tile metric by `mtm`: lengths in MTM, its heuristic and no tables.
+    /// The known length a line may give is not compared (instance files give single-tile lengths).
+    pub fn with_mtm(self, mtm: &'a MtmSolver) -> Recorder<'a> {
+        Recorder { mtm: Some(mtm), tables: String::new(), ..self }
+    }
+
+    /// This recorder, counting in MTM when a multi-tile solver is given ([`Recorder::with_mtm`]).
+    pub fn counting(self, mtm: Option<&'a MtmSolver>) -> Recorder<'a> {
+        match mtm {
+            Some(m) => self.with_mtm(m),
+            None => self,
+        }
+    }
+
+    /// The multi-tile solver, for records of searches in that metric.
+    pub fn mtm(&self) -> Option<&'a MtmSolver> {
+        self.mtm
+    }
+
+    /// The metric lengths are counted in.
+    pub fn metric(&self) -> Metric {
+        if self.mtm.is_some() {
+            Metric::Mtm
+        } else {
+            Metric::Stm
+        }
     }
 
     /// The record of a line that is not a valid instance.
@@ -182,7 +215,10 @@ impl<'a> Recorder<'a> {
 
     fn record(&self, src: &Source, search: Option<(&State, &Searched)>, error: Option<String>) -> Record {
         let moves = search.and_then(|(s, r)| Some((s, r.moves()?)));
-        let length = moves.map(|(_, m)| m.len() as u32);
+        let length = moves.map(|(s, m)| match self.mtm {
+            Some(_) => engine::mtm::mtm_length(s, m) as u32,
+            None => m.len() as u32,
+        });
         let status = match (search, length) {
             (None, _) => Status::Invalid,
             (Some(_), Some(_)) => Status::Solved,
@@ -198,9 +234,12 @@ impl<'a> Recorder<'a> {
             expanded: report.map_or(0, |r| r.counts.expanded),
             seconds: report.map_or(0.0, |r| r.seconds),
             threads: report.map_or(0, |r| r.threads),
-            lanes: report.map_or(self.solver.lanes(), |r| r.lanes),
+            lanes: report.map_or(if self.mtm.is_some() { 1 } else { self.solver.lanes() }, |r| r.lanes),
             algorithm: report.map_or(String::new(), |r| r.algorithm.name().to_string()),
-            heuristic: if informed { self.solver.name() } else { "none" }.to_string(),
+            heuristic: match self.mtm {
+                Some(m) => m.name(),
+                None => if informed { self.solver.name() } else { "none" }.to_string(),
+            },
             root_h: report.and_then(|r| r.root_h),
             iterations: report.and_then(|r| r.iterations),
             bounds: report.map(|r| r.bounds()).unwrap_or_default(),
@@ -209,7 +248,7 @@ impl<'a> Recorder<'a> {
             // Only a shortest solution can be checked against the known optimum.
             matched: length
                 .zip(src.expected)
-                .filter(|_| report.is_some_and(|r| r.algorithm.optimal()))
+                .filter(|_| report.is_some_and(|r| r.algorithm.optimal()) && self.mtm.is_none())
                 .map(|(l, e)| l == e),
             error,
             ..src.record(status)

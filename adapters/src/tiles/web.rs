@@ -185,7 +185,14 @@ fn search(solver: &Solver, job: &Job, cx: &Context) -> Result<Solved, Refusal> {
             slides: slides(&job.state, moves, job.goal).len(),
         }
     });
-    Ok(Solved { answer: Answer { record, goal: goal_tiles(job.state.board(), job.goal) }, notation })
+    Ok(Solved {
+        answer: Answer {
+            record,
+            goal: goal_tiles(job.state.board(), job.goal),
+            metric: Some(engine::Metric::Stm.as_str()),
+        },
+        notation,
+    })
 }
 
 /// `POST /api/check` for sliding tiles: whether the tiles are a position of the board toward the goal

@@ -1,0 +1,729 @@
+//! Optimal solving in the multi-tile metric (MTM), the speedsolvers' count: sliding a line of 1 to k tiles
+//! of the blank's row or column one cell toward the blank is one move (in the single-tile metric, STM, each
+//! tile slid is one). In the blank's terms an MTM move is a jump of 1 to `rows - 1` cells along its column or
+//! 1 to `cols - 1` along its row.
+//!
+//! This is a search of its own, apart from the STM engine (`ida`, `lanes`): the STM hot path is not touched
+//! and pays nothing for it.
+//!
+//! # Duplicate pruning
+//!
+//! Two moves in a row along the same axis are never needed: while the blank moves along one column, the
+//! column's tiles keep their order and only the blank's place among them changes, so any run of vertical
+//! moves ends where a single vertical move (or none) ends. A shortest solution therefore alternates axes,
+//! and the search only tries moves on the other axis than the previous one's (at most `rows - 1` or
+//! `cols - 1` children a node, 3 on 4x4).
+//!
+//! # The heuristic: walking distance in the multi-tile metric
+//!
+//! Ken'ichiro Takahashi's walking distance, with its abstract moves taken in MTM. The *row abstraction* of a
+//! position is the matrix `M[r][g]` (how many tiles of goal row `g` stand in row `r`) with the blank's row;
+//! the *column abstraction* is the same for columns. A vertical MTM move of the blank by `k` rows takes one
+//! tile from each of the `k` rows it passes into the row before it (toward the blank's start): in the row
+//! abstraction that is `k` single steps in the same direction, each moving one tile of some goal row one
+//! row; a horizontal move leaves the row abstraction as it is (tiles stay in their rows, the blank too).
+//! The tables hold, for every abstract state, its breadth-first distance to the goal's state in the abstract
+//! graph whose edges are those runs of 1 to `lines - 1` same-direction steps, each of cost 1 (`Wd::build`).
+//!
+//! Admissibility: take any solution of `V` vertical and `H` horizontal MTM moves. Projected onto the row
+//! abstraction, each vertical move is one edge of the abstract graph (the tiles it moves are of some goal
+//! rows, and the abstract graph has the edge for every choice of goal rows) and each horizontal move is no
+//! move at all, so the projection is a path of `V` edges from the position's row state to the goal's:
+//! `V >= WDrow`. Likewise `H >= WDcol`. So the length `V + H >= WDrow + WDcol`, the estimate. It is also
+//! consistent: a move changes one of the two abstractions by one edge, so one term by at most 1.
+//!
+//! When an axis's abstract space is too large to tabulate (over [`WD_MAX_STATES`] states: 5x5 and long
+//! boards), that axis's term is the weaker `ceil(D / (lines - 1))`, where `D` is the tiles' summed
+//! distance to their goal lines along that axis: an MTM move along the axis moves at most `lines - 1`
+//! tiles one line each, so it lowers `D` by at most `lines - 1`, and the other axis's moves leave `D` as
+//! it is; the sum of the two terms stays admissible by the same argument.
+
+use crate::mtm_pdb::{ClassPdb, MAX_CLASSES};
+use crate::outcome::{Counts, Iteration, Limits, Outcome, Report, Stop};
+use puzzle::{Board, State, MAX_CELLS};
+use std::collections::HashMap;
+use std::time::Instant;
+
+/// The largest abstract space (one axis) a walking-distance table is built for: 4x4 has 24,964 states an
+/// axis; 5x5 has more than 4 million, which took 28 s and 1 GB to find out, so it gives up much sooner.
+pub const WD_MAX_STATES: usize = 300_000;
+
+/// How moves are counted.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Metric {
+    /// Single-tile: each tile slid one cell is a move.
+    #[default]
+    Stm,
+    /// Multi-tile: sliding a line of tiles of the blank's row or column, one cell each, is one move.
+    Mtm,
+}
+
+impl Metric {
+    /// Every metric, as options list them.
+    pub const ALL: [Metric; 2] = [Metric::Stm, Metric::Mtm];
+
+    /// `stm` or `mtm`, as options and records say it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Metric::Stm => "stm",
+            Metric::Mtm => "mtm",
+        }
+    }
+}
+
+impl std::fmt::Display for Metric {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl std::str::FromStr for Metric {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Metric, String> {
+        Metric::ALL
+            .into_iter()
+            .find(|m| m.as_str() == s)
+            .ok_or_else(|| format!("unknown metric '{s}': expected stm or mtm"))
+    }
+}
+
+/// No state: a step the abstract position does not allow.
+const NONE: u32 = u32::MAX;
+
+/// One axis's walking-distance table: the abstract states, their single-step transitions and their MTM
+/// distances to the goal.
+#[derive(Debug)]
+struct Wd {
+    /// Lines along the axis (rows for the row abstraction), which is also the number of tile classes.
+    lines: usize,
+    /// `step[(s * 2 + d) * lines + g]`: the state after a tile of class `g` moves into the blank's line from
+    /// the line before it (`d = 0`: the blank moves to a lower line) or after it (`d = 1`); [`NONE`] if
+    /// that line has no such tile or there is no such line.
+    step: Vec<u32>,
+    /// MTM distance of each state to the goal's.
+    dist: Vec<u8>,
+    /// Each state's number, by its key (the counts matrix, line-major, then the blank's line).
+    index: HashMap<Vec<u8>, u32>,
+}
+
+impl Wd {
+    /// The table for `lines` lines of `width` cells each (the goal's blank on line 0), or `None` if its
+    /// space passes [`WD_MAX_STATES`].
+    fn build(lines: usize, width: usize, max_states: usize) -> Option<Wd> {
+        // Key: the counts matrix, line-major, then the blank's line.
+        let mut goal = vec![0u8; lines * lines + 1];
+        for l in 0..lines {
+            goal[l * lines + l] = width as u8;
+        }
+        goal[0] -= 1;
+        let mut index: HashMap<Vec<u8>, u32> = HashMap::new();
+        let mut keys: Vec<Vec<u8>> = vec![goal.clone()];
+        index.insert(goal, 0);
+        let mut step: Vec<u32> = Vec::new();
+        let mut s = 0;
+        while s < keys.len() {
+            let key = keys[s].clone();
+            let blank = key[lines * lines] as usize;
+            for d in 0..2 {
+                let from = if d == 0 { blank.checked_sub(1) } else { Some(blank + 1).filter(|&b| b < lines) };
+                for g in 0..lines {
+                    let next = match from {
+                        Some(f) if key[f * lines + g] > 0 => {
+                            let mut k = key.clone();
+                            k[f * lines + g] -= 1;
+                            k[blank * lines + g] += 1;
+                            k[lines * lines] = f as u8;
+                            let n = keys.len() as u32;
+                            match index.get(&k) {
+                                Some(&i) => i,
+                                None => {
+                                    if keys.len() >= max_states {
+                                        return None;
+                                    }
+                                    index.insert(k.clone(), n);
+                                    keys.push(k);
+                                    n
+                                }
+                            }
+                        }
+                        _ => NONE,
+                    };
+                    step.push(next);
+                }
+            }
+            s += 1;
+        }
+        let n = keys.len();
+        // Breadth-first in the MTM abstract graph: an edge is a run of 1 to lines - 1 steps one way.
+        let mut dist = vec![u8::MAX; n];
+        dist[0] = 0;
+        let mut frontier = vec![0u32];
+        let mut depth = 0u8;
+        let mut seen_at = vec![u32::MAX; n];
+        let mut mark = 0u32;
+        while !frontier.is_empty() {
+            let mut next_frontier = Vec::new();
+            for &s in &frontier {
+                for d in 0..2 {
+                    mark += 1;
+                    let mut run = vec![s];
+                    for _ in 1..lines {
+                        let mut further = Vec::new();
+                        for &r in &run {
+                            for g in 0..lines {
+                                let t = step[(r as usize * 2 + d) * lines + g];
+                                if t != NONE && seen_at[t as usize] != mark {
+                                    seen_at[t as usize] = mark;
+                                    further.push(t);
+                                    if dist[t as usize] == u8::MAX {
+                                        dist[t as usize] = depth + 1;
+                                        next_frontier.push(t);
+                                    }
+                                }
+                            }
+                        }
+                        if further.is_empty() {
+                            break;
+                        }
+                        run = further;
+                    }
+                }
+            }
+            frontier = next_frontier;
+            depth += 1;
+        }
+        Some(Wd { lines, step, dist, index })
+    }
+
+    /// The state of the abstraction whose counts matrix (line-major: `counts[l * lines + g]` tiles of class
+    /// `g` on line `l`) and blank line are given; `None` if no position has it.
+    fn state_of(&self, counts: &[u8], blank: usize) -> Option<u32> {
+        let mut key = counts.to_vec();
+        key.push(blank as u8);
+        self.index.get(&key).copied()
+    }
+}
+
+/// One axis's term of the estimate: its walking-distance table, or, when that is too large, the bound
+/// `ceil(D / (lines - 1))` on the summed line distance `D` (see the module's comment).
+#[derive(Debug)]
+enum Axis {
+    Table(Wd),
+    Bound { lines: usize },
+}
+
+impl Axis {
+    fn new(lines: usize, width: usize, max_states: usize) -> Axis {
+        Wd::build(lines, width, max_states).map_or(Axis::Bound { lines }, Axis::Table)
+    }
+
+    /// The abstract state of a position whose tiles stand on lines `line[cell]` and belong on lines
+    /// `class[tile]`.
+    fn start(&self, tiles: &[u8], line: impl Fn(usize) -> usize, class: &[u8; MAX_CELLS]) -> u32 {
+        match self {
+            Axis::Table(wd) => {
+                let lines = wd.lines;
+                let mut counts = vec![0u8; lines * lines];
+                let mut blank = 0;
+                for (c, &t) in tiles.iter().enumerate() {
+                    if t == 0 {
+                        blank = line(c);
+                    } else {
+                        counts[line(c) * lines + class[t as usize] as usize] += 1;
+                    }
+                }
+                wd.state_of(&counts, blank).expect("every position's abstraction is in the table")
+            }
+            Axis::Bound { .. } => tiles
+                .iter()
+                .enumerate()
+                .filter(|&(_, &t)| t != 0)
+                .map(|(c, &t)| line(c).abs_diff(class[t as usize] as usize) as u32)
+                .sum(),
+        }
+    }
+
+    /// The state after a tile of class `g` moves from line `from` into the blank's line `to` (`d` 0: the
+    /// blank moves to the lower line `from = to - 1`; 1: to `to + 1`).
+    #[inline(always)]
+    fn step(&self, s: u32, d: usize, g: usize, from: usize, to: usize) -> u32 {
+        match self {
+            Axis::Table(wd) => wd.step[(s as usize * 2 + d) * wd.lines + g],
+            Axis::Bound { .. } => s + to.abs_diff(g) as u32 - from.abs_diff(g) as u32,
+        }
+    }
+
+    #[inline(always)]
+    fn h(&self, s: u32) -> u32 {
+        match self {
+            Axis::Table(wd) => wd.dist[s as usize] as u32,
+            Axis::Bound { lines } => s.div_ceil(*lines as u32 - 1),
+        }
+    }
+
+    fn name(&self) -> &'static str {
+        match self {
+            Axis::Table(_) => "walking distance",
+            Axis::Bound { .. } => "line distance",
+        }
+    }
+}
+
+/// An optimal solver in the multi-tile metric for one board: its two walking-distance tables, built once.
+#[derive(Debug)]
+pub struct MtmSolver {
+    board: Board,
+    /// The row abstraction (lines = rows, `cols` cells each).
+    rows: Axis,
+    /// The column abstraction (lines = columns, `rows` cells each).
+    cols: Axis,
+    row_class: [u8; MAX_CELLS],
+    col_class: [u8; MAX_CELLS],
+    /// A relabelled-goal pattern database, if one was asked for, maxed with the walking distance.
+    classes: Option<Classes>,
+}
+
+/// A relabelled-goal table and how a position is looked up in it, directly and (square boards) reflected
+/// about the main diagonal, which has the same distance.
+#[derive(Debug)]
+struct Classes {
+    pdb: ClassPdb,
+    /// The class of tile `t` in the reflected position: the class of its reflected home.
+    reflected_label: Option<[u8; MAX_CELLS]>,
+    /// Each cell's reflection.
+    transpose: [u8; MAX_CELLS],
+}
+
+/// The largest relabelled-goal table built: 2^31 entries (2 GiB).
+pub const MAX_CLASS_ENTRIES: u64 = 1 << 31;
+
+/// How an iteration's depth-first search ended.
+enum Found {
+    Yes,
+    /// No solution within the bound: the least `g + h` over it (`u32::MAX` if none).
+    No(u32),
+    Stopped(Stop),
+}
+
+impl MtmSolver {
+    /// The solver for `board` (builds its tables: milliseconds on 4x4).
+    pub fn new(board: Board) -> MtmSolver {
+        MtmSolver::with_max_states(board, WD_MAX_STATES)
+    }
+
+    /// The solver for `board` whose walking-distance tables are built only for an axis of at most
+    /// `max_states` abstract states; the other axes take the line-distance bound (0 forces it everywhere).
+    pub fn with_max_states(board: Board, max_states: usize) -> MtmSolver {
+        let (r, c) = (board.rows(), board.cols());
+        let mut row_class = [0u8; MAX_CELLS];
+        let mut col_class = [0u8; MAX_CELLS];
+        for t in 0..board.cells() {
+            row_class[t] = (t / c) as u8;
+            col_class[t] = (t % c) as u8;
+        }
+        MtmSolver {
+            board,
+            rows: Axis::new(r, c, max_states),
+            cols: Axis::new(c, r, max_states),
+            row_class,
+            col_class,
+            classes: None,
+        }
+    }
+
+    /// The solver for `board` whose estimate is also the relabelled-goal table of `labels` (`labels[t]` the
+    /// class of tile `t`, 0 for the blank only, classes 1.. each used; see `mtm_pdb`), built here: the larger
+    /// of the two is taken, and on square boards the table is read for the reflected position too. `Err`
+    /// names what is wrong with the labelling, or says the table would be too large.
+    pub fn with_classes(board: Board, labels: &[u8]) -> Result<MtmSolver, String> {
+        MtmSolver::with_classes_in(board, labels, None, &mut |_| {})
+    }
+
+    /// As [`MtmSolver::with_classes`], the table kept in the folder `dir` when given: read from its file
+    /// there when that file is whole (its header names the board and labelling, its length and xxh3-64
+    /// checksum agree), else built and written there (atomically; `note` is told when it cannot be, and
+    /// when a file there is refused).
+    pub fn with_classes_in(
+        board: Board,
+        labels: &[u8],
+        dir: Option<&std::path::Path>,
+        note: &mut dyn FnMut(&str),
+    ) -> Result<MtmSolver, String> {
+        let (r, c) = (board.rows(), board.cols());
+        let classes = ClassPdb::check(r, c, labels)?;
+        let size = ClassPdb::size(labels, classes);
+        if size > MAX_CLASS_ENTRIES {
+            return Err(format!("the table of these classes would have {size} entries; at most {MAX_CLASS_ENTRIES}"));
+        }
+        let words: Vec<String> = labels.iter().map(u8::to_string).collect();
+        let header = format!("stp mtm classes 1\n{board} {}\n", words.join(","));
+        let path = dir.map(|d| d.join(format!("mtm-classes-{board}-{}.bin", words.join("-"))));
+        let read = path.as_ref().and_then(|p| {
+            let bytes = std::fs::read(p).ok()?;
+            let payload = bytes.strip_prefix(header.as_bytes()).and_then(|rest| {
+                let (len, rest) = rest.split_first_chunk::<8>()?;
+                let (hash, payload) = rest.split_first_chunk::<8>()?;
+                (u64::from_le_bytes(*len) == size
+                    && payload.len() as u64 == size
+                    && u64::from_le_bytes(*hash) == xxhash_rust::xxh3::xxh3_64(payload))
+                .then(|| payload.to_vec())
+            });
+            if payload.is_none() {
+                note(&format!("{}: not a whole table of these classes; building it again", p.display()));
+            }
+            payload
+        });
+        let pdb = match read {
+            Some(dist) => ClassPdb::with_dist(board.cells(), labels, classes, dist),
+            None => {
+                let pdb = ClassPdb::build(r, c, labels, classes);
+                if let Some(p) = &path {
+                    let tmp = p.with_extension("bin.tmp");
+                    let mut bytes = header.into_bytes();
+                    bytes.extend_from_slice(&size.to_le_bytes());
+                    bytes.extend_from_slice(&xxhash_rust::xxh3::xxh3_64(pdb.bytes()).to_le_bytes());
+                    bytes.extend_from_slice(pdb.bytes());
+                    if let Err(e) = std::fs::write(&tmp, &bytes).and_then(|()| std::fs::rename(&tmp, p)) {
+                        note(&format!("cannot keep the table in {}: {e}", p.display()));
+                    }
+                }
+                pdb
+            }
+        };
+        let mut transpose = [0u8; MAX_CELLS];
+        for (cell, t) in transpose.iter_mut().enumerate().take(board.cells()) {
+            *t = if board.is_square() { board.transpose(cell) as u8 } else { cell as u8 };
+        }
+        let reflected_label = board.is_square().then(|| {
+            let mut l = [0u8; MAX_CELLS];
+            for (t, x) in l.iter_mut().enumerate().take(board.cells()) {
+                *x = pdb.label[board.transpose(t)];
+            }
+            l
+        });
+        Ok(MtmSolver { classes: Some(Classes { pdb, reflected_label, transpose }), ..MtmSolver::new(board) })
+    }
+
+    /// Entries of the relabelled-goal table, if there is one.
+    pub fn class_entries(&self) -> Option<usize> {
+        self.classes.as_ref().map(|c| c.pdb.len())
+    }
+
+    /// The board it solves.
+    pub fn board(&self) -> Board {
+        self.board
+    }
+
+    /// The heuristic's name, as records give it: `mtm-walking-distance` when both axes are tabulated.
+    pub fn name(&self) -> String {
+        let wd = match (self.rows.name(), self.cols.name()) {
+            ("walking distance", "walking distance") => "mtm-walking-distance".into(),
+            (a, b) => format!("mtm-{}+{}", a.replace(' ', "-"), b.replace(' ', "-")),
+        };
+        match &self.classes {
+            Some(c) => {
+                let words: Vec<String> = c.pdb.label[..self.board.cells()].iter().map(u8::to_string).collect();
+                format!("{wd}+classes {}", words.join(","))
+            }
+            None => wd,
+        }
+    }
+
+    /// The estimate of `state`'s MTM distance to the goal: a lower bound (see the module's comment).
+    pub fn estimate(&self, state: &State) -> u32 {
+        let (rs, cs) = self.abstractions(state);
+        let (masks, tmasks) = self.masks(state);
+        self.h(rs, cs, &masks, &tmasks, state.blank())
+    }
+
+    /// Each class's cells, of the position and of its reflection.
+    fn masks(&self, state: &State) -> ([u32; MAX_CLASSES], [u32; MAX_CLASSES]) {
+        let (mut m, mut tm) = ([0u32; MAX_CLASSES], [0u32; MAX_CLASSES]);
+        if let Some(c) = &self.classes {
+            for (cell, &t) in state.tiles().iter().enumerate() {
+                if t != 0 {
+                    m[c.pdb.label[t as usize] as usize] |= 1 << cell;
+                    if let Some(rl) = &c.reflected_label {
+                        tm[rl[t as usize] as usize] |= 1 << c.transpose[cell];
+                    }
+                }
+            }
+        }
+        (m, tm)
+    }
+
+    /// The estimate of a node: the walking distance, or the table's value (of the position or its
+    /// reflection) where larger.
+    #[inline(always)]
+    fn h(&self, rs: u32, cs: u32, masks: &[u32; MAX_CLASSES], tmasks: &[u32; MAX_CLASSES], blank: usize) -> u32 {
+        let wd = self.rows.h(rs) + self.cols.h(cs);
+        match &self.classes {
+            None => wd,
+            Some(c) => {
+                let direct = c.pdb.at(c.pdb.rank(masks, blank));
+                let reflected = match c.reflected_label {
+                    Some(_) => c.pdb.at(c.pdb.rank(tmasks, c.transpose[blank] as usize)),
+                    None => 0,
+                };
+                wd.max(direct).max(reflected)
+            }
+        }
+    }
+
+    /// [`MtmSolver::h`], or any admissible value above `budget` when one is found first: the reflected
+    /// lookup is left out when the walking distance or the direct lookup already passes the budget (the
+    /// node is cut either way; the least such value still bounds the next iteration from below).
+    #[inline(always)]
+    fn h_within(
+        &self,
+        rs: u32,
+        cs: u32,
+        masks: &[u32; MAX_CLASSES],
+        tmasks: &[u32; MAX_CLASSES],
+        blank: usize,
+        budget: u32,
+    ) -> u32 {
+        let wd = self.rows.h(rs) + self.cols.h(cs);
+        match &self.classes {
+            None => wd,
+            Some(c) => {
+                let h = wd.max(c.pdb.at(c.pdb.rank(masks, blank)));
+                match c.reflected_label {
+                    Some(_) if h <= budget => h.max(c.pdb.at(c.pdb.rank(tmasks, c.transpose[blank] as usize))),
+                    _ => h,
+                }
+            }
+        }
+    }
+
+    fn abstractions(&self, state: &State) -> (u32, u32) {
+        let (b, tiles) = (self.board, state.tiles());
+        (self.rows.start(tiles, |c| b.row(c), &self.row_class), self.cols.start(tiles, |c| b.col(c), &self.col_class))
+    }
+
+    /// Solves `state` optimally in MTM by IDA*. The solution's moves are the tiles slid one at a time (an
+    /// MTM move of k tiles is k of them, in order), replayed to the goal and counted in MTM before they are
+    /// returned; the report's bound is the MTM length. `limits.resume` is not used (no checkpoints).
+    ///
+    /// # Errors
+    /// A position on another board than the solver's, or one that is not solvable.
+    pub fn solve(&self, state: &State, limits: &Limits) -> Result<Report, crate::Error> {
+        if state.board() != self.board {
+            return Err(crate::Error::WrongBoard { position: state.board(), solver: self.board });
+        }
+        if !state.is_solvable() {
+            return Err(crate::Error::Unsolvable);
+        }
+        let started = Instant::now();
+        let (rs, cs) = self.abstractions(state);
+        let (masks, tmasks) = self.masks(state);
+        let root_h = self.h(rs, cs, &masks, &tmasks, state.blank());
+        let mut dfs = Dfs {
+            s: self,
+            masks,
+            tmasks,
+            cols: self.board.cols(),
+            tiles: state.tile_array(),
+            blank: state.blank(),
+            path: Vec::new(),
+            counts: Counts::default(),
+            limits,
+            started,
+            next_check: CHECK_EVERY,
+        };
+        let mut bound = root_h;
+        let mut per_iteration = Vec::new();
+        loop {
+            if let Some(live) = &limits.progress {
+                live.set_depth(bound);
+            }
+            let before = dfs.counts;
+            let found = dfs.search(0, bound, rs, cs, 0);
+            let this = Counts {
+                generated: dfs.counts.generated - before.generated,
+                expanded: dfs.counts.expanded - before.expanded,
+            };
+            let total = dfs.counts;
+            per_iteration.push(Iteration { bound, counts: this });
+            let outcome = match found {
+                Found::Yes => {
+                    let moves = dfs.path.clone();
+                    state.replay(&moves).map_err(crate::Error::BadSolution)?;
+                    if mtm_length(state, &moves) != bound as usize {
+                        return Err(crate::Error::Setting(format!(
+                            "internal error: the multi-tile solution has {} moves, not its bound {bound}; please report this",
+                            mtm_length(state, &moves)
+                        )));
+                    }
+                    Outcome::Solved(moves)
+                }
+                Found::Stopped(stop) => Outcome::Stopped(stop),
+                Found::No(next) => {
+                    bound = next;
+                    continue;
+                }
+            };
+            return Ok(Report {
+                outcome,
+                counts: total,
+                iterations: per_iteration.len() as u32,
+                root_h,
+                bound,
+                seconds: started.elapsed().as_secs_f64(),
+                per_iteration,
+            });
+        }
+    }
+}
+
+/// The MTM length of a move sequence: its runs of blank moves in one direction.
+pub fn mtm_length(start: &State, moves: &[u8]) -> usize {
+    let dirs = start.blank_dirs(moves);
+    dirs.iter().enumerate().filter(|&(i, d)| i == 0 || dirs[i - 1] != *d).count()
+}
+
+/// Expanded nodes between looks at the limits.
+const CHECK_EVERY: u64 = 1 << 12;
+
+/// One depth-first search's state: the position, changed in place and restored.
+struct Dfs<'a> {
+    s: &'a MtmSolver,
+    /// Each class's cells (with a relabelled-goal table), and in the reflected position.
+    masks: [u32; MAX_CLASSES],
+    tmasks: [u32; MAX_CLASSES],
+    cols: usize,
+    tiles: [u8; MAX_CELLS],
+    blank: usize,
+    /// The tiles slid so far, one a cell.
+    path: Vec<u8>,
+    counts: Counts,
+    limits: &'a Limits,
+    started: Instant,
+    next_check: u64,
+}
+
+/// The axis of the previous move: none yet, vertical or horizontal.
+const VERTICAL: u8 = 1;
+const HORIZONTAL: u8 = 2;
+
+impl Dfs<'_> {
+    fn limit_hit(&mut self) -> Option<Stop> {
+        self.next_check = self.counts.expanded + CHECK_EVERY;
+        let l = &self.limits.search;
+        if let Some(live) = &self.limits.progress {
+            live.set_expanded(self.counts.expanded);
+        }
+        if l.cancel.as_ref().is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed)) {
+            return Some(Stop::Cancelled);
+        }
+        if l.nodes.is_some_and(|n| self.counts.expanded >= n) {
+            return Some(Stop::NodeLimit);
+        }
+        if l.time.is_some_and(|t| self.started.elapsed() >= t) {
+            return Some(Stop::TimeLimit);
+        }
+        None
+    }
+
+    fn is_goal(&self) -> bool {
+        self.tiles[..self.s.board.cells()].iter().enumerate().all(|(c, &t)| c == t as usize)
+    }
+
+    /// Slides the tile on `from` (next to the blank) into the blank.
+    #[inline(always)]
+    fn slide(&mut self, from: usize) {
+        let t = self.tiles[from];
+        if let Some(c) = &self.s.classes {
+            self.masks[c.pdb.label[t as usize] as usize] ^= 1 << from | 1 << self.blank;
+            if let Some(rl) = &c.reflected_label {
+                self.tmasks[rl[t as usize] as usize] ^= 1 << c.transpose[from] | 1 << c.transpose[self.blank];
+            }
+        }
+        self.tiles[self.blank] = t;
+        self.tiles[from] = 0;
+        self.blank = from;
+    }
+
+    /// Searches below a node of cost `g` whose abstractions are `rs` and `cs`, the previous move on axis
+    /// `last`.
+    fn search(&mut self, g: u32, bound: u32, rs: u32, cs: u32, last: u8) -> Found {
+        let s = self.s;
+        if s.h(rs, cs, &self.masks, &self.tmasks, self.blank) == 0 && self.is_goal() {
+            return Found::Yes;
+        }
+        self.counts.expanded += 1;
+        if self.counts.expanded >= self.next_check {
+            if let Some(stop) = self.limit_hit() {
+                return Found::Stopped(stop);
+            }
+        }
+        let mut least = u32::MAX;
+        let cols = self.cols;
+        let (br, bc) = (self.blank / cols, self.blank % cols);
+        if last != VERTICAL {
+            // The blank up (d = 0), then down (d = 1), one row at a time: each prefix is a child.
+            for d in 0..2 {
+                let steps = if d == 0 { br } else { s.board.rows() - 1 - br };
+                let mut r = rs;
+                let mut row = br;
+                for _ in 0..steps {
+                    let from = if d == 0 { self.blank - cols } else { self.blank + cols };
+                    let from_row = if d == 0 { row - 1 } else { row + 1 };
+                    let t = self.tiles[from];
+                    r = s.rows.step(r, d, s.row_class[t as usize] as usize, from_row, row);
+                    self.slide(from);
+                    row = from_row;
+                    self.path.push(t);
+                    self.counts.generated += 1;
+                    let f =
+                        g + 1 + s.h_within(r, cs, &self.masks, &self.tmasks, self.blank, bound.saturating_sub(g + 1));
+                    if f <= bound {
+                        match self.search(g + 1, bound, r, cs, VERTICAL) {
+                            Found::No(n) => least = least.min(n),
+                            done => return done,
+                        }
+                    } else {
+                        least = least.min(f);
+                    }
+                }
+                for _ in 0..steps {
+                    let back = if d == 0 { self.blank + cols } else { self.blank - cols };
+                    self.slide(back);
+                    self.path.pop();
+                }
+            }
+        }
+        if last != HORIZONTAL {
+            for d in 0..2 {
+                let steps = if d == 0 { bc } else { cols - 1 - bc };
+                let mut c = cs;
+                let mut col = bc;
+                for _ in 0..steps {
+                    let (from, from_col) = if d == 0 { (self.blank - 1, col - 1) } else { (self.blank + 1, col + 1) };
+                    let t = self.tiles[from];
+                    c = s.cols.step(c, d, s.col_class[t as usize] as usize, from_col, col);
+                    self.slide(from);
+                    col = from_col;
+                    self.path.push(t);
+                    self.counts.generated += 1;
+                    let f =
+                        g + 1 + s.h_within(rs, c, &self.masks, &self.tmasks, self.blank, bound.saturating_sub(g + 1));
+                    if f <= bound {
+                        match self.search(g + 1, bound, rs, c, HORIZONTAL) {
+                            Found::No(n) => least = least.min(n),
+                            done => return done,
+                        }
+                    } else {
+                        least = least.min(f);
+                    }
+                }
+                for _ in 0..steps {
+                    let back = if d == 0 { self.blank + 1 } else { self.blank - 1 };
+                    self.slide(back);
+                    self.path.pop();
+                }
+            }
+        }
+        Found::No(least)
+    }
+}

@@ -1,0 +1,257 @@
+//! A pattern database over a relabelled goal, in the multi-tile metric: the tiles are sorted into a few
+//! classes, tiles of one class are told apart no more, and the table holds the exact MTM distance of every
+//! arrangement of classes (the blank tracked) to the goal's arrangement, by breadth-first search.
+//!
+//! Admissible: the relabelling maps every position to an arrangement and every MTM move of a position to an
+//! MTM move of its arrangement (the same cells slide), and the goal to the goal's arrangement; so a
+//! solution of `n` moves maps to a path of `n` moves between the arrangements, and the arrangement's
+//! distance, the table's value, is at most `n`. Consistent for the same reason (a move changes the
+//! arrangement by one move, so the value by at most 1). The idea of one coarse whole-board relabelling
+//! for the 4x4's multi-tile metric is Tomas Rokicki's; the labelling and this code are the project's own.
+//!
+//! An arrangement is ranked as the blank's cell, then for each class but the last the set of its cells
+//! among those still free, by the colexicographic rank of that set (the last class takes the cells left).
+
+/// Binomial coefficients up to 25 choose 25.
+fn binomials() -> [[u64; 26]; 26] {
+    let mut c = [[0u64; 26]; 26];
+    for n in 0..26 {
+        c[n][0] = 1;
+        for k in 1..=n {
+            c[n][k] = c[n - 1][k - 1] + c[n - 1][k];
+        }
+    }
+    c
+}
+
+/// The most classes (the blank's included).
+pub(crate) const MAX_CLASSES: usize = 8;
+
+/// The table of one relabelling.
+pub(crate) struct ClassPdb {
+    cells: usize,
+    /// Classes, the blank's (0) included.
+    classes: usize,
+    /// Tiles of each class (`count[0] = 1`, the blank).
+    count: [usize; MAX_CLASSES],
+    /// Each tile's class.
+    pub(crate) label: [u8; puzzle::MAX_CELLS],
+    choose: [[u64; 26]; 26],
+    dist: Vec<u8>,
+}
+
+impl std::fmt::Debug for ClassPdb {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "ClassPdb({} classes, {} entries)", self.classes, self.dist.len())
+    }
+}
+
+impl ClassPdb {
+    /// The labelling's classes, checked: `label[t]` for each tile `t` of a board of `rows` x `cols` cells,
+    /// 0 for the blank (tile 0) only, the classes 1.. each used; `Err` says what is wrong.
+    pub(crate) fn check(rows: usize, cols: usize, label: &[u8]) -> Result<usize, String> {
+        let cells = rows * cols;
+        if label.len() != cells {
+            return Err(format!("{} labels for {cells} tiles", label.len()));
+        }
+        if label[0] != 0 || label[1..].contains(&0) {
+            return Err("the blank (tile 0), and only it, has class 0".into());
+        }
+        let classes = *label.iter().max().unwrap() as usize + 1;
+        if classes > MAX_CLASSES {
+            return Err(format!("{} classes; at most {}", classes - 1, MAX_CLASSES - 1));
+        }
+        if let Some(c) = (1..classes).find(|&c| !label.contains(&(c as u8))) {
+            return Err(format!("class {c} has no tile"));
+        }
+        Ok(classes)
+    }
+
+    /// The size of the table of `label` (its arrangements).
+    pub(crate) fn size(label: &[u8], classes: usize) -> u64 {
+        let c = binomials();
+        let mut free = label.len();
+        let mut size = 1u64;
+        for k in 0..classes {
+            let n = label.iter().filter(|&&l| l as usize == k).count();
+            size = size.saturating_mul(c[free][n]);
+            free -= n;
+        }
+        size
+    }
+
+    /// The table of the labelling (checked by [`ClassPdb::check`]) with these distances (read from a file
+    /// whose length and checksum were checked).
+    pub(crate) fn with_dist(cells: usize, labels: &[u8], classes: usize, dist: Vec<u8>) -> ClassPdb {
+        let mut count = [0usize; MAX_CLASSES];
+        let mut label = [0u8; puzzle::MAX_CELLS];
+        for (t, &l) in labels.iter().enumerate() {
+            count[l as usize] += 1;
+            label[t] = l;
+        }
+        ClassPdb { cells, classes, count, label, choose: binomials(), dist }
+    }
+
+    /// The distances, as a file keeps them.
+    pub(crate) fn bytes(&self) -> &[u8] {
+        &self.dist
+    }
+
+    /// Builds the table of the labelling (checked by [`ClassPdb::check`]) on a `rows` x `cols` board.
+    pub(crate) fn build(rows: usize, cols: usize, labels: &[u8], classes: usize) -> ClassPdb {
+        let cells = rows * cols;
+        let size = ClassPdb::size(labels, classes) as usize;
+        let mut pdb = ClassPdb::with_dist(cells, labels, classes, vec![u8::MAX; size]);
+        let label = pdb.label;
+        // The goal: tile t on cell t, so cell t holds class label[t].
+        let goal: Vec<u8> = (0..cells).map(|c| label[c]).collect();
+        let g = pdb.rank_cells(&goal);
+        pdb.dist[g] = 0;
+        let mut depth = 0u8;
+        let mut arr = vec![0u8; cells];
+        loop {
+            let mut grew = false;
+            for r in 0..size {
+                if pdb.dist[r] != depth {
+                    continue;
+                }
+                pdb.unrank(r, &mut arr);
+                let blank = arr.iter().position(|&l| l == 0).expect("a blank");
+                let (br, bc) = (blank / cols, blank % cols);
+                // The blank steps 1.. cells one way: each step one more child.
+                for (dr, dc) in [(-1i32, 0i32), (1, 0), (0, -1), (0, 1)] {
+                    let mut a = arr.clone();
+                    let (mut r0, mut c0) = (br as i32, bc as i32);
+                    loop {
+                        let (r1, c1) = (r0 + dr, c0 + dc);
+                        if r1 < 0 || c1 < 0 || r1 >= rows as i32 || c1 >= cols as i32 {
+                            break;
+                        }
+                        let (from, to) = ((r1 as usize) * cols + c1 as usize, (r0 as usize) * cols + c0 as usize);
+                        a.swap(from, to);
+                        let n = pdb.rank_cells(&a);
+                        if pdb.dist[n] == u8::MAX {
+                            pdb.dist[n] = depth + 1;
+                            grew = true;
+                        }
+                        (r0, c0) = (r1, c1);
+                    }
+                }
+            }
+            if !grew {
+                break;
+            }
+            depth += 1;
+        }
+        pdb
+    }
+
+    /// The rank of an arrangement given as each cell's class.
+    fn rank_cells(&self, arr: &[u8]) -> usize {
+        let mut masks = [0u32; MAX_CLASSES];
+        let mut blank = 0;
+        for (c, &l) in arr.iter().enumerate() {
+            if l == 0 {
+                blank = c;
+            } else {
+                masks[l as usize] |= 1 << c;
+            }
+        }
+        self.rank(&masks, blank)
+    }
+
+    /// The rank of the arrangement whose class `k` (1..) is on the cells of `masks[k]`, the blank on `blank`.
+    #[inline(always)]
+    pub(crate) fn rank(&self, masks: &[u32; MAX_CLASSES], blank: usize) -> usize {
+        let mut free = ((1u64 << self.cells) - 1) as u32 & !(1 << blank);
+        let mut rank = blank as u64;
+        let mut scale = self.cells as u64;
+        for (k, &mask) in masks.iter().enumerate().take(self.classes - 1).skip(1) {
+            let mut m = mask;
+            let mut index = 0u64;
+            let mut j = 1;
+            while m != 0 {
+                let b = m.trailing_zeros();
+                let below = (free & ((1u32 << b) - 1)).count_ones() as usize;
+                index += self.choose[below][j];
+                j += 1;
+                m &= m - 1;
+            }
+            rank += scale * index;
+            scale *= self.choose[free.count_ones() as usize][self.count[k]];
+            free &= !mask;
+        }
+        rank as usize
+    }
+
+    /// The arrangement of rank `r`, each cell's class into `arr`.
+    fn unrank(&self, r: usize, arr: &mut [u8]) {
+        let mut r = r as u64;
+        let blank = (r % self.cells as u64) as usize;
+        r /= self.cells as u64;
+        let last = (self.classes - 1) as u8;
+        arr.fill(last);
+        arr[blank] = 0;
+        let mut free: Vec<usize> = (0..self.cells).filter(|&c| c != blank).collect();
+        for k in 1..self.classes - 1 {
+            let n = self.count[k];
+            let size = self.choose[free.len()][n];
+            let mut index = r % size;
+            r /= size;
+            let mut taken = Vec::with_capacity(n);
+            for j in (1..=n).rev() {
+                let mut p = j - 1;
+                while self.choose[p + 1][j] <= index {
+                    p += 1;
+                }
+                index -= self.choose[p][j];
+                taken.push(p);
+            }
+            for &p in &taken {
+                arr[free[p]] = k as u8;
+            }
+            taken.sort_unstable();
+            for &p in taken.iter().rev() {
+                free.remove(p);
+            }
+        }
+    }
+
+    /// The table's value at a rank.
+    #[inline(always)]
+    pub(crate) fn at(&self, rank: usize) -> u32 {
+        self.dist[rank] as u32
+    }
+
+    /// Entries.
+    pub(crate) fn len(&self) -> usize {
+        self.dist.len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Ranking and unranking are inverse on every arrangement of a small labelling.
+    #[test]
+    fn rank_and_unrank_agree() {
+        let labels = [0u8, 1, 1, 2, 3, 3, 2, 1, 3];
+        let classes = ClassPdb::check(3, 3, &labels).unwrap();
+        let pdb = ClassPdb::build(3, 3, &labels, classes);
+        assert_eq!(pdb.len() as u64, 9 * 56 * 10);
+        let mut arr = vec![0u8; 9];
+        for r in 0..pdb.len() {
+            pdb.unrank(r, &mut arr);
+            assert_eq!(pdb.rank_cells(&arr), r);
+            assert!(pdb.at(r) < u8::MAX as u32, "every arrangement is reached");
+        }
+    }
+
+    #[test]
+    fn bad_labellings_are_refused() {
+        assert!(ClassPdb::check(2, 3, &[0, 1, 1, 2, 2]).unwrap_err().contains("5 labels"));
+        assert!(ClassPdb::check(2, 3, &[1, 0, 1, 2, 2, 2]).unwrap_err().contains("blank"));
+        assert!(ClassPdb::check(2, 3, &[0, 1, 1, 3, 3, 3]).unwrap_err().contains("class 2 has no tile"));
+    }
+}
