@@ -227,7 +227,7 @@ random5() {
   local out=${R5_OUT:-random5} input=/tmp/bench-random5.txt limits=(--time-limit "${R5_LIMIT:-3600}")
   [ -n "${R5_NODES:-}" ] && limits+=(--node-limit "$R5_NODES")
   [ -n "${R5_RETRY:-}" ] && limits+=(--retry-limits)
-  $BIN/solver generate --board 5x5 --count 20 --seed 31 > $input
+  $BIN/solver generate --board 5x5 --count 20 --seed 31 | grep -v "^#" > $input  # ids 1-20, as the records kept
   echo "== 20 random 5x5 positions (seed 31): the default set against plain 6-6-6-6, 2 threads, limits ${limits[*]}"
   for k in ${R5_SETS:-new old}; do
     local args=(--pdbs "${PDBS5:-$PDBS}" --heuristic auto)
