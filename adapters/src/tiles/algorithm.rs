@@ -189,19 +189,7 @@ pub fn solve_mtm(
     }
     let limits = Limits { search: limits.clone(), progress: follow.live, resume: follow.resume };
     let r = solver.solve(state, &limits).map_err(classified)?;
-    Ok(Searched {
-        algorithm: Algorithm::Ida,
-        outcome: r.outcome,
-        counts: r.counts,
-        seconds: r.seconds,
-        root_h: Some(r.root_h),
-        threads: 1,
-        lanes: 1,
-        iterations: Some(r.iterations),
-        bound: Some(r.bound),
-        per_iteration: r.per_iteration,
-        peak_stored: None,
-    })
+    Ok(ida_searched(r, 1, 1))
 }
 
 /// The engine's IDA*: threads, lanes and checkpoints.
@@ -214,19 +202,24 @@ fn engine_ida(
 ) -> anyhow::Result<Searched> {
     let limits = Limits { search: limits.clone(), progress: follow.live, resume: follow.resume };
     let r = solver.solve_with(state, threads, &limits).map_err(classified)?;
-    Ok(Searched {
+    Ok(ida_searched(r, solver.threads().min(threads), solver.lanes()))
+}
+
+/// An engine IDA* report (either metric's) as a search of this crate.
+fn ida_searched(r: engine::Report, threads: usize, lanes: usize) -> Searched {
+    Searched {
         algorithm: Algorithm::Ida,
         outcome: r.outcome,
         counts: r.counts,
         seconds: r.seconds,
         root_h: Some(r.root_h),
-        threads: solver.threads().min(threads),
-        lanes: solver.lanes(),
+        threads,
+        lanes,
         iterations: Some(r.iterations),
         bound: Some(r.bound),
         per_iteration: r.per_iteration,
         peak_stored: None,
-    })
+    }
 }
 
 /// One of the library's algorithms over keys `K`, which hold `state`'s board.
