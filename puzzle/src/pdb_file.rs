@@ -33,7 +33,7 @@
 //!
 //! No timestamps: the same table always gives the same bytes.
 
-use crate::backing::Private;
+use crate::backing::Backing;
 use crate::board::Board;
 use crate::rank::{Pattern, INDEX_SCHEME_LEX, MAX_PATTERN_TILES};
 use crate::regions::Regions;
@@ -416,7 +416,7 @@ pub struct PdbFile {
     pub header: Header,
     /// The whole file, read when the table was opened: a copy that cannot change under a search when the
     /// file is rewritten or truncated (see [`crate::backing`]).
-    bytes: Private,
+    bytes: Backing,
 }
 
 /// What the caller expects a table to be; checked on open. `None` accepts whatever the header names (tools
@@ -466,7 +466,10 @@ impl PdbFile {
                 },
             ));
         }
-        let copy = Private::read(&file, len as usize).map_err(|e| err(path, e))?;
+        let hash = header.payload_hash;
+        let check = Box::new(move |bytes: &[u8]| xxhash_rust::xxh3::xxh3_64(&bytes[HEADER_LEN..]) == hash);
+        let what = format!("the table {}", path.display());
+        let copy = Backing::open(file, len as usize, check, &what).map_err(|e| err(path, e))?;
         if copy[..HEADER_LEN] != raw {
             return Err(err(path, std::io::Error::other("the file changed while it was read")));
         }
