@@ -39,20 +39,19 @@ fn every_2x3_position_solved_in_its_mtm_distance() {
         let s = State::unpack_wide(b, k).unwrap();
         assert_eq!(r["metric"], "mtm");
         assert_eq!(r["length"].as_u64().unwrap(), dist[&k] as u64, "{:?}", s.tiles());
-        let words: Vec<&str> = r["moves"].as_str().unwrap().split_whitespace().collect();
-        assert_eq!(words.len(), dist[&k] as usize);
-        // Each word is the tiles' direction and a count; the blank goes the other way that many cells.
+        let slides = harness::grouped_slides(r["moves"].as_str().unwrap());
+        assert_eq!(slides.len(), dist[&k] as usize);
+        // Each slide is the tiles' direction and a count; the blank goes the other way that many cells.
         let mut t = s;
-        for w in words {
-            let (d, n) = w.split_at(1);
+        for (d, n) in slides {
             let blank = match d {
-                "U" => puzzle::Dir::Down,
-                "D" => puzzle::Dir::Up,
-                "L" => puzzle::Dir::Right,
+                'U' => puzzle::Dir::Down,
+                'D' => puzzle::Dir::Up,
+                'L' => puzzle::Dir::Right,
                 _ => puzzle::Dir::Left,
             };
-            for _ in 0..n.parse().unwrap_or(1) {
-                assert!(t.move_blank(blank), "{w} leaves the board");
+            for _ in 0..n {
+                assert!(t.move_blank(blank), "{d}{n} leaves the board");
             }
         }
         assert!(t.is_goal());
