@@ -206,3 +206,36 @@ fn classes_tables_are_kept_in_the_pdbs_folder() {
     assert!(third.2.contains("not a whole table of these classes"), "{}", third.2);
     assert_eq!(std::fs::read(&file).unwrap(), bytes, "built and written again");
 }
+
+/// Without --classes, the 4x4's default table is looked for in --pdbs (never built there): a folder that
+/// lacks it gets the walking distance alone and one note saying how to build it, for solve and batch; a
+/// damaged file of that name is an error naming it. Boards without a default table say nothing.
+#[test]
+fn the_default_table_is_looked_for_in_the_pdbs_folder() {
+    let d = harness::TempDir::new("metric-default-table");
+    let dir = d.path("pdbs");
+    std::fs::create_dir(&dir).unwrap();
+    let pdbs = dir.to_str().unwrap();
+    let near = "1 2 3 0 4 5 6 7 8 9 10 11 12 13 14 15";
+    let o = solver(&["solve", "--metric", "mtm", "--format", "json", "--pdbs", pdbs, near], "");
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!((v["length"].as_u64(), v["heuristic"].as_str()), (Some(1), Some("mtm-walking-distance")));
+    let note = stderr(&o);
+    assert_eq!(note.lines().count(), 1, "{note}");
+    assert!(note.contains(&format!("make pdbs-mtm PDBS={pdbs}")) && note.contains("--classes 4x4"), "{note}");
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0, "nothing is built");
+    let out = d.path("out.jsonl");
+    let o = solver(&["batch", "--metric", "mtm", "--pdbs", pdbs, "--output", out.to_str().unwrap(), "-"], near);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stderr(&o).contains("make pdbs-mtm"), "{}", stderr(&o));
+    // A file of the table's name that is not the table.
+    let file = dir.join("mtm-classes-4x4-0-4-2-2-4-4-2-2-4-3-3-1-3-3-3-1.bin");
+    std::fs::write(&file, "stp mtm classes 1\n4x4 0,4,2,2,4,4,2,2,4,3,3,1,3,3,3,1\ncut short").unwrap();
+    let o = solver(&["solve", "--metric", "mtm", "--pdbs", pdbs, near], "");
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let e = stderr(&o);
+    assert!(e.lines().count() == 1 && e.contains(file.to_str().unwrap()) && e.contains("not a whole table"), "{e}");
+    let o = solver(&["solve", "--metric", "mtm", "--pdbs", pdbs, "1 2 0 3 4 5 6 7 8"], "");
+    assert!(o.status.success() && stderr(&o).is_empty(), "{}", stderr(&o));
+}
