@@ -297,6 +297,69 @@ struct Classes {
 /// The largest relabelled-goal table built: 2^31 entries (2 GiB).
 pub const MAX_CLASS_ENTRIES: u64 = 1 << 31;
 
+/// A relabelled-goal table as a file: a header naming the board and labelling, the entry count and the
+/// xxh3-64 checksum of the entries (8 bytes each, little-endian), then the entries.
+struct KeptClasses {
+    board: Board,
+    labels: Vec<u8>,
+    classes: usize,
+    size: u64,
+    header: String,
+}
+
+impl KeptClasses {
+    /// The table of `labels`, checked, and refused when it would be too large.
+    fn new(board: Board, labels: &[u8]) -> Result<KeptClasses, String> {
+        let classes = ClassPdb::check(board.rows(), board.cols(), labels)?;
+        let size = ClassPdb::size(labels, classes);
+        if size > MAX_CLASS_ENTRIES {
+            return Err(format!("the table of these classes would have {size} entries; at most {MAX_CLASS_ENTRIES}"));
+        }
+        let words: Vec<String> = labels.iter().map(u8::to_string).collect();
+        let header = format!("stp mtm classes 1\n{board} {}\n", words.join(","));
+        Ok(KeptClasses { board, labels: labels.to_vec(), classes, size, header })
+    }
+
+    fn file_name(&self) -> String {
+        MtmSolver::classes_file_name(self.board, &self.labels)
+    }
+
+    /// The table in the file `path`: `Ok(None)` when there is no such file, `Err` when it cannot be read or
+    /// is not a whole table of these classes.
+    fn read(&self, path: &std::path::Path) -> Result<Option<ClassPdb>, String> {
+        let mut bytes = match std::fs::read(path) {
+            Ok(bytes) => bytes,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(e) => return Err(format!("{}: {e}", path.display())),
+        };
+        let start = self.header.len() + 16;
+        let whole = bytes.len() as u64 == start as u64 + self.size
+            && bytes.starts_with(self.header.as_bytes())
+            && bytes[start - 16..start - 8] == self.size.to_le_bytes()
+            && bytes[start - 8..start] == xxhash_rust::xxh3::xxh3_64(&bytes[start..]).to_le_bytes();
+        if !whole {
+            return Err(format!("{}: not a whole table of these classes", path.display()));
+        }
+        // The entries moved to the front in place: no second copy of a table of 151 MB.
+        bytes.drain(..start);
+        Ok(Some(ClassPdb::with_dist(self.board.cells(), &self.labels, self.classes, bytes)))
+    }
+
+    /// Writes `pdb` to `path` atomically (a temporary file renamed), the entries straight from the table (no
+    /// second copy of them in memory).
+    fn write(&self, path: &std::path::Path, pdb: &ClassPdb) -> std::io::Result<()> {
+        use std::io::Write;
+        let tmp = path.with_extension("bin.tmp");
+        let mut f = std::fs::File::create(&tmp)?;
+        f.write_all(self.header.as_bytes())?;
+        f.write_all(&self.size.to_le_bytes())?;
+        f.write_all(&xxhash_rust::xxh3::xxh3_64(pdb.bytes()).to_le_bytes())?;
+        f.write_all(pdb.bytes())?;
+        drop(f);
+        std::fs::rename(&tmp, path)
+    }
+}
+
 /// How an iteration's depth-first search ended.
 enum Found {
     Yes,
@@ -349,47 +412,47 @@ impl MtmSolver {
         dir: Option<&std::path::Path>,
         note: &mut dyn FnMut(&str),
     ) -> Result<MtmSolver, String> {
-        let (r, c) = (board.rows(), board.cols());
-        let classes = ClassPdb::check(r, c, labels)?;
-        let size = ClassPdb::size(labels, classes);
-        if size > MAX_CLASS_ENTRIES {
-            return Err(format!("the table of these classes would have {size} entries; at most {MAX_CLASS_ENTRIES}"));
-        }
-        let words: Vec<String> = labels.iter().map(u8::to_string).collect();
-        let header = format!("stp mtm classes 1\n{board} {}\n", words.join(","));
-        let path = dir.map(|d| d.join(format!("mtm-classes-{board}-{}.bin", words.join("-"))));
-        let read = path.as_ref().and_then(|p| {
-            let bytes = std::fs::read(p).ok()?;
-            let payload = bytes.strip_prefix(header.as_bytes()).and_then(|rest| {
-                let (len, rest) = rest.split_first_chunk::<8>()?;
-                let (hash, payload) = rest.split_first_chunk::<8>()?;
-                (u64::from_le_bytes(*len) == size
-                    && payload.len() as u64 == size
-                    && u64::from_le_bytes(*hash) == xxhash_rust::xxh3::xxh3_64(payload))
-                .then(|| payload.to_vec())
-            });
-            if payload.is_none() {
-                note(&format!("{}: not a whole table of these classes; building it again", p.display()));
+        let kept = KeptClasses::new(board, labels)?;
+        let path = dir.map(|d| d.join(kept.file_name()));
+        let read = path.as_ref().and_then(|p| match kept.read(p) {
+            Ok(pdb) => pdb,
+            Err(e) => {
+                note(&format!("{e}; building it again"));
+                None
             }
-            payload
         });
         let pdb = match read {
-            Some(dist) => ClassPdb::with_dist(board.cells(), labels, classes, dist),
+            Some(pdb) => pdb,
             None => {
-                let pdb = ClassPdb::build(r, c, labels, classes);
+                let pdb = ClassPdb::build(board.rows(), board.cols(), labels, kept.classes);
                 if let Some(p) = &path {
-                    let tmp = p.with_extension("bin.tmp");
-                    let mut bytes = header.into_bytes();
-                    bytes.extend_from_slice(&size.to_le_bytes());
-                    bytes.extend_from_slice(&xxhash_rust::xxh3::xxh3_64(pdb.bytes()).to_le_bytes());
-                    bytes.extend_from_slice(pdb.bytes());
-                    if let Err(e) = std::fs::write(&tmp, &bytes).and_then(|()| std::fs::rename(&tmp, p)) {
+                    if let Err(e) = kept.write(p, &pdb) {
                         note(&format!("cannot keep the table in {}: {e}", p.display()));
                     }
                 }
                 pdb
             }
         };
+        Ok(MtmSolver::with_pdb(board, pdb))
+    }
+
+    /// The solver with the relabelled-goal table of `labels` read from the folder `dir`, never built:
+    /// `Ok(None)` when the folder has no file of that table, `Err` naming the file when it has one that is
+    /// not whole (or names another table), or naming what is wrong with the labelling.
+    pub fn with_kept_classes(board: Board, labels: &[u8], dir: &std::path::Path) -> Result<Option<MtmSolver>, String> {
+        let kept = KeptClasses::new(board, labels)?;
+        Ok(kept.read(&dir.join(kept.file_name()))?.map(|pdb| MtmSolver::with_pdb(board, pdb)))
+    }
+
+    /// The file name a relabelled-goal table of `labels` is kept under in a tables folder
+    /// (`mtm-classes-RxC-LABELS.bin`).
+    pub fn classes_file_name(board: Board, labels: &[u8]) -> String {
+        let words: Vec<String> = labels.iter().map(u8::to_string).collect();
+        format!("mtm-classes-{board}-{}.bin", words.join("-"))
+    }
+
+    /// The solver whose estimate is also `pdb`, looked up directly and, on a square board, reflected.
+    fn with_pdb(board: Board, pdb: ClassPdb) -> MtmSolver {
         let mut transpose = [0u8; MAX_CELLS];
         for (cell, t) in transpose.iter_mut().enumerate().take(board.cells()) {
             *t = if board.is_square() { board.transpose(cell) as u8 } else { cell as u8 };
@@ -401,7 +464,7 @@ impl MtmSolver {
             }
             l
         });
-        Ok(MtmSolver { classes: Some(Classes { pdb, reflected_label, transpose }), ..MtmSolver::new(board) })
+        MtmSolver { classes: Some(Classes { pdb, reflected_label, transpose }), ..MtmSolver::new(board) }
     }
 
     /// Entries of the relabelled-goal table, if there is one.

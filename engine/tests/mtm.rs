@@ -163,3 +163,34 @@ fn bad_labellings_are_refused() {
     let e = MtmSolver::with_classes(board(2, 3), &[0, 1, 0, 1, 1, 1]).unwrap_err();
     assert!(e.contains("blank"), "{e}");
 }
+
+/// A kept table is only read, never built, by `with_kept_classes`: nothing when the folder lacks it, the
+/// same estimates as a table built in memory when it is there, and an error naming the file when the file
+/// is damaged (where `with_classes_in` would build it again).
+#[test]
+fn kept_class_tables_are_found_read_and_damaged_ones_refused() {
+    let b = board(3, 3);
+    let d = harness::TempDir::new("engine-kept-classes");
+    assert!(MtmSolver::with_kept_classes(b, &CLASSES_3X3, &d).unwrap().is_none());
+    assert_eq!(std::fs::read_dir(&*d).unwrap().count(), 0, "nothing is built when the table is missing");
+    MtmSolver::with_classes_in(b, &CLASSES_3X3, Some(&d), &mut |w| panic!("{w}")).unwrap();
+    let file = d.join(MtmSolver::classes_file_name(b, &CLASSES_3X3));
+    assert_eq!(file.file_name().unwrap(), "mtm-classes-3x3-0-1-1-2-2-1-3-3-2.bin");
+    let kept = MtmSolver::with_kept_classes(b, &CLASSES_3X3, &d).unwrap().expect("the table in the folder");
+    let built = MtmSolver::with_classes(b, &CLASSES_3X3).unwrap();
+    assert_eq!((kept.name(), kept.class_entries()), (built.name(), built.class_entries()));
+    for (&key, _) in mtm_distances(b, u8::MAX).iter().step_by(7) {
+        let s = State::unpack_wide(b, key).unwrap();
+        assert_eq!(kept.estimate(&s), built.estimate(&s), "{:?}", s.tiles());
+    }
+    // Another labelling's table is not this one's.
+    assert!(MtmSolver::with_kept_classes(b, &[0, 1, 1, 1, 2, 2, 2, 3, 3], &d).unwrap().is_none());
+    let mut bytes = std::fs::read(&file).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 1;
+    std::fs::write(&file, &bytes).unwrap();
+    let e = MtmSolver::with_kept_classes(b, &CLASSES_3X3, &d).unwrap_err();
+    assert!(e.contains("mtm-classes-3x3-") && e.contains("not a whole table"), "{e}");
+    std::fs::write(&file, &bytes[..bytes.len() / 2]).unwrap();
+    assert!(MtmSolver::with_kept_classes(b, &CLASSES_3X3, &d).unwrap_err().contains("not a whole table"));
+}

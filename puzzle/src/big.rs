@@ -466,18 +466,31 @@ pub fn multi_tile_length(blank: &[Dir]) -> usize {
     blank.iter().enumerate().filter(|&(i, d)| i == 0 || blank[i - 1] != *d).count()
 }
 
-/// Blank moves written in the speedsolvers' grouped notation: each tile's direction, repeats counted
-/// (`R3 U2 L`).
+/// Blank moves written in the speedsolvers' grouped notation: each tile's direction, repeats counted, run
+/// together as slidy and the speedsolving community write them (`R3U2L`).
 pub fn udlr_text(blank: &[Dir]) -> String {
-    let mut words: Vec<String> = Vec::new();
-    let mut i = 0;
-    while i < blank.len() {
-        let j = (i..blank.len()).find(|&j| blank[j] != blank[i]).unwrap_or(blank.len());
-        let letter = blank[i].opposite().letter();
-        words.push(if j - i == 1 { letter.to_string() } else { format!("{letter}{}", j - i) });
-        i = j;
+    let mut runs: Vec<(Dir, usize)> = Vec::new();
+    for &d in blank {
+        match runs.last_mut() {
+            Some((last, n)) if *last == d.opposite() => *n += 1,
+            _ => runs.push((d.opposite(), 1)),
+        }
     }
-    words.join(" ")
+    grouped_text(&runs)
+}
+
+/// Slides written in the speedsolvers' grouped notation: (the direction the tiles move, how many in a row)
+/// as the letter and, for more than one, the count, with nothing between slides (`U2LD3R`). [`parse_moves`]
+/// reads it back, as it reads the same with spaces or without counts.
+pub fn grouped_text(runs: &[(Dir, usize)]) -> String {
+    let mut text = String::new();
+    for &(d, n) in runs {
+        text.push(d.letter());
+        if n != 1 {
+            text.push_str(&n.to_string());
+        }
+    }
+    text
 }
 
 #[cfg(test)]
@@ -533,7 +546,12 @@ mod tests {
         let e = parse_moves("RRUX", None).unwrap_err();
         assert!(e.contains("'X' at character 4"), "{e}");
         assert!(parse_moves("R0", None).unwrap_err().contains("count '0' at character 2"));
-        assert_eq!(udlr_text(&[Left, Left, Left, Up]), "R3 D");
+        assert_eq!(udlr_text(&[Left, Left, Left, Up]), "R3D");
+        assert_eq!(udlr_text(&[Up, Down, Down]), "DU2");
+        // Run together, a count is read back as the count of the letter before it (`R12`, not `R1` `2`).
+        let long: Vec<Dir> = std::iter::repeat_n(Left, 12).chain([Up, Up, Right]).collect();
+        assert_eq!(udlr_text(&long), "R12D2L");
+        assert_eq!(parse_moves(&udlr_text(&long), None).unwrap().blank, long);
         assert_eq!(multi_tile_length(&[Left, Left, Left, Up, Left]), 3);
     }
 }

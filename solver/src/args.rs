@@ -82,7 +82,8 @@ pub struct SearchArgs {
 pub struct MetricArg {
     /// The metric solutions are shortest in: stm (each tile slid one cell is a move) or mtm (the
     /// speedsolvers' multi-tile metric: sliding a line of tiles of the blank's row or column at once is one
-    /// move; its own IDA* on one thread, with the multi-tile walking distance as heuristic, no tables).
+    /// move; its own IDA* on one thread, with the multi-tile walking distance as heuristic, and on 4x4 the
+    /// `--classes 4x4` table too when --pdbs has it: `make pdbs-mtm` builds it).
     #[arg(long, value_name = "METRIC", default_value = "stm", value_parser = |s: &str| s.parse::<engine::Metric>(), help_heading = TABLES)]
     pub metric: engine::Metric,
     /// With --metric mtm: also a relabelled-goal table (built at start, kept in memory), maxed with the
@@ -106,7 +107,7 @@ impl MetricArg {
             (engine::Metric::Stm, None) => Ok((search.solver()?, None)),
             (engine::Metric::Mtm, classes) => {
                 let (solver, plain) = search.mtm_solvers()?;
-                let Some(text) = classes else { return Ok((solver, Some(plain))) };
+                let Some(text) = classes else { return Ok((solver, Some(default_mtm(search, plain)?))) };
                 let bad = |e: String| usage(anyhow::anyhow!("--classes {text}: {e}"));
                 let labels: Vec<u8> = if text == "4x4" {
                     if search.board() != puzzle::Board::FOUR {
@@ -126,6 +127,37 @@ impl MetricArg {
         }
     }
 }
+
+/// The relabelled-goal table `--heuristic auto` uses in the multi-tile metric when it is in --pdbs, by
+/// board: `make pdbs-mtm` builds them.
+pub const DEFAULT_CLASSES: &[(Board, &[u8])] = &[(Board::FOUR, &CLASSES_4X4)];
+
+/// What the multi-tile search takes without `--classes` (`--heuristic auto`): the board's default table
+/// (see [`DEFAULT_CLASSES`]) when --pdbs has it, read and never built; else `plain`, the walking distance
+/// alone, with a note saying how to build the table. A damaged table file is an error naming it.
+fn default_mtm(search: &SearchArgs, plain: engine::MtmSolver) -> anyhow::Result<engine::MtmSolver> {
+    let board = search.board();
+    let Some((_, labels)) = DEFAULT_CLASSES.iter().find(|(b, _)| *b == board) else { return Ok(plain) };
+    match engine::MtmSolver::with_kept_classes(board, labels, &search.pdbs) {
+        Ok(Some(mtm)) => Ok(mtm),
+        Ok(None) => {
+            let dir = search.pdbs.display();
+            let name = engine::MtmSolver::classes_file_name(board, labels);
+            cli_common::log(&format!(
+                "solver: note: no {name} in {dir}, so the walking distance alone; `make pdbs-mtm PDBS={dir}` (or \
+                 `solver solve --metric mtm --classes {board} --pdbs {dir}` on any position) builds it once: {BUILD_TIME}"
+            ));
+            Ok(plain)
+        }
+        Err(e) => Err(anyhow::anyhow!(
+            "{e} (remove it, or build it again with `solver solve --metric mtm --classes {board} --pdbs {}`)",
+            search.pdbs.display()
+        )),
+    }
+}
+
+/// What building the 4x4's default multi-tile table takes, for the note that says how.
+const BUILD_TIME: &str = "2 to 4 minutes, 170 MB";
 
 /// `--textbook`, for the commands whose node counts a student compares with their own search.
 #[derive(clap::Args, Clone)]

@@ -39,7 +39,7 @@ pub struct FastArgs {
     #[arg(long, value_enum, value_name = "FORMAT", default_value = "text", help_heading = OUTPUT)]
     pub format: Format,
     /// How moves are printed: tiles (the tiles slid), dirs (the blank's directions) or udlr (each tile's
-    /// direction, repeats grouped).
+    /// direction, repeats grouped and run together: `U2LD3R`).
     #[arg(long, value_name = "STYLE", default_value = "tiles", value_parser = ["tiles", "dirs", "udlr"], help_heading = OUTPUT)]
     pub moves: String,
 }

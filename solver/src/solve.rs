@@ -53,9 +53,9 @@ pub struct SolveArgs {
     #[arg(long, value_enum, value_name = "FORMAT", default_value = "text", help_heading = OUTPUT)]
     pub format: Format,
     /// How moves are printed: tiles (the tiles slid), dirs (the blank's directions, U D L R), udlr (the
-    /// speedsolving convention: the direction each tile moves, repeats grouped, so `R3` slides three tiles
-    /// right, one move in the multi-tile metric whose count is printed too) or boards (the tiles, then the
-    /// boards as with --show).
+    /// speedsolving convention: the direction each tile moves, repeats grouped and run together, `U2LD3R`,
+    /// so `D3` slides three tiles down, one move in the multi-tile metric whose count is printed too) or
+    /// boards (the tiles, then the boards as with --show).
     #[arg(long, value_enum, value_name = "STYLE", default_value = "tiles", help_heading = OUTPUT)]
     pub moves: MovesArg,
     /// Draw the start and the board after each move (the moved tile highlighted on a terminal).

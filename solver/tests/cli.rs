@@ -426,17 +426,16 @@ fn moves_in_the_speedsolving_notation() {
     let udlr = text(&[&args[..], &["--moves", "udlr"]].concat());
     let dirs = text(&[&args[..], &["--moves", "dirs"]].concat());
     let last = |s: &str| s.lines().last().unwrap().trim_start_matches("moves: ").to_string();
-    let expanded: String = last(&udlr)
-        .split(' ')
-        .flat_map(|w| {
-            let (d, n) = w.split_at(1);
+    let expanded: String = harness::grouped_slides(&last(&udlr))
+        .into_iter()
+        .flat_map(|(d, n)| {
             let blank = match d {
-                "U" => 'D',
-                "D" => 'U',
-                "L" => 'R',
+                'U' => 'D',
+                'D' => 'U',
+                'L' => 'R',
                 _ => 'L',
             };
-            std::iter::repeat_n(blank, n.parse().unwrap_or(1))
+            std::iter::repeat_n(blank, n)
         })
         .collect();
     assert_eq!(expanded, last(&dirs));

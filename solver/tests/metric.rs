@@ -39,20 +39,19 @@ fn every_2x3_position_solved_in_its_mtm_distance() {
         let s = State::unpack_wide(b, k).unwrap();
         assert_eq!(r["metric"], "mtm");
         assert_eq!(r["length"].as_u64().unwrap(), dist[&k] as u64, "{:?}", s.tiles());
-        let words: Vec<&str> = r["moves"].as_str().unwrap().split_whitespace().collect();
-        assert_eq!(words.len(), dist[&k] as usize);
-        // Each word is the tiles' direction and a count; the blank goes the other way that many cells.
+        let slides = harness::grouped_slides(r["moves"].as_str().unwrap());
+        assert_eq!(slides.len(), dist[&k] as usize);
+        // Each slide is the tiles' direction and a count; the blank goes the other way that many cells.
         let mut t = s;
-        for w in words {
-            let (d, n) = w.split_at(1);
+        for (d, n) in slides {
             let blank = match d {
-                "U" => puzzle::Dir::Down,
-                "D" => puzzle::Dir::Up,
-                "L" => puzzle::Dir::Right,
+                'U' => puzzle::Dir::Down,
+                'D' => puzzle::Dir::Up,
+                'L' => puzzle::Dir::Right,
                 _ => puzzle::Dir::Left,
             };
-            for _ in 0..n.parse().unwrap_or(1) {
-                assert!(t.move_blank(blank), "{w} leaves the board");
+            for _ in 0..n {
+                assert!(t.move_blank(blank), "{d}{n} leaves the board");
             }
         }
         assert!(t.is_goal());
@@ -206,4 +205,37 @@ fn classes_tables_are_kept_in_the_pdbs_folder() {
     assert_eq!((first.0, first.1), (third.0, third.1));
     assert!(third.2.contains("not a whole table of these classes"), "{}", third.2);
     assert_eq!(std::fs::read(&file).unwrap(), bytes, "built and written again");
+}
+
+/// Without --classes, the 4x4's default table is looked for in --pdbs (never built there): a folder that
+/// lacks it gets the walking distance alone and one note saying how to build it, for solve and batch; a
+/// damaged file of that name is an error naming it. Boards without a default table say nothing.
+#[test]
+fn the_default_table_is_looked_for_in_the_pdbs_folder() {
+    let d = harness::TempDir::new("metric-default-table");
+    let dir = d.path("pdbs");
+    std::fs::create_dir(&dir).unwrap();
+    let pdbs = dir.to_str().unwrap();
+    let near = "1 2 3 0 4 5 6 7 8 9 10 11 12 13 14 15";
+    let o = solver(&["solve", "--metric", "mtm", "--format", "json", "--pdbs", pdbs, near], "");
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!((v["length"].as_u64(), v["heuristic"].as_str()), (Some(1), Some("mtm-walking-distance")));
+    let note = stderr(&o);
+    assert_eq!(note.lines().count(), 1, "{note}");
+    assert!(note.contains(&format!("make pdbs-mtm PDBS={pdbs}")) && note.contains("--classes 4x4"), "{note}");
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0, "nothing is built");
+    let out = d.path("out.jsonl");
+    let o = solver(&["batch", "--metric", "mtm", "--pdbs", pdbs, "--output", out.to_str().unwrap(), "-"], near);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stderr(&o).contains("make pdbs-mtm"), "{}", stderr(&o));
+    // A file of the table's name that is not the table.
+    let file = dir.join("mtm-classes-4x4-0-4-2-2-4-4-2-2-4-3-3-1-3-3-3-1.bin");
+    std::fs::write(&file, "stp mtm classes 1\n4x4 0,4,2,2,4,4,2,2,4,3,3,1,3,3,3,1\ncut short").unwrap();
+    let o = solver(&["solve", "--metric", "mtm", "--pdbs", pdbs, near], "");
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let e = stderr(&o);
+    assert!(e.lines().count() == 1 && e.contains(file.to_str().unwrap()) && e.contains("not a whole table"), "{e}");
+    let o = solver(&["solve", "--metric", "mtm", "--pdbs", pdbs, "1 2 0 3 4 5 6 7 8"], "");
+    assert!(o.status.success() && stderr(&o).is_empty(), "{}", stderr(&o));
 }

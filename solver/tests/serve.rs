@@ -67,7 +67,7 @@ fn a_solve_answers_with_the_fields_of_solve_json() {
         let want: Value = serde_json::from_slice(&cli.stdout).unwrap();
         assert_eq!(got["notation"][field], want["moves"], "{style}");
     }
-    let slides = got["notation"]["udlr"].as_str().unwrap().split(' ').count();
+    let slides = harness::grouped_slides(got["notation"]["udlr"].as_str().unwrap()).len();
     assert_eq!(got["notation"]["slides"], slides);
     assert_eq!(got["goal"], "0 1 2 3 4 5 6 7 8");
     // Blank-last labels both ways, as on the command line.

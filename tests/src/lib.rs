@@ -321,3 +321,29 @@ pub fn mtm_distances(board: Board, depth: u8) -> HashMap<u128, u8> {
     }
     dist
 }
+
+/// The slides of a solution printed in the speedsolvers' grouped notation, read here without the project's
+/// parser: (the tiles' direction letter, how many cells). The printed form is run together (`U2LD3R`), so a
+/// space or any other character is a failure.
+pub fn grouped_slides(text: &str) -> Vec<(char, usize)> {
+    let mut slides: Vec<(char, usize)> = Vec::new();
+    let mut count = String::new();
+    let close = |slides: &mut Vec<(char, usize)>, count: &mut String| {
+        if let Some(last) = slides.last_mut() {
+            last.1 = if count.is_empty() { 1 } else { count.parse().unwrap() };
+        }
+        count.clear();
+    };
+    for c in text.chars() {
+        match c {
+            'U' | 'D' | 'L' | 'R' => {
+                close(&mut slides, &mut count);
+                slides.push((c, 1));
+            }
+            '0'..='9' if !slides.is_empty() => count.push(c),
+            _ => panic!("{c:?} in the grouped notation {text:?} (run together: letters and counts only)"),
+        }
+    }
+    close(&mut slides, &mut count);
+    slides
+}

@@ -287,8 +287,9 @@ export default function create(shell, entry) {
         frame: (k) => { state.cells = frames[k].slice(); state.lit = k > 0 ? moves[k - 1] : null; },
         words: (kind) => {
           const text = n[kind];
-          return kind === "dirs" ? [...text].map((d) => [d, 1])
-            : text.split(" ").filter((w) => w).map((w) => [w, kind === "udlr" ? Number(w.slice(1) || 1) : 1]);
+          // udlr is run together (U2LD3R): a slide is a letter and its count, if any.
+          if (kind === "udlr") return (text.match(/[UDLR]\d*/g) || []).map((w) => [w, Number(w.slice(1) || 1)]);
+          return kind === "dirs" ? [...text].map((d) => [d, 1]) : text.split(" ").filter((w) => w).map((w) => [w, 1]);
         },
       }, `Optimal: ${movesWord(r.length)}.`);
     });
@@ -368,7 +369,7 @@ export default function create(shell, entry) {
     title: "Sliding-tile solver",
     subtitle: "Optimal solutions by IDA* over pattern databases.",
     parts: { setup, view, side, stats, keys },
-    notations: [["tiles", "tiles slid (3 1 2)"], ["udlr", "tile directions (U D L R, L3)"], ["dirs", "blank directions"]],
+    notations: [["tiles", "tiles slid (3 1 2)"], ["udlr", "tile directions (U2LD3R)"], ["dirs", "blank directions"]],
     render,
     solve,
     key: (key) => {

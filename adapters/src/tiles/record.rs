@@ -15,7 +15,8 @@ pub enum MoveStyle {
     /// The blank's directions, U D L R.
     Dirs,
     /// The speedsolving convention (slidy and the sliding-puzzle community): the direction each tile moves,
-    /// U D L R, repeats grouped (`L3`: three tiles slid left, one row slide in the multi-tile metric).
+    /// U D L R, repeats grouped and run together (`U2L3D`; `L3`: three tiles slid left, one row slide in the
+    /// multi-tile metric).
     Udlr,
 }
 
@@ -29,14 +30,7 @@ pub fn user_moves(start: &State, moves: &[u8], goal: Goal, style: MoveStyle) -> 
             words.join(" ")
         }
         MoveStyle::Dirs => start.blank_dirs(moves).into_iter().map(|d| goal.user_dir(d).letter()).collect(),
-        MoveStyle::Udlr => {
-            let runs = slides(start, moves, goal);
-            let words: Vec<String> = runs
-                .iter()
-                .map(|&(d, n)| if n == 1 { d.letter().to_string() } else { format!("{}{n}", d.letter()) })
-                .collect();
-            words.join(" ")
-        }
+        MoveStyle::Udlr => puzzle::big::grouped_text(&slides(start, moves, goal)),
     }
 }
 
