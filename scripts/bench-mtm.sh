@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Korf's 100 in the multi-tile metric (BENCHMARKS.md, "Multi-tile metric"): `solver solve --metric mtm`, one
+# Korf's 100 in the multi-tile metric (BENCHMARKS.md, "The multi-tile metric (MTM)"): `solver solve --metric mtm`, one
 # thread, each instance stopped after $LIMIT seconds (default 10); prints how many finished, their MTM
 # lengths and search times. With SLIDY=1 also slidy's 4x4 MTM solver (scripts/slidy-mtm, fetched from
 # crates.io; a benchmark only, never part of the project) on the instances ours finished.

@@ -7,7 +7,7 @@ use crate::rank::{Pattern, MAX_PATTERN_TILES};
 pub const CATALOGUE: &[(&str, &str, &[&[u8]])] = &[
     // Korf and Felner's blocks with the blank's corner grown to seven tiles (2,422,728,000 entries, 1.13 GiB):
     // that corner holds most of the interaction between tiles, so it gains more than the 5-tile block
-    // loses. Chosen by measurement (BENCHMARKS.md, "The stronger partition: 7-6-6-5"): a mean estimate 0.3
+    // loses. Chosen by measurement (BENCHMARKS.md, "5x5: 7-6-6-5"): a mean estimate 0.3
     // above 6-6-6-6.
     (
         "5x5",
@@ -30,7 +30,7 @@ pub const CATALOGUE: &[(&str, &str, &[&[u8]])] = &[
 /// The sets `--heuristic auto` takes together when every table of them is in the folder, as data: (board,
 /// members strongest first, each a catalogue name and the builder options its tables are best built with).
 /// Their estimate is the larger of the members' at every node. Chosen by measurement (BENCHMARKS.md, "The
-/// 5x5 default: 7-6-6-5 and 6-6-6-6 together"): on Korf and Felner's ten easiest, 7-6-6-5 maxed with
+/// 24-puzzle (5x5)", the default set): on Korf and Felner's ten easiest, 7-6-6-5 maxed with
 /// blank-aware 6-6-6-6 generates 3.2x fewer nodes than 7-6-6-5 alone, for about 1.4x the work a node.
 pub const COMBINED: &[(&str, &[(&str, &str)])] =
     &[("5x5", &[("7-6-6-5", ""), ("6-6-6-6", "--blank-aware --labels 2")])];
