@@ -182,10 +182,6 @@ impl<N: Copy + Default> Lane<N> {
             for k in &mut f.kids[..n] {
                 sh.heur.settle(&mut k.node, limit);
             }
-            if H::BPMX {
-                self.bpmx_down(sh);
-            }
-            let f = &mut self.frames[self.top - 1];
             // Most promising first: it changes nothing in an iteration that finds no solution, and in the
             // last one it tends to reach the goal sooner. Indices are sorted, not the nodes: moving a node
             // just written field by field would stall on store forwarding.
@@ -202,6 +198,9 @@ impl<N: Copy + Default> Lane<N> {
                     j -= 1;
                 }
                 f.order[j] = k;
+            }
+            if H::BPMX {
+                self.bpmx_down(sh);
             }
             loop {
                 let d = self.top - 1;
