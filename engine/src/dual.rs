@@ -285,26 +285,52 @@ impl DualLookups {
 
     /// The dual estimate of the position `tiles` (blank on `blank`): the largest of the readings (the acting
     /// blank's and the walks home's, of the position and of its reflection), read until it is over `limit`.
-    /// Never above the distance (module doc).
+    /// Never above the distance (module doc). In two rounds: the acting blank's readings (of the position and
+    /// its reflection), then, where those keep the node, the walks home's; each round's entries are asked of
+    /// the cache before the first is read.
     pub fn estimate(&self, tiles: &[u8; MAX_CELLS], blank: usize, limit: u32) -> u32 {
-        let mut readings = [Reading::default(); MAX_READINGS];
-        let mut n = self.readings(tiles, blank, &mut readings, 0);
+        // The dual's Manhattan distance is the position's: dual tile t stands on the cell numbered by the
+        // tile on cell t, as far from home as that tile is.
+        let mut md = 0u32;
+        for (c, &t) in tiles.iter().enumerate().take(self.board.cells()) {
+            md += self.md[t as usize][c] as u32;
+        }
+        md -= self.md[0][blank] as u32;
+        let mut views = [(*tiles, blank); 2];
+        let nviews = 1 + self.reflect as usize;
         if self.reflect {
-            let mut reflected = [0u8; MAX_CELLS];
+            let (reflected, b) = &mut views[1];
             for c in 0..self.board.cells() {
                 reflected[self.transpose[c] as usize] = self.transpose[tiles[c] as usize];
             }
-            n = self.readings(&reflected, self.transpose[blank] as usize, &mut readings, n);
+            *b = self.transpose[blank] as usize;
         }
-        for r in &readings[..n] {
+        let mut readings = [Reading::default(); MAX_READINGS];
+        for (r, (t, b)) in readings.iter_mut().zip(&views[..nviews]) {
+            *r = self.reading(t, *b, md, 0);
+        }
+        let best = self.read(&readings[..nviews], 0, limit);
+        if best > limit || blank == 0 {
+            return best;
+        }
+        let mut n = 0;
+        for (t, b) in &views[..nviews] {
+            n = self.walks(t, *b, md, &mut readings, n);
+        }
+        self.read(&readings[..n], best, limit)
+    }
+
+    /// The largest of `best` and `readings`, read until it is over `limit`; every entry is asked of the cache
+    /// first.
+    fn read(&self, readings: &[Reading], mut best: u32, limit: u32) -> u32 {
+        for r in readings {
             for &(p, index, _) in &r.read[..r.reads as usize] {
                 let t = &self.tables[p as usize];
                 let payload = self.files[p as usize].payload();
                 puzzle::prefetch::line(payload.as_ptr().wrapping_add((index >> t.nibble) as usize));
             }
         }
-        let mut best = 0;
-        for r in &readings[..n] {
+        for r in readings {
             let mut h = r.md;
             for &(p, index, delta) in &r.read[..r.reads as usize] {
                 h += (2 * self.files[p as usize].excess(index) as u32).saturating_sub(delta as u32);
@@ -317,44 +343,37 @@ impl DualLookups {
         best
     }
 
-    /// Writes the readings of `tiles` (blank on `blank`) from `readings[at]` on: the acting blank's, then the
-    /// walks home's (up then left, left then up: one when the blank is in the first row or column, none when
-    /// it is home; see [`DualEstimate::via_home`]). Returns where the next reading goes.
-    fn readings(&self, tiles: &[u8; MAX_CELLS], blank: usize, readings: &mut [Reading], mut at: usize) -> usize {
-        readings[at] = self.reading(tiles, blank, 0);
-        at += 1;
+    /// Writes the readings of the walks home from `tiles` (blank on `blank`, not home; Manhattan distance `md`)
+    /// from `readings[at]` on: up then left, left then up, one walk when the blank is in the first row or
+    /// column (see [`DualEstimate::via_home`]). Returns where the next reading goes.
+    fn walks(&self, tiles: &[u8; MAX_CELLS], blank: usize, md: u32, readings: &mut [Reading], mut at: usize) -> usize {
         let cols = self.board.cols();
         let (row, col) = (blank / cols, blank % cols);
         let walk = (row + col) as u32;
         for up_first in [true, false] {
-            if blank == 0 || (!up_first && (row == 0 || col == 0)) {
+            if !up_first && (row == 0 || col == 0) {
                 break;
             }
-            let mut t = *tiles;
-            let mut b = blank;
+            let (mut t, mut b, mut md) = (*tiles, blank, md);
             for up in [up_first, !up_first] {
                 let (steps, by) = if up { (row, cols) } else { (col, 1) };
                 for _ in 0..steps {
-                    t[b] = t[b - by];
+                    let tile = t[b - by] as usize;
+                    md = md + self.md[tile][b] as u32 - self.md[tile][b - by] as u32;
+                    t[b] = tile as u8;
                     b -= by;
                 }
             }
             t[0] = 0;
-            readings[at] = self.reading(&t, 0, walk);
+            readings[at] = self.reading(&t, 0, md, walk);
             at += 1;
         }
         at
     }
 
-    /// The acting blank's reading of the position `tiles` (blank on `blank`; see [`DualEstimate::acting_blank`]),
-    /// less `walk` when read.
-    fn reading(&self, tiles: &[u8; MAX_CELLS], blank: usize, walk: u32) -> Reading {
-        // The dual's Manhattan distance: dual tile t stands on cell tiles[t]; the acting blank counts nothing.
-        let mut md = 0u32;
-        for (t, row) in self.md.iter().enumerate().take(self.board.cells()) {
-            md += row[tiles[t] as usize] as u32;
-        }
-        md -= self.md[blank][tiles[blank] as usize] as u32;
+    /// The acting blank's reading of the position `tiles` (blank on `blank`, Manhattan distance `md`; see
+    /// [`DualEstimate::acting_blank`]), less `walk` when read.
+    fn reading(&self, tiles: &[u8; MAX_CELLS], blank: usize, md: u32, walk: u32) -> Reading {
         let mut r = Reading { md, walk, ..Reading::default() };
         for (p, table) in self.tables.iter().enumerate() {
             let delta = table.shift[blank];
