@@ -42,6 +42,7 @@
 //! blank-aware tables, that this estimate never overestimates and that the two simpler readings do: the plain
 //! inverse, and the acting blank without `δ`.
 
+use crate::heuristic::Heuristic;
 use puzzle::pdb_file::PdbFile;
 use puzzle::regions::Regions;
 use puzzle::{Board, Dir, Pattern, State, MAX_CELLS};
@@ -200,6 +201,315 @@ fn goal_shift(board: Board, regions: &Regions, pattern: &Pattern, b: usize) -> O
         layer = next;
     }
     None
+}
+
+/// No goal shift found (see [`DualEstimate::shift`]): the pattern's dual lookup falls back to its Manhattan
+/// distance.
+const NO_SHIFT: u8 = 0xFF;
+
+/// One table as the search's dual lookups read it.
+struct DualTable {
+    pattern: Pattern,
+    labels: u32,
+    /// Entries a payload byte holds, as a shift: 1 for 4-bit entries, 0 for bytes.
+    nibble: u32,
+    /// `shift[b]`: `δ` with acting blank `b`, or [`NO_SHIFT`].
+    shift: [u8; MAX_CELLS],
+}
+
+/// The most tables of the partition the search's dual lookups read.
+pub const MAX_DUAL_TABLES: usize = 4;
+
+/// Readings of a position: the acting blank's and the two walks home's, for the position and its reflection.
+const MAX_READINGS: usize = 6;
+
+/// One reading's Manhattan part, what its walk home costs, and its tables' entries to read.
+#[derive(Clone, Copy, Default)]
+struct Reading {
+    md: u32,
+    walk: u32,
+    reads: u8,
+    /// (table, entry, `δ`).
+    read: [(u8, u64, u8); MAX_DUAL_TABLES],
+}
+
+/// The dual lookups of the search (`--dual`): [`DualEstimate::estimate`]'s value, for the position and, with
+/// the reflected lookups, for its reflection too, without allocating. Every reading's entries are asked of
+/// the cache first, so that their misses overlap, and then read until the estimate is over the search's
+/// limit.
+pub struct DualLookups {
+    board: Board,
+    /// `md[t][c]`: tile `t`'s distance from home on cell `c`, tile 0 counted too (in the dual it is an
+    /// ordinary tile, at home on cell 0).
+    md: [[u8; MAX_CELLS]; MAX_CELLS],
+    transpose: [u8; MAX_CELLS],
+    reflect: bool,
+    /// Whether the CPU counts bits in one instruction (see [`DualLookups::estimate_popcnt`]).
+    #[cfg(target_arch = "x86_64")]
+    popcnt: bool,
+    regions: Regions,
+    files: std::sync::Arc<Vec<PdbFile>>,
+    tables: Vec<DualTable>,
+}
+
+impl DualLookups {
+    /// The lookups of the tables `files` (a partition of `board`'s tiles, in pattern order, at most
+    /// [`MAX_DUAL_TABLES`]), with the reflection's dual too when `reflect` (square boards only).
+    pub fn new(board: Board, files: std::sync::Arc<Vec<PdbFile>>, reflect: bool) -> DualLookups {
+        assert!(files.len() <= MAX_DUAL_TABLES, "at most {MAX_DUAL_TABLES} tables");
+        let est = DualEstimate::new(board, &files);
+        let tables = files
+            .iter()
+            .enumerate()
+            .map(|(p, f)| DualTable {
+                pattern: f.header.pattern(),
+                labels: f.header.labels,
+                nibble: (f.header.encoding == puzzle::pdb_file::Encoding::Nibble) as u32,
+                shift: std::array::from_fn(|b| {
+                    if b < board.cells() {
+                        est.shift(p, b).unwrap_or(NO_SHIFT)
+                    } else {
+                        NO_SHIFT
+                    }
+                }),
+            })
+            .collect();
+        let mut md = [[0u8; MAX_CELLS]; MAX_CELLS];
+        let mut transpose = [0u8; MAX_CELLS];
+        let reflect = reflect && board.is_square();
+        for c in 0..board.cells() {
+            for (t, row) in md.iter_mut().enumerate().take(board.cells()) {
+                row[c] = board.manhattan(t, c) as u8;
+            }
+            transpose[c] = if reflect { board.transpose(c) as u8 } else { c as u8 };
+        }
+        DualLookups {
+            board,
+            md,
+            transpose,
+            reflect,
+            #[cfg(target_arch = "x86_64")]
+            popcnt: std::is_x86_feature_detected!("popcnt"),
+            regions: Regions::new(board, false),
+            files,
+            tables,
+        }
+    }
+
+    /// The dual estimate of the position `tiles` (blank on `blank`): the largest of the readings (the acting
+    /// blank's and the walks home's, of the position and of its reflection), read until it is over `limit`.
+    /// Never above the distance (module doc). In two rounds: the acting blank's readings (of the position and
+    /// its reflection), then, where those keep the node, the walks home's; each round's entries are asked of
+    /// the cache before the first is read.
+    pub fn estimate(&self, tiles: &[u8; MAX_CELLS], blank: usize, limit: u32) -> u32 {
+        #[cfg(target_arch = "x86_64")]
+        if self.popcnt {
+            // SAFETY: the CPU has the instruction (checked when the lookups were made).
+            return unsafe { self.estimate_popcnt(tiles, blank, limit) };
+        }
+        self.estimate_here(tiles, blank, limit)
+    }
+
+    /// [`DualLookups::estimate`] compiled with the popcount instruction, which the ranks use (the build's
+    /// baseline target has none: its software count was a third of the readings' instructions).
+    ///
+    /// # Safety
+    /// The CPU has the instruction.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "popcnt")]
+    unsafe fn estimate_popcnt(&self, tiles: &[u8; MAX_CELLS], blank: usize, limit: u32) -> u32 {
+        self.estimate_here(tiles, blank, limit)
+    }
+
+    #[inline(always)]
+    fn estimate_here(&self, tiles: &[u8; MAX_CELLS], blank: usize, limit: u32) -> u32 {
+        // The dual's Manhattan distance is the position's: dual tile t stands on the cell numbered by the
+        // tile on cell t, as far from home as that tile is.
+        let mut md = 0u32;
+        for (c, &t) in tiles.iter().enumerate().take(self.board.cells()) {
+            md += self.md[t as usize][c] as u32;
+        }
+        md -= self.md[0][blank] as u32;
+        let mut views = [(*tiles, blank); 2];
+        let nviews = 1 + self.reflect as usize;
+        if self.reflect {
+            let (reflected, b) = &mut views[1];
+            for c in 0..self.board.cells() {
+                reflected[self.transpose[c] as usize] = self.transpose[tiles[c] as usize];
+            }
+            *b = self.transpose[blank] as usize;
+        }
+        let mut readings = [Reading::default(); MAX_READINGS];
+        for (r, (t, b)) in readings.iter_mut().zip(&views[..nviews]) {
+            *r = self.reading(t, *b, md, 0);
+        }
+        let best = self.read(&readings[..nviews], 0, limit);
+        if best > limit || blank == 0 {
+            return best;
+        }
+        let mut n = 0;
+        for (t, b) in &views[..nviews] {
+            n = self.walks(t, *b, md, &mut readings, n);
+        }
+        self.read(&readings[..n], best, limit)
+    }
+
+    /// The largest of `best` and `readings`, read until it is over `limit`; every entry is asked of the cache
+    /// first.
+    #[inline(always)]
+    fn read(&self, readings: &[Reading], mut best: u32, limit: u32) -> u32 {
+        for r in readings {
+            for &(p, index, _) in &r.read[..r.reads as usize] {
+                let t = &self.tables[p as usize];
+                let payload = self.files[p as usize].payload();
+                puzzle::prefetch::line(payload.as_ptr().wrapping_add((index >> t.nibble) as usize));
+            }
+        }
+        for r in readings {
+            let mut h = r.md;
+            for &(p, index, delta) in &r.read[..r.reads as usize] {
+                h += (2 * self.files[p as usize].excess(index) as u32).saturating_sub(delta as u32);
+            }
+            best = best.max(h.saturating_sub(r.walk));
+            if best > limit {
+                break;
+            }
+        }
+        best
+    }
+
+    /// Writes the readings of the walks home from `tiles` (blank on `blank`, not home; Manhattan distance `md`)
+    /// from `readings[at]` on: up then left, left then up, one walk when the blank is in the first row or
+    /// column (see [`DualEstimate::via_home`]). Returns where the next reading goes.
+    #[inline(always)]
+    fn walks(&self, tiles: &[u8; MAX_CELLS], blank: usize, md: u32, readings: &mut [Reading], mut at: usize) -> usize {
+        let cols = self.board.cols();
+        let (row, col) = (blank / cols, blank % cols);
+        let walk = (row + col) as u32;
+        for up_first in [true, false] {
+            if !up_first && (row == 0 || col == 0) {
+                break;
+            }
+            let (mut t, mut b, mut md) = (*tiles, blank, md);
+            for up in [up_first, !up_first] {
+                let (steps, by) = if up { (row, cols) } else { (col, 1) };
+                for _ in 0..steps {
+                    let tile = t[b - by] as usize;
+                    md = md + self.md[tile][b] as u32 - self.md[tile][b - by] as u32;
+                    t[b] = tile as u8;
+                    b -= by;
+                }
+            }
+            t[0] = 0;
+            readings[at] = self.reading(&t, 0, md, walk);
+            at += 1;
+        }
+        at
+    }
+
+    /// The acting blank's reading of the position `tiles` (blank on `blank`, Manhattan distance `md`; see
+    /// [`DualEstimate::acting_blank`]), less `walk` when read.
+    #[inline(always)]
+    fn reading(&self, tiles: &[u8; MAX_CELLS], blank: usize, md: u32, walk: u32) -> Reading {
+        let mut r = Reading { md, walk, ..Reading::default() };
+        for (p, table) in self.tables.iter().enumerate() {
+            let delta = table.shift[blank];
+            if delta == NO_SHIFT {
+                continue;
+            }
+            let mut cells = [0u8; MAX_CELLS];
+            let mut occ = 0u32;
+            for (c, &t) in cells.iter_mut().zip(table.pattern.tiles()) {
+                *c = tiles[t as usize];
+                occ |= 1 << *c;
+            }
+            let mut index = table.pattern.rank(&cells[..table.pattern.len()]) * table.labels as u64;
+            if table.labels > 1 {
+                index += self.regions.label_capped(self.regions.all & !occ, 0, table.labels - 1) as u64;
+            }
+            r.read[r.reads as usize] = (p as u8, index, delta);
+            r.reads += 1;
+        }
+        r
+    }
+}
+
+/// A heuristic with the dual lookups maxed in (`--dual`): `H`'s estimate first, and where that keeps a node
+/// (is within the search's limit), the dual lookups'. The dual estimate is not consistent (a move may change
+/// it by more than one), so the search propagates it with BPMX ([`Heuristic::BPMX`]).
+pub struct WithDual<H> {
+    inner: H,
+    dual: DualLookups,
+}
+
+impl<H> WithDual<H> {
+    /// `inner` maxed with `dual`.
+    pub fn new(inner: H, dual: DualLookups) -> WithDual<H> {
+        WithDual { inner, dual }
+    }
+}
+
+/// A node of [`WithDual`]: the inner heuristic's, the position (the dual lookups read it whole) and the
+/// estimate.
+#[derive(Clone, Copy, Default)]
+pub struct DualNode<N> {
+    inner: N,
+    tiles: [u8; MAX_CELLS],
+    blank: u8,
+    h: u16,
+}
+
+impl<H: Heuristic> Heuristic for WithDual<H> {
+    type Node = DualNode<H::Node>;
+    const BPMX: bool = true;
+
+    fn root(&self, tiles: &[u8; MAX_CELLS]) -> Self::Node {
+        let inner = self.inner.root(tiles);
+        let blank = tiles.iter().position(|&t| t == 0).expect("a blank");
+        let h = H::h(&inner).max(self.dual.estimate(tiles, blank, u32::MAX));
+        DualNode { inner, tiles: *tiles, blank: blank as u8, h: h as u16 }
+    }
+
+    #[inline(always)]
+    fn h(node: &Self::Node) -> u32 {
+        node.h as u32
+    }
+
+    #[inline(always)]
+    fn child(
+        &self,
+        node: &Self::Node,
+        tiles: &[u8; MAX_CELLS],
+        tile: u8,
+        from: usize,
+        to: usize,
+        out: &mut Self::Node,
+    ) {
+        self.inner.child(&node.inner, tiles, tile, from, to, &mut out.inner);
+        out.tiles = *tiles;
+        out.tiles[to] = tile;
+        out.tiles[from] = 0;
+        out.blank = from as u8;
+    }
+
+    #[inline(always)]
+    fn settle(&self, node: &mut Self::Node, limit: u32) {
+        self.inner.settle(&mut node.inner, limit);
+        let h = H::h(&node.inner);
+        // Lazily: only where the inner estimate keeps the node (and not at the goal, whose estimate is 0).
+        let h =
+            if h > limit || h == 0 { h } else { h.max(self.dual.estimate(&node.tiles, node.blank as usize, limit)) };
+        node.h = h as u16;
+    }
+
+    #[inline(always)]
+    fn raise(node: &mut Self::Node, h: u32) {
+        node.h = node.h.max(h as u16);
+    }
+
+    fn files(&self) -> Vec<&PdbFile> {
+        self.inner.files()
+    }
 }
 
 #[cfg(test)]

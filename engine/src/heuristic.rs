@@ -34,6 +34,15 @@ pub trait Heuristic: Sync {
     #[inline(always)]
     fn settle(&self, _node: &mut Self::Node, _limit: u32) {}
 
+    /// Whether the search propagates estimates with BPMX (a child's estimate less one bounds its parent's,
+    /// and a parent's less one its children's): for an inconsistent estimate such as the dual lookups'. A
+    /// constant, so a search without it has no trace of it.
+    const BPMX: bool = false;
+
+    /// Raises the estimate a node carries to `h`, a bound BPMX found (only called when [`Heuristic::BPMX`]).
+    #[inline(always)]
+    fn raise(_node: &mut Self::Node, _h: u32) {}
+
     /// The tables it reads, set by set in pattern order, with their headers: what a result records it was
     /// solved with (none for a heuristic computed from the position alone).
     fn files(&self) -> Vec<&PdbFile> {

@@ -50,6 +50,9 @@ struct Frame<N> {
     n: u8,
     taken: u8,
     blank: u8,
+    /// The index of this frame's node among its parent's kids (frame 0's node is the lane's root): kept
+    /// only by a search with BPMX, which backs estimates up to it.
+    pick: u8,
 }
 
 impl<N> Frame<N> {
@@ -146,6 +149,9 @@ impl<N: Copy + Default> Lane<N> {
         f.n = n as u8;
         f.taken = 0;
         f.blank = blank as u8;
+        if H::BPMX {
+            f.pick = pick.unwrap_or(0) as u8;
+        }
         self.low = self.low.min(self.top);
         self.top += 1;
         sh.counts.expanded += 1;
@@ -193,6 +199,9 @@ impl<N: Copy + Default> Lane<N> {
                 }
                 f.order[j] = k;
             }
+            if H::BPMX {
+                self.bpmx_down(sh);
+            }
             loop {
                 let d = self.top - 1;
                 let f = &mut self.frames[d];
@@ -232,7 +241,58 @@ impl<N: Copy + Default> Lane<N> {
                 self.tiles[f.blank as usize] = self.path[d - 1];
                 self.tiles[self.frames[d - 1].blank as usize] = 0;
                 self.top = d;
+                if H::BPMX {
+                    self.bpmx_up(sh, d);
+                }
             }
+        }
+    }
+
+    /// Frame `d`'s node: the lane's root, or the child of frame `d - 1` that frame `d` searches (BPMX only).
+    fn node_mut(&mut self, d: usize) -> &mut N {
+        if d == 0 {
+            return &mut self.root;
+        }
+        let pick = self.frames[d].pick as usize;
+        &mut self.frames[d - 1].kids[pick].node
+    }
+
+    /// BPMX from the children of the deepest frame, just settled, to its node and back: the node's estimate
+    /// is at least the largest child's less one, and each child's at least the node's less one. A node that
+    /// is then over the bound has its children cut.
+    #[inline(always)]
+    fn bpmx_down<H: Heuristic<Node = N>, T: Transitions>(&mut self, sh: &mut Shared<H, T>) {
+        let d = self.top - 1;
+        let f = &self.frames[d];
+        let most = f.kids[..f.n as usize].iter().map(|k| H::h(&k.node)).max().unwrap_or(0);
+        let x = self.node_mut(d);
+        H::raise(x, most.saturating_sub(1));
+        let h = H::h(x);
+        let cost = self.g0 + d as u32 + h;
+        let f = &mut self.frames[d];
+        if cost > sh.bound {
+            sh.next_bound = sh.next_bound.min(cost);
+            f.taken = f.n;
+        } else if h > 1 {
+            for k in &mut f.kids[..f.n as usize] {
+                H::raise(&mut k.node, h - 1);
+            }
+        }
+    }
+
+    /// BPMX back up, after frame `d`'s subtree is searched: frame `d - 1`'s node's estimate is at least frame
+    /// `d`'s node's less one; over the bound, its untried children are cut.
+    #[inline(always)]
+    fn bpmx_up<H: Heuristic<Node = N>, T: Transitions>(&mut self, sh: &mut Shared<H, T>, d: usize) {
+        let h = H::h(self.node_mut(d));
+        let g = self.g0 + d as u32 - 1;
+        let parent = self.node_mut(d - 1);
+        H::raise(parent, h.saturating_sub(1));
+        let cost = g + H::h(parent);
+        let f = &mut self.frames[d - 1];
+        if cost > sh.bound && !f.exhausted() {
+            sh.next_bound = sh.next_bound.min(cost);
+            f.taken = f.n;
         }
     }
 

@@ -33,6 +33,7 @@ pub use outcome::{Checkpoint, Counts, Iteration, Limits, Live, Outcome, Report, 
 pub use settings::{cores, Settings, FSM_DEPTH, LANES, LANES_MAX_CELLS, MAX_LANES, MAX_THREADS};
 pub use tables::{auto_choice, default_partition, open_tables, HeuristicChoice, Lookups, TableSpec, MAX_SETS};
 
+use dual::{DualLookups, WithDual};
 use fsm::TableRef;
 use heuristic::{Heuristic, LinearConflictH, Manhattan, PdbHeuristic};
 use moves::Moves;
@@ -69,6 +70,12 @@ enum Loaded {
     /// cells, so that one copy of the search serves plain and blank-aware tables alike.
     Max3(PdbHeuristic<MAXED_TABLES, 3, MAXED_TABLES>),
     Max4(PdbHeuristic<MAXED_TABLES, 4, MAXED_TABLES>),
+    /// With dual lookups (`--dual`): one partition of two tables (4x4's 7-8) or of three or four (5x5's),
+    /// plain or blank-aware.
+    Dual2(WithDual<PdbHeuristic<2, 1>>),
+    Dual4(WithDual<PdbHeuristic<4, 1>>),
+    DualBlank2(WithDual<PdbHeuristic<2, 1, 2>>),
+    DualBlank4(WithDual<PdbHeuristic<4, 1, 4>>),
 }
 
 /// The most tables each of several maxed partitions may have.
@@ -93,6 +100,10 @@ macro_rules! with_heuristic {
             Loaded::BlankMax2($h) => $body,
             Loaded::Max3($h) => $body,
             Loaded::Max4($h) => $body,
+            Loaded::Dual2($h) => $body,
+            Loaded::Dual4($h) => $body,
+            Loaded::DualBlank2($h) => $body,
+            Loaded::DualBlank4($h) => $body,
         }
     };
 }
@@ -142,6 +153,25 @@ impl PayloadCheck {
     }
 }
 
+/// The heuristic with dual lookups over `sets` (see [`Settings::with_dual`]): one partition of 2 to 4 tables.
+fn dual_heuristic(board: Board, sets: Vec<Arc<Vec<PdbFile>>>, reflect: bool, blank: bool) -> Result<Loaded, Error> {
+    let tables = sets.first().map_or(0, |s| s.len());
+    if sets.len() != 1 || !(2..=dual::MAX_DUAL_TABLES).contains(&tables) {
+        return Err(Error::Setting(format!(
+            "dual lookups take one partition of 2 to 4 tables, not {} of {tables}",
+            sets.len()
+        )));
+    }
+    let Ok([files]) = <[_; 1]>::try_from(sets) else { unreachable!("one set") };
+    let dual = DualLookups::new(board, files.clone(), reflect);
+    Ok(match (tables, blank) {
+        (2, false) => Loaded::Dual2(WithDual::new(PdbHeuristic::new(board, [files], reflect), dual)),
+        (_, false) => Loaded::Dual4(WithDual::new(PdbHeuristic::new(board, [files], reflect), dual)),
+        (2, true) => Loaded::DualBlank2(WithDual::new(PdbHeuristic::new(board, [files], reflect), dual)),
+        (_, true) => Loaded::DualBlank4(WithDual::new(PdbHeuristic::new(board, [files], reflect), dual)),
+    })
+}
+
 fn heuristic_of<H: Heuristic>(h: &H, s: &State) -> u32 {
     H::h(&h.root(&s.tile_array()))
 }
@@ -156,6 +186,9 @@ impl Solver {
         settings: Settings,
         warn: &mut dyn FnMut(&str),
     ) -> Result<Solver, Error> {
+        if settings.dual() && settings.textbook().is_some() {
+            return Err(Error::Setting("textbook mode counts a plain IDA*'s nodes, without dual lookups".into()));
+        }
         let (heuristic, name, check) = match tables::load(board, choice, tables, warn)? {
             tables::Chosen::Manhattan => (Loaded::Manhattan(Manhattan::new(board)), "manhattan".to_string(), None),
             tables::Chosen::LinearConflict => {
@@ -171,6 +204,10 @@ impl Solver {
                 let blank = sets.iter().flatten().any(|f| f.header.kind() == Kind::BlankAware);
                 let sets: Vec<Arc<Vec<PdbFile>>> = sets.into_iter().map(Arc::new).collect();
                 let check = Some(PayloadCheck::start(sets.clone()));
+                if settings.dual() {
+                    let heuristic = dual_heuristic(board, sets, reflect, blank)?;
+                    return Ok(Solver::made(board, heuristic, format!("{name} + dual"), check, settings));
+                }
                 let heuristic = match (<[_; 2]>::try_from(sets), blank) {
                     (Err(sets), _) if sets.len() > 2 => match <[_; 3]>::try_from(sets) {
                         Ok(three) => Loaded::Max3(PdbHeuristic::new(board, three, reflect)),
@@ -205,18 +242,21 @@ impl Solver {
                 (heuristic, name, check)
             }
         };
+        if settings.dual() {
+            return Err(Error::Setting(format!("dual lookups read tables, and {name} has none: give --heuristic pdb")));
+        }
+        Ok(Solver::made(board, heuristic, name, check, settings))
+    }
+
+    fn made(board: Board, heuristic: Loaded, name: String, check: Option<PayloadCheck>, settings: Settings) -> Solver {
         let tables_used = !matches!(heuristic, Loaded::LinearConflict(_) | Loaded::Manhattan(_));
         let lanes = settings.lanes_for(tables_used, board.cells());
-        Ok(Solver {
-            board,
-            heuristic,
-            name,
-            check,
-            settings,
-            lanes,
-            fsm: OnceLock::new(),
-            pools: Mutex::new(Vec::new()),
-        })
+        Solver { board, heuristic, name, check, settings, lanes, fsm: OnceLock::new(), pools: Mutex::new(Vec::new()) }
+    }
+
+    /// Whether it searches with dual lookups (see [`Settings::with_dual`]).
+    pub fn dual(&self) -> bool {
+        self.settings.dual()
     }
 
     fn pool(&self, threads: usize) -> Result<Arc<rayon::ThreadPool>, Error> {

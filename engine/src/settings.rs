@@ -27,12 +27,14 @@ pub struct Settings {
     fsm_wide: bool,
     /// Textbook mode, with the goal the input is written for (see [`Settings::with_textbook`]).
     textbook: Option<puzzle::Goal>,
+    /// Dual lookups with BPMX (see [`Settings::with_dual`]).
+    dual: bool,
 }
 
 impl Default for Settings {
     /// All cores, the heuristic's default lanes, the default automaton depth.
     fn default() -> Settings {
-        Settings { threads: cores(), lanes: None, fsm_depth: FSM_DEPTH, fsm_wide: false, textbook: None }
+        Settings { threads: cores(), lanes: None, fsm_depth: FSM_DEPTH, fsm_wide: false, textbook: None, dual: false }
     }
 }
 
@@ -104,6 +106,19 @@ impl Settings {
     pub fn with_textbook(mut self, goal: Option<puzzle::Goal>) -> Settings {
         self.textbook = goal;
         self
+    }
+
+    /// Dual lookups (`true`): every node the tables' estimate keeps is also looked up at its dual (and, with
+    /// the reflected lookups, at its reflection's), and the estimates are propagated with BPMX (see
+    /// [`crate::dual`]). Fewer nodes, more work a node; one partition of 2 to 4 tables only.
+    pub fn with_dual(mut self, dual: bool) -> Settings {
+        self.dual = dual;
+        self
+    }
+
+    /// Whether dual lookups are on (see [`Settings::with_dual`]).
+    pub fn dual(self) -> bool {
+        self.dual
     }
 
     /// The goal of textbook mode, if it is on (see [`Settings::with_textbook`]).

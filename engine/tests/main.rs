@@ -4,6 +4,7 @@
 
 mod big_boards;
 mod dual;
+mod dual_search;
 mod exhaustive;
 mod korf;
 mod mtm;

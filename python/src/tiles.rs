@@ -92,6 +92,7 @@ impl Request {
             fsm_depth: engine::FSM_DEPTH,
             fsm_wide: false,
             lanes: None,
+            dual: false,
             textbook,
         };
         args.settings().map_err(to_py)?;

@@ -72,6 +72,12 @@ pub struct SearchArgs {
     /// optimal solution is found; never the length.
     #[arg(long, value_name = "N", help_heading = TUNING, hide_short_help = true)]
     pub lanes: Option<usize>,
+    /// Dual lookups: each node the tables keep is also looked up at its dual (the inverse permutation, read
+    /// with the blank's cell as the acting blank; with reflected lookups, the reflection's dual too), and the
+    /// estimates are propagated with BPMX. Fewer nodes, more work a node (BENCHMARKS.md); the engine's IDA*
+    /// with one partition of 2 to 4 tables (7-8, 6-6-6-6, 7-6-6-5). Records name it in their heuristic.
+    #[arg(long, help_heading = TUNING, hide_short_help = true)]
+    pub dual: bool,
     /// Textbook mode (`solve` and `batch` set it from their `--textbook`; see [`Textbook`]).
     #[arg(skip)]
     pub textbook: bool,
@@ -259,6 +265,19 @@ impl SearchArgs {
         if let Some(l) = self.lanes {
             s = s.with_lanes(l).map_err(|e| usage(e).context("--lanes"))?;
         }
+        if self.dual {
+            let refused = |what: String| Err(usage(anyhow::anyhow!("--dual {what}")));
+            if self.algorithm != Algorithm::Ida {
+                return refused(format!(
+                    "is for the engine's IDA* (--algorithm ida), not {}",
+                    search::Named::name(self.algorithm)
+                ));
+            }
+            if self.textbook {
+                return refused("does not go with --textbook, which counts a plain IDA*'s nodes".into());
+            }
+            s = s.with_dual(true);
+        }
         if self.textbook {
             let refused = |what: String| Err(usage(anyhow::anyhow!("--textbook {what}")));
             match (self.threads, self.lanes, self.algorithm) {
@@ -290,6 +309,9 @@ impl SearchArgs {
         }
         if self.textbook {
             return refused("has no textbook counts (--textbook)".into());
+        }
+        if self.dual {
+            return refused("has no dual lookups (--dual)".into());
         }
         if self.heuristic != HeuristicChoice::Auto {
             return refused(format!(

@@ -157,6 +157,7 @@ impl<'a> Optimum<'a> {
                 fsm_depth: engine::FSM_DEPTH,
                 fsm_wide: false,
                 lanes: None,
+                dual: false,
                 textbook: false,
             };
             self.solvers.insert(board, search.solver()?);

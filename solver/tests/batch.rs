@@ -1059,3 +1059,61 @@ fn a_fifo_or_a_junk_file_under_a_claim_name_is_reported_and_its_line_left() {
     }
     assert_eq!(ids(&jsonl(&out)), ["9", "8"]);
 }
+
+/// `--dual` is named in every record's heuristic, so a file of records made without it is not resumed with
+/// it (nor the other way round); it is refused, naming the option, where it does not apply.
+#[test]
+fn dual_lookups_are_recorded_and_a_mix_is_refused() {
+    let d = Dir::new("dual");
+    let board = puzzle::Board::new(3, 3).unwrap();
+    let pdbs = d.path("pdbs");
+    std::fs::create_dir_all(&pdbs).unwrap();
+    for pattern in &puzzle::partition::Partition::parse(board, "4-4").unwrap().patterns {
+        let path = pdbs.join(puzzle::partition::file_name(board, pattern));
+        pdb_builder::build_table_with(board, pattern, 1, &path, &mut |_| {}).unwrap();
+    }
+    let input = d.file("in.txt", "8 6 7 2 5 4 3 0 1\n6 4 7 8 5 0 3 2 1\n1 2 0 3 4 5 6 7 8\n");
+    let (input, pdbs) = (input.to_str().unwrap(), pdbs.to_str().unwrap());
+    let tables = ["--board", "3x3", "--heuristic", "pdb", "--partition", "4-4", "--pdbs", pdbs];
+    let records = |out: &Path| -> Vec<serde_json::Value> {
+        std::fs::read_to_string(out).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect()
+    };
+    let mut lengths = Vec::new();
+    for (dual, other) in [(true, false), (false, true)] {
+        let out = d.path(&format!("out-{dual}.jsonl"));
+        let o = run_report(
+            &[&["batch", input, "-o", out.to_str().unwrap()][..], &tables, &["--dual"][..dual as usize]].concat(),
+        );
+        assert!(o.status.success(), "{}", stderr(&o));
+        let recs = records(&out);
+        assert_eq!(recs.len(), 3);
+        lengths.push(recs.iter().map(|r| r["length"].as_u64().unwrap()).collect::<Vec<_>>());
+        for r in &recs {
+            assert_eq!(r["heuristic"].as_str().unwrap().ends_with(" + dual"), dual, "{r}");
+            assert!(
+                r["settings"]
+                    .as_str()
+                    .unwrap()
+                    .contains(&format!("heuristic=pdb 4-4 + reflection{}", ["", " + dual"][dual as usize])),
+                "{r}"
+            );
+        }
+        let again =
+            [&["batch", input, "-o", out.to_str().unwrap(), "--resume"][..], &tables, &["--dual"][..other as usize]]
+                .concat();
+        let o = run_report(&again);
+        assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+        assert!(stderr(&o).contains("was made with other settings") && stderr(&o).contains("dual"), "{}", stderr(&o));
+    }
+    assert_eq!(lengths[0], lengths[1], "lengths with --dual, without");
+    for (extra, says) in [
+        (&["--algorithm", "astar"][..], "--dual is for the engine's IDA*"),
+        (&["--textbook"][..], "--dual does not go with --textbook"),
+    ] {
+        let o = run_report(&[&["solve", "8 6 7 2 5 4 3 0 1", "--dual"][..], &tables, extra].concat());
+        assert_eq!(o.status.code(), Some(2), "{extra:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains(says), "{extra:?}: {}", stderr(&o));
+    }
+    let o = run_report(&["solve", "8 6 7 2 5 4 3 0 1", "--board", "3x3", "--dual", "--heuristic", "linear-conflict"]);
+    assert!(!o.status.success() && stderr(&o).contains("dual lookups read tables"), "{}", stderr(&o));
+}
