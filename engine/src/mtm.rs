@@ -38,7 +38,7 @@
 //! tiles one line each, so it lowers `D` by at most `lines - 1`, and the other axis's moves leave `D` as
 //! it is; the sum of the two terms stays admissible by the same argument.
 
-use crate::mtm_pdb::{ClassPdb, MAX_CLASSES};
+use crate::mtm_pdb::{ClassPdb, Dist, MAX_CLASSES};
 use crate::outcome::{Counts, Iteration, Limits, Outcome, Report, Stop};
 use puzzle::{Board, State, MAX_CELLS};
 use std::collections::HashMap;
@@ -359,19 +359,24 @@ impl MtmSolver {
         let header = format!("stp mtm classes 1\n{board} {}\n", words.join(","));
         let path = dir.map(|d| d.join(format!("mtm-classes-{board}-{}.bin", words.join("-"))));
         let read = path.as_ref().and_then(|p| {
-            let bytes = std::fs::read(p).ok()?;
-            let payload = bytes.strip_prefix(header.as_bytes()).and_then(|rest| {
+            let file = std::fs::File::open(p).ok()?;
+            let len = usize::try_from(file.metadata().ok()?.len()).ok()?;
+            let copy = puzzle::backing::Private::read(&file, len).ok()?;
+            let start = header.len() + 16;
+            let whole = copy.strip_prefix(header.as_bytes()).and_then(|rest| {
                 let (len, rest) = rest.split_first_chunk::<8>()?;
                 let (hash, payload) = rest.split_first_chunk::<8>()?;
-                (u64::from_le_bytes(*len) == size
-                    && payload.len() as u64 == size
-                    && u64::from_le_bytes(*hash) == xxhash_rust::xxh3::xxh3_64(payload))
-                .then(|| payload.to_vec())
+                Some(
+                    u64::from_le_bytes(*len) == size
+                        && payload.len() as u64 == size
+                        && u64::from_le_bytes(*hash) == xxhash_rust::xxh3::xxh3_64(payload),
+                )
             });
-            if payload.is_none() {
+            if whole != Some(true) {
                 note(&format!("{}: not a whole table of these classes; building it again", p.display()));
+                return None;
             }
-            payload
+            Some(Dist::Read { copy, start })
         });
         let pdb = match read {
             Some(dist) => ClassPdb::with_dist(board.cells(), labels, classes, dist),

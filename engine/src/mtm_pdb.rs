@@ -37,7 +37,26 @@ pub(crate) struct ClassPdb {
     /// Each tile's class.
     pub(crate) label: [u8; puzzle::MAX_CELLS],
     choose: [[u64; 26]; 26],
-    dist: Vec<u8>,
+    dist: Dist,
+}
+
+/// The distances' memory: built in this process, or read from a table's file into a private copy in 2 MiB
+/// pages (`puzzle::backing`), the payload from byte `start` on. The search reads the table at random, one
+/// or two lookups a node, so on 4 KiB pages nearly every lookup would miss the TLB as well as the cache.
+pub(crate) enum Dist {
+    Built(Vec<u8>),
+    Read { copy: puzzle::backing::Private, start: usize },
+}
+
+impl std::ops::Deref for Dist {
+    type Target = [u8];
+
+    fn deref(&self) -> &[u8] {
+        match self {
+            Dist::Built(v) => v,
+            Dist::Read { copy, start } => &copy[*start..],
+        }
+    }
 }
 
 impl std::fmt::Debug for ClassPdb {
@@ -82,7 +101,7 @@ impl ClassPdb {
 
     /// The table of the labelling (checked by [`ClassPdb::check`]) with these distances (read from a file
     /// whose length and checksum were checked).
-    pub(crate) fn with_dist(cells: usize, labels: &[u8], classes: usize, dist: Vec<u8>) -> ClassPdb {
+    pub(crate) fn with_dist(cells: usize, labels: &[u8], classes: usize, dist: Dist) -> ClassPdb {
         let mut count = [0usize; MAX_CLASSES];
         let mut label = [0u8; puzzle::MAX_CELLS];
         for (t, &l) in labels.iter().enumerate() {
@@ -101,18 +120,19 @@ impl ClassPdb {
     pub(crate) fn build(rows: usize, cols: usize, labels: &[u8], classes: usize) -> ClassPdb {
         let cells = rows * cols;
         let size = ClassPdb::size(labels, classes) as usize;
-        let mut pdb = ClassPdb::with_dist(cells, labels, classes, vec![u8::MAX; size]);
+        let mut pdb = ClassPdb::with_dist(cells, labels, classes, Dist::Built(Vec::new()));
+        let mut dist = vec![u8::MAX; size];
         let label = pdb.label;
         // The goal: tile t on cell t, so cell t holds class label[t].
         let goal: Vec<u8> = (0..cells).map(|c| label[c]).collect();
         let g = pdb.rank_cells(&goal);
-        pdb.dist[g] = 0;
+        dist[g] = 0;
         let mut depth = 0u8;
         let mut arr = vec![0u8; cells];
         loop {
             let mut grew = false;
             for r in 0..size {
-                if pdb.dist[r] != depth {
+                if dist[r] != depth {
                     continue;
                 }
                 pdb.unrank(r, &mut arr);
@@ -130,8 +150,8 @@ impl ClassPdb {
                         let (from, to) = ((r1 as usize) * cols + c1 as usize, (r0 as usize) * cols + c0 as usize);
                         a.swap(from, to);
                         let n = pdb.rank_cells(&a);
-                        if pdb.dist[n] == u8::MAX {
-                            pdb.dist[n] = depth + 1;
+                        if dist[n] == u8::MAX {
+                            dist[n] = depth + 1;
                             grew = true;
                         }
                         (r0, c0) = (r1, c1);
@@ -143,6 +163,7 @@ impl ClassPdb {
             }
             depth += 1;
         }
+        pdb.dist = Dist::Built(dist);
         pdb
     }
 
