@@ -281,6 +281,8 @@ pub struct MtmSolver {
     col_class: [u8; MAX_CELLS],
     /// A relabelled-goal pattern database, if one was asked for, maxed with the walking distance.
     classes: Option<Classes>,
+    /// Whether the search may use BMI2 and `popcnt` (the processor has them, and they are not turned off).
+    bmi2: bool,
 }
 
 /// A relabelled-goal table and how a position is looked up in it, directly and (square boards) reflected
@@ -328,6 +330,7 @@ impl MtmSolver {
             row_class,
             col_class,
             classes: None,
+            bmi2: has_bmi2(),
         }
     }
 
@@ -409,6 +412,12 @@ impl MtmSolver {
         Ok(MtmSolver { classes: Some(Classes { pdb, reflected_label, transpose }), ..MtmSolver::new(board) })
     }
 
+    /// The same solver, its search compiled for any processor even where BMI2 is there (to compare the two).
+    #[doc(hidden)]
+    pub fn portable(self) -> MtmSolver {
+        MtmSolver { bmi2: false, ..self }
+    }
+
     /// Entries of the relabelled-goal table, if there is one.
     pub fn class_entries(&self) -> Option<usize> {
         self.classes.as_ref().map(|c| c.pdb.len())
@@ -475,32 +484,6 @@ impl MtmSolver {
         }
     }
 
-    /// [`MtmSolver::h`], or any admissible value above `budget` when one is found first: the reflected
-    /// lookup is left out when the walking distance or the direct lookup already passes the budget (the
-    /// node is cut either way; the least such value still bounds the next iteration from below).
-    #[inline(always)]
-    fn h_within(
-        &self,
-        rs: u32,
-        cs: u32,
-        masks: &[u32; MAX_CLASSES],
-        tmasks: &[u32; MAX_CLASSES],
-        blank: usize,
-        budget: u32,
-    ) -> u32 {
-        let wd = self.rows.h(rs) + self.cols.h(cs);
-        match &self.classes {
-            None => wd,
-            Some(c) => {
-                let h = wd.max(c.pdb.at(c.pdb.rank(masks, blank)));
-                match c.reflected_label {
-                    Some(_) if h <= budget => h.max(c.pdb.at(c.pdb.rank(tmasks, c.transpose[blank] as usize))),
-                    _ => h,
-                }
-            }
-        }
-    }
-
     fn abstractions(&self, state: &State) -> (u32, u32) {
         let (b, tiles) = (self.board, state.tiles());
         (self.rows.start(tiles, |c| b.row(c), &self.row_class), self.cols.start(tiles, |c| b.col(c), &self.col_class))
@@ -543,7 +526,7 @@ impl MtmSolver {
                 live.set_depth(bound);
             }
             let before = dfs.counts;
-            let found = dfs.search(0, bound, rs, cs, 0);
+            let found = dfs.root(bound, rs, cs);
             let this = Counts {
                 generated: dfs.counts.generated - before.generated,
                 expanded: dfs.counts.expanded - before.expanded,
@@ -581,6 +564,14 @@ impl MtmSolver {
     }
 }
 
+/// Whether the processor has BMI2 and `popcnt`.
+fn has_bmi2() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    return std::is_x86_feature_detected!("bmi2") && std::is_x86_feature_detected!("popcnt");
+    #[cfg(not(target_arch = "x86_64"))]
+    false
+}
+
 /// The MTM length of a move sequence: its runs of blank moves in one direction.
 pub fn mtm_length(start: &State, moves: &[u8]) -> usize {
     let dirs = start.blank_dirs(moves);
@@ -589,6 +580,56 @@ pub fn mtm_length(start: &State, moves: &[u8]) -> usize {
 
 /// Expanded nodes between looks at the limits.
 const CHECK_EVERY: u64 = 1 << 12;
+
+/// How the search is compiled: for any processor, or with x86-64's BMI2 and `popcnt` instructions (ranking
+/// in the table by `pext`), chosen at run time. The recursion goes through [`Isa::search`], so the whole
+/// search below the root is in one instruction set.
+trait Isa {
+    /// [`Dfs::search`].
+    fn search(dfs: &mut Dfs<'_>, g: u32, bound: u32, rs: u32, cs: u32, last: u8) -> Found;
+    /// [`ClassPdb::rank`].
+    fn rank(pdb: &ClassPdb, masks: &[u32; MAX_CLASSES], blank: usize) -> usize;
+}
+
+/// Any processor.
+struct Portable;
+
+impl Isa for Portable {
+    fn search(dfs: &mut Dfs<'_>, g: u32, bound: u32, rs: u32, cs: u32, last: u8) -> Found {
+        dfs.search::<Portable>(g, bound, rs, cs, last)
+    }
+
+    #[inline(always)]
+    fn rank(pdb: &ClassPdb, masks: &[u32; MAX_CLASSES], blank: usize) -> usize {
+        pdb.rank(masks, blank)
+    }
+}
+
+/// x86-64 with BMI2 and `popcnt`: used only where [`MtmSolver::bmi2`] found them.
+#[cfg(target_arch = "x86_64")]
+struct Bmi2;
+
+#[cfg(target_arch = "x86_64")]
+impl Isa for Bmi2 {
+    #[inline(always)]
+    fn search(dfs: &mut Dfs<'_>, g: u32, bound: u32, rs: u32, cs: u32, last: u8) -> Found {
+        // SAFETY: `Bmi2` is chosen only when the processor has BMI2 and popcnt (`MtmSolver::bmi2`).
+        unsafe { search_bmi2(dfs, g, bound, rs, cs, last) }
+    }
+
+    #[inline(always)]
+    fn rank(pdb: &ClassPdb, masks: &[u32; MAX_CLASSES], blank: usize) -> usize {
+        // SAFETY: as above.
+        unsafe { pdb.rank_bmi2(masks, blank) }
+    }
+}
+
+/// [`Dfs::search`] compiled with BMI2 and `popcnt`.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "bmi2,popcnt")]
+fn search_bmi2(dfs: &mut Dfs<'_>, g: u32, bound: u32, rs: u32, cs: u32, last: u8) -> Found {
+    dfs.search::<Bmi2>(g, bound, rs, cs, last)
+}
 
 /// One depth-first search's state: the position, changed in place and restored.
 struct Dfs<'a> {
@@ -612,6 +653,15 @@ const VERTICAL: u8 = 1;
 const HORIZONTAL: u8 = 2;
 
 impl Dfs<'_> {
+    /// One iteration's search from the root, compiled for the processor's instructions where it has them.
+    fn root(&mut self, bound: u32, rs: u32, cs: u32) -> Found {
+        #[cfg(target_arch = "x86_64")]
+        if self.s.bmi2 {
+            return Bmi2::search(self, 0, bound, rs, cs, 0);
+        }
+        Portable::search(self, 0, bound, rs, cs, 0)
+    }
+
     fn limit_hit(&mut self) -> Option<Stop> {
         self.next_check = self.counts.expanded + CHECK_EVERY;
         let l = &self.limits.search;
@@ -651,9 +701,11 @@ impl Dfs<'_> {
 
     /// Searches below a node of cost `g` whose abstractions are `rs` and `cs`, the previous move on axis
     /// `last`.
-    fn search(&mut self, g: u32, bound: u32, rs: u32, cs: u32, last: u8) -> Found {
+    #[inline(always)]
+    fn search<I: Isa>(&mut self, g: u32, bound: u32, rs: u32, cs: u32, last: u8) -> Found {
         let s = self.s;
-        if s.h(rs, cs, &self.masks, &self.tmasks, self.blank) == 0 && self.is_goal() {
+        // The goal's estimate is 0, so its walking distance is too: only such nodes are compared.
+        if s.rows.h(rs) + s.cols.h(cs) == 0 && self.is_goal() {
             return Found::Yes;
         }
         self.counts.expanded += 1;
@@ -663,72 +715,137 @@ impl Dfs<'_> {
             }
         }
         let mut least = u32::MAX;
-        let cols = self.cols;
-        let (br, bc) = (self.blank / cols, self.blank % cols);
-        if last != VERTICAL {
-            // The blank up (d = 0), then down (d = 1), one row at a time: each prefix is a child.
-            for d in 0..2 {
-                let steps = if d == 0 { br } else { s.board.rows() - 1 - br };
-                let mut r = rs;
-                let mut row = br;
-                for _ in 0..steps {
-                    let from = if d == 0 { self.blank - cols } else { self.blank + cols };
-                    let from_row = if d == 0 { row - 1 } else { row + 1 };
-                    let t = self.tiles[from];
-                    r = s.rows.step(r, d, s.row_class[t as usize] as usize, from_row, row);
-                    self.slide(from);
-                    row = from_row;
-                    self.path.push(t);
-                    self.counts.generated += 1;
-                    let f =
-                        g + 1 + s.h_within(r, cs, &self.masks, &self.tmasks, self.blank, bound.saturating_sub(g + 1));
-                    if f <= bound {
-                        match self.search(g + 1, bound, r, cs, VERTICAL) {
-                            Found::No(n) => least = least.min(n),
-                            done => return done,
-                        }
-                    } else {
-                        least = least.min(f);
-                    }
-                }
-                for _ in 0..steps {
-                    let back = if d == 0 { self.blank + cols } else { self.blank - cols };
-                    self.slide(back);
-                    self.path.pop();
-                }
-            }
-        }
-        if last != HORIZONTAL {
-            for d in 0..2 {
-                let steps = if d == 0 { bc } else { cols - 1 - bc };
-                let mut c = cs;
-                let mut col = bc;
-                for _ in 0..steps {
-                    let (from, from_col) = if d == 0 { (self.blank - 1, col - 1) } else { (self.blank + 1, col + 1) };
-                    let t = self.tiles[from];
-                    c = s.cols.step(c, d, s.col_class[t as usize] as usize, from_col, col);
-                    self.slide(from);
-                    col = from_col;
-                    self.path.push(t);
-                    self.counts.generated += 1;
-                    let f =
-                        g + 1 + s.h_within(rs, c, &self.masks, &self.tmasks, self.blank, bound.saturating_sub(g + 1));
-                    if f <= bound {
-                        match self.search(g + 1, bound, rs, c, HORIZONTAL) {
-                            Found::No(n) => least = least.min(n),
-                            done => return done,
-                        }
-                    } else {
-                        least = least.min(f);
-                    }
-                }
-                for _ in 0..steps {
-                    let back = if d == 0 { self.blank + 1 } else { self.blank - 1 };
-                    self.slide(back);
-                    self.path.pop();
+        for (axis, vertical) in [(VERTICAL, true), (HORIZONTAL, false)] {
+            if last != axis {
+                match self.children::<I>(g, bound, rs, cs, vertical) {
+                    Found::No(n) => least = least.min(n),
+                    done => return done,
                 }
             }
         }
         Found::No(least)
+    }
+
+    /// Searches the children of the node (cost `g`, abstractions `rs` and `cs`) whose moves are on one axis.
+    /// All of them are evaluated before any is searched, in three passes: the walking distance of each (the
+    /// blank slid one cell further each time, then back), which cuts some with no table lookup; the table
+    /// entries of the others, asked of the memory all at once (prefetched), so that their misses overlap;
+    /// then the searches below those the estimate keeps, in the original order (up, down; left, right; the
+    /// nearer cell first).
+    #[inline(always)]
+    fn children<I: Isa>(&mut self, g: u32, bound: u32, rs: u32, cs: u32, vertical: bool) -> Found {
+        let s = self.s;
+        let (line, lines, stride) = if vertical {
+            (self.blank / self.cols, s.board.rows(), self.cols)
+        } else {
+            (self.blank % self.cols, self.cols, 1)
+        };
+        let mut kids = [Child::default(); MAX_CELLS];
+        let mut n = 0;
+        for d in 0..2 {
+            let steps = if d == 0 { line } else { lines - 1 - line };
+            let (mut r, mut c, mut at) = (rs, cs, line);
+            for _ in 0..steps {
+                let (from, from_line) =
+                    if d == 0 { (self.blank - stride, at - 1) } else { (self.blank + stride, at + 1) };
+                let t = self.tiles[from] as usize;
+                if vertical {
+                    r = s.rows.step(r, d, s.row_class[t] as usize, from_line, at);
+                } else {
+                    c = s.cols.step(c, d, s.col_class[t] as usize, from_line, at);
+                }
+                self.slide(from);
+                at = from_line;
+                kids[n] = self.first_look::<I>(g, bound, r, c);
+                n += 1;
+            }
+            for _ in 0..steps {
+                let back = if d == 0 { self.blank + stride } else { self.blank - stride };
+                self.slide(back);
+            }
+        }
+        self.counts.generated += n as u64;
+        if let Some(c) = &s.classes {
+            for k in &mut kids[..n] {
+                k.look_up(c, g, bound);
+            }
+        }
+        let mut least = u32::MAX;
+        let mut first = 0;
+        for d in 0..2 {
+            let steps = if d == 0 { line } else { lines - 1 - line };
+            let these = &kids[first..first + steps];
+            first += steps;
+            for k in these.iter().filter(|k| k.f > bound) {
+                least = least.min(k.f);
+            }
+            // The blank goes no further than the last child kept.
+            let Some(reach) = these.iter().rposition(|k| k.f <= bound) else { continue };
+            for k in &these[..=reach] {
+                let from = if d == 0 { self.blank - stride } else { self.blank + stride };
+                self.path.push(self.tiles[from]);
+                self.slide(from);
+                if k.f <= bound {
+                    match I::search(self, g + 1, bound, k.rs, k.cs, if vertical { VERTICAL } else { HORIZONTAL }) {
+                        Found::No(next) => least = least.min(next),
+                        done => return done,
+                    }
+                }
+            }
+            for _ in 0..=reach {
+                let back = if d == 0 { self.blank + stride } else { self.blank - stride };
+                self.slide(back);
+                self.path.pop();
+            }
+        }
+        Found::No(least)
+    }
+
+    /// A child's walking distance, and where the table holds its entries (prefetched) unless the walking
+    /// distance alone cuts it.
+    #[inline(always)]
+    fn first_look<I: Isa>(&self, g: u32, bound: u32, rs: u32, cs: u32) -> Child {
+        let s = self.s;
+        let f = g + 1 + s.rows.h(rs) + s.cols.h(cs);
+        let mut kid = Child { rs, cs, f, direct: NONE, reflected: NONE };
+        if let Some(c) = &s.classes {
+            if f <= bound {
+                kid.direct = I::rank(&c.pdb, &self.masks, self.blank) as u32;
+                c.pdb.prefetch(kid.direct);
+                if c.reflected_label.is_some() {
+                    kid.reflected = I::rank(&c.pdb, &self.tmasks, c.transpose[self.blank] as usize) as u32;
+                    c.pdb.prefetch(kid.reflected);
+                }
+            }
+        }
+        kid
+    }
+}
+
+/// A child of a node, evaluated with its siblings before any of them is searched.
+#[derive(Clone, Copy, Default)]
+struct Child {
+    /// Its abstractions.
+    rs: u32,
+    cs: u32,
+    /// `g + 1 + h`: the walking distance, then the larger of it and the table's values once they are read.
+    /// When a term passes the bound the rest are not read: the child is cut either way, and the least such
+    /// value, at most its full estimate, still bounds the next iteration from below.
+    f: u32,
+    /// Its ranks in the table, direct and reflected ([`NONE`]: not needed).
+    direct: u32,
+    reflected: u32,
+}
+
+impl Child {
+    /// Reads the table's values (already asked for), the reflected one only if the direct one does not cut.
+    #[inline(always)]
+    fn look_up(&mut self, c: &Classes, g: u32, bound: u32) {
+        if self.direct != NONE {
+            self.f = self.f.max(g + 1 + c.pdb.at(self.direct as usize));
+            if self.reflected != NONE && self.f <= bound {
+                self.f = self.f.max(g + 1 + c.pdb.at(self.reflected as usize));
+            }
+        }
     }
 }
