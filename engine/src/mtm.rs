@@ -740,7 +740,7 @@ impl Dfs<'_> {
         } else {
             (self.blank % self.cols, self.cols, 1)
         };
-        let mut kids = [Child::default(); MAX_CELLS];
+        let mut kids = [Child::default(); MAX_LINE];
         let mut n = 0;
         for d in 0..2 {
             let steps = if d == 0 { line } else { lines - 1 - line };
@@ -771,30 +771,40 @@ impl Dfs<'_> {
             }
         }
         let mut least = u32::MAX;
-        let mut first = 0;
-        for d in 0..2 {
-            let steps = if d == 0 { line } else { lines - 1 - line };
-            let these = &kids[first..first + steps];
-            first += steps;
-            for k in these.iter().filter(|k| k.f > bound) {
+        let mut order = [0usize; MAX_LINE];
+        let mut kept = 0;
+        for (i, k) in kids[..n].iter().enumerate() {
+            if k.f > bound {
                 least = least.min(k.f);
+            } else {
+                order[kept] = i;
+                kept += 1;
             }
-            // The blank goes no further than the last child kept.
-            let Some(reach) = these.iter().rposition(|k| k.f <= bound) else { continue };
-            for k in &these[..=reach] {
-                let from = if d == 0 { self.blank - stride } else { self.blank + stride };
+        }
+        // The least estimate first (ties in the order above), so that the last iteration tends to meet a
+        // solution sooner.
+        for a in 1..kept {
+            let mut b = a;
+            while b > 0 && kids[order[b - 1]].f > kids[order[b]].f {
+                order.swap(b - 1, b);
+                b -= 1;
+            }
+        }
+        let next = if vertical { VERTICAL } else { HORIZONTAL };
+        for &i in &order[..kept] {
+            // Children 0..line are the blank 1..=line cells toward line 0, the others away from it.
+            let (toward, far) = if i < line { (true, i + 1) } else { (false, i - line + 1) };
+            for _ in 0..far {
+                let from = if toward { self.blank - stride } else { self.blank + stride };
                 self.path.push(self.tiles[from]);
                 self.slide(from);
-                if k.f <= bound {
-                    match I::search(self, g + 1, bound, k.rs, k.cs, if vertical { VERTICAL } else { HORIZONTAL }) {
-                        Found::No(next) => least = least.min(next),
-                        done => return done,
-                    }
-                }
             }
-            for _ in 0..=reach {
-                let back = if d == 0 { self.blank + stride } else { self.blank - stride };
-                self.slide(back);
+            match I::search(self, g + 1, bound, kids[i].rs, kids[i].cs, next) {
+                Found::No(n) => least = least.min(n),
+                done => return done,
+            }
+            for _ in 0..far {
+                self.slide(if toward { self.blank + stride } else { self.blank - stride });
                 self.path.pop();
             }
         }
@@ -821,6 +831,9 @@ impl Dfs<'_> {
         kid
     }
 }
+
+/// Room for the children on one axis: a line has at most 12 cells (2x12), so at most 11.
+const MAX_LINE: usize = MAX_CELLS / 2;
 
 /// A child of a node, evaluated with its siblings before any of them is searched.
 #[derive(Clone, Copy, Default)]
