@@ -797,11 +797,12 @@ impl Dfs<'_> {
                 kept += 1;
             }
         }
-        // The least estimate first (ties in the order above), so that the last iteration tends to meet a
-        // solution sooner.
+        // The least estimate first, then the least sum of the table's two values (ties in the order above),
+        // so that the last iteration tends to meet a solution sooner (on Korf's 100, 9% fewer nodes for the
+        // first key, 5% more for the second; the sum of all three terms, or the largest sum first, did worse).
         for a in 1..kept {
             let mut b = a;
-            while b > 0 && kids[order[b - 1]].f > kids[order[b]].f {
+            while b > 0 && (kids[order[b - 1]].f, kids[order[b - 1]].sum) > (kids[order[b]].f, kids[order[b]].sum) {
                 order.swap(b - 1, b);
                 b -= 1;
             }
@@ -833,7 +834,7 @@ impl Dfs<'_> {
     fn first_look<I: Isa>(&self, g: u32, bound: u32, rs: u32, cs: u32) -> Child {
         let s = self.s;
         let f = g + 1 + s.rows.h(rs) + s.cols.h(cs);
-        let mut kid = Child { rs, cs, f, direct: NONE, reflected: NONE };
+        let mut kid = Child { rs, cs, f, direct: NONE, reflected: NONE, sum: 0 };
         if let Some(c) = &s.classes {
             if f <= bound {
                 kid.direct = I::rank(&c.pdb, &self.masks, self.blank) as u32;
@@ -864,6 +865,8 @@ struct Child {
     /// Its ranks in the table, direct and reflected ([`NONE`]: not needed).
     direct: u32,
     reflected: u32,
+    /// The table's values read, summed: the second key of the order the children are searched in.
+    sum: u32,
 }
 
 impl Child {
@@ -871,9 +874,13 @@ impl Child {
     #[inline(always)]
     fn look_up(&mut self, c: &Classes, g: u32, bound: u32) {
         if self.direct != NONE {
-            self.f = self.f.max(g + 1 + c.pdb.at(self.direct as usize));
+            let direct = c.pdb.at(self.direct as usize);
+            self.f = self.f.max(g + 1 + direct);
+            self.sum += direct;
             if self.reflected != NONE && self.f <= bound {
-                self.f = self.f.max(g + 1 + c.pdb.at(self.reflected as usize));
+                let reflected = c.pdb.at(self.reflected as usize);
+                self.f = self.f.max(g + 1 + reflected);
+                self.sum += reflected;
             }
         }
     }
