@@ -32,6 +32,17 @@
 //! `V >= WDrow`. Likewise `H >= WDcol`. So the length `V + H >= WDrow + WDcol`, the estimate. It is also
 //! consistent: a move changes one of the two abstractions by one edge, so one term by at most 1.
 //!
+//! # The search
+//!
+//! IDA* over MTM moves. A node's children on one axis are all evaluated before any is searched: the
+//! walking distance of each first (its transitions and distances are small tables that stay in cache), which
+//! cuts many with no further read; the relabelled-goal table's entries of the others, direct and reflected,
+//! are then asked of the memory together (prefetched) so that their misses overlap, and read, the reflected
+//! one only where the direct one does not cut. The children kept are searched least estimate first, then
+//! least sum of the table's two values: any order is as optimal, and this one meets a solution sooner in the
+//! last iteration. Where the processor has BMI2 (checked at run time) the search is compiled for it and ranks
+//! in the table by `pext`.
+//!
 //! When an axis's abstract space is too large to tabulate (over [`WD_MAX_STATES`] states: 5x5 and long
 //! boards), that axis's term is the weaker `ceil(D / (lines - 1))`, where `D` is the tiles' summed
 //! distance to their goal lines along that axis: an MTM move along the axis moves at most `lines - 1`

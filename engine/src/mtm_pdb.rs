@@ -11,6 +11,8 @@
 //!
 //! An arrangement is ranked as the blank's cell, then for each class but the last the set of its cells
 //! among those still free, by the colexicographic rank of that set (the last class takes the cells left).
+//! With BMI2 the set is first gathered into the low bits (`pext` of its cells over the free ones), whose
+//! colexicographic rank is then a lookup.
 
 /// Binomial coefficients up to 25 choose 25.
 fn binomials() -> [[u64; 26]; 26] {
