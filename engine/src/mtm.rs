@@ -541,6 +541,8 @@ impl MtmSolver {
             tiles: state.tile_array(),
             blank: state.blank(),
             path: Vec::new(),
+            ahead: Vec::new(),
+            lane: self.board.rows().max(self.board.cols()) - 1,
             counts: Counts::default(),
             limits,
             started,
@@ -613,7 +615,7 @@ const CHECK_EVERY: u64 = 1 << 12;
 /// search below the root is in one instruction set.
 trait Isa {
     /// [`Dfs::search`].
-    fn search(dfs: &mut Dfs<'_>, g: u32, bound: u32, rs: u32, cs: u32, last: u8) -> Found;
+    fn search(dfs: &mut Dfs<'_>, g: u32, bound: u32, rs: u32, cs: u32, last: u8, slot: usize, n: usize) -> Found;
     /// [`ClassPdb::rank`].
     fn rank(pdb: &ClassPdb, masks: &[u32; MAX_CLASSES], blank: usize) -> usize;
 }
@@ -622,8 +624,8 @@ trait Isa {
 struct Portable;
 
 impl Isa for Portable {
-    fn search(dfs: &mut Dfs<'_>, g: u32, bound: u32, rs: u32, cs: u32, last: u8) -> Found {
-        dfs.search::<Portable>(g, bound, rs, cs, last)
+    fn search(dfs: &mut Dfs<'_>, g: u32, bound: u32, rs: u32, cs: u32, last: u8, slot: usize, n: usize) -> Found {
+        dfs.search::<Portable>(g, bound, rs, cs, last, slot, n)
     }
 
     #[inline(always)]
@@ -639,9 +641,9 @@ struct Bmi2;
 #[cfg(target_arch = "x86_64")]
 impl Isa for Bmi2 {
     #[inline(always)]
-    fn search(dfs: &mut Dfs<'_>, g: u32, bound: u32, rs: u32, cs: u32, last: u8) -> Found {
+    fn search(dfs: &mut Dfs<'_>, g: u32, bound: u32, rs: u32, cs: u32, last: u8, slot: usize, n: usize) -> Found {
         // SAFETY: `Bmi2` is chosen only when the processor has BMI2 and popcnt (`MtmSolver::bmi2`).
-        unsafe { search_bmi2(dfs, g, bound, rs, cs, last) }
+        unsafe { search_bmi2(dfs, g, bound, rs, cs, last, slot, n) }
     }
 
     #[inline(always)]
@@ -654,8 +656,9 @@ impl Isa for Bmi2 {
 /// [`Dfs::search`] compiled with BMI2 and `popcnt`.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "bmi2,popcnt")]
-fn search_bmi2(dfs: &mut Dfs<'_>, g: u32, bound: u32, rs: u32, cs: u32, last: u8) -> Found {
-    dfs.search::<Bmi2>(g, bound, rs, cs, last)
+#[allow(clippy::too_many_arguments)]
+fn search_bmi2(dfs: &mut Dfs<'_>, g: u32, bound: u32, rs: u32, cs: u32, last: u8, slot: usize, n: usize) -> Found {
+    dfs.search::<Bmi2>(g, bound, rs, cs, last, slot, n)
 }
 
 /// One depth-first search's state: the position, changed in place and restored.
@@ -669,6 +672,12 @@ struct Dfs<'a> {
     blank: usize,
     /// The tiles slid so far, one a cell.
     path: Vec<u8>,
+    /// Children evaluated ahead ([`Dfs::first_looks`]), by depth: those of the `i`-th child of a node of
+    /// depth `g` at `((g + 1) * lane + i) * lane`, so that every kept child's are asked of the memory before
+    /// the first of them is searched.
+    ahead: Vec<Child>,
+    /// The most children a node has on one axis (the longest line's cells less one).
+    lane: usize,
     counts: Counts,
     limits: &'a Limits,
     started: Instant,
@@ -682,11 +691,15 @@ const HORIZONTAL: u8 = 2;
 impl Dfs<'_> {
     /// One iteration's search from the root, compiled for the processor's instructions where it has them.
     fn root(&mut self, bound: u32, rs: u32, cs: u32) -> Found {
+        let need = (bound as usize + 3) * self.lane * self.lane;
+        if self.ahead.len() < need {
+            self.ahead.resize(need, Child::default());
+        }
         #[cfg(target_arch = "x86_64")]
         if self.s.bmi2 {
-            return Bmi2::search(self, 0, bound, rs, cs, 0);
+            return Bmi2::search(self, 0, bound, rs, cs, 0, 0, 0);
         }
-        Portable::search(self, 0, bound, rs, cs, 0)
+        Portable::search(self, 0, bound, rs, cs, 0, 0, 0)
     }
 
     fn limit_hit(&mut self) -> Option<Stop> {
@@ -727,9 +740,11 @@ impl Dfs<'_> {
     }
 
     /// Searches below a node of cost `g` whose abstractions are `rs` and `cs`, the previous move on axis
-    /// `last`.
+    /// `last`: its `n` children, on the other axis, already evaluated ahead at `ahead[slot..]` (the root,
+    /// `last` 0, evaluates its own, on both axes).
     #[inline(always)]
-    fn search<I: Isa>(&mut self, g: u32, bound: u32, rs: u32, cs: u32, last: u8) -> Found {
+    #[allow(clippy::too_many_arguments)]
+    fn search<I: Isa>(&mut self, g: u32, bound: u32, rs: u32, cs: u32, last: u8, slot: usize, n: usize) -> Found {
         let s = self.s;
         // The goal's estimate is 0, so its walking distance is too: only such nodes are compared.
         if s.rows.h(rs) + s.cols.h(cs) == 0 && self.is_goal() {
@@ -741,33 +756,109 @@ impl Dfs<'_> {
                 return Found::Stopped(stop);
             }
         }
+        if last != 0 {
+            return self.children::<I>(g, bound, last == HORIZONTAL, slot, n);
+        }
         let mut least = u32::MAX;
-        for (axis, vertical) in [(VERTICAL, true), (HORIZONTAL, false)] {
-            if last != axis {
-                match self.children::<I>(g, bound, rs, cs, vertical) {
-                    Found::No(n) => least = least.min(n),
-                    done => return done,
-                }
+        for (a, vertical) in [true, false].into_iter().enumerate() {
+            let slot = a * self.lane;
+            let n = self.first_looks::<I>(g, bound, rs, cs, vertical, slot);
+            match self.children::<I>(g, bound, vertical, slot, n) {
+                Found::No(n) => least = least.min(n),
+                done => return done,
             }
         }
         Found::No(least)
     }
 
-    /// Searches the children of the node (cost `g`, abstractions `rs` and `cs`) whose moves are on one axis.
-    /// All of them are evaluated before any is searched, in three passes: the walking distance of each (the
-    /// blank slid one cell further each time, then back), which cuts some with no table lookup; the table
-    /// entries of the others, asked of the memory all at once (prefetched), so that their misses overlap;
-    /// then the searches below those the estimate keeps, in the original order (up, down; left, right; the
-    /// nearer cell first).
+    /// Searches the `n` children of a node of cost `g` on one axis, evaluated ahead at `ahead[slot..]`: their
+    /// table entries read (asked for when they were evaluated), then, for those the estimate keeps, their
+    /// own children evaluated (so that all of those entries are on their way), then the searches below them,
+    /// least estimate first.
     #[inline(always)]
-    fn children<I: Isa>(&mut self, g: u32, bound: u32, rs: u32, cs: u32, vertical: bool) -> Found {
+    fn children<I: Isa>(&mut self, g: u32, bound: u32, vertical: bool, slot: usize, n: usize) -> Found {
+        let s = self.s;
+        let (line, stride) = if vertical { (self.blank / self.cols, self.cols) } else { (self.blank % self.cols, 1) };
+        self.counts.generated += n as u64;
+        if let Some(c) = &s.classes {
+            for k in &mut self.ahead[slot..slot + n] {
+                k.look_up(c, g, bound);
+            }
+        }
+        let kids = &self.ahead[slot..slot + n];
+        let mut least = u32::MAX;
+        let mut order = [0u8; MAX_LINE];
+        let mut kept = 0;
+        for (i, k) in kids.iter().enumerate() {
+            if k.f > bound {
+                least = least.min(k.f);
+            } else {
+                order[kept] = i as u8;
+                kept += 1;
+            }
+        }
+        // The least estimate first, then the least sum of the table's two values (ties in the order above),
+        // so that the last iteration tends to meet a solution sooner (on Korf's 100, 9% fewer nodes for the
+        // first key, 5% more for the second; the sum of all three terms, or the largest sum first, did worse).
+        for a in 1..kept {
+            let mut b = a;
+            let key = |i: u8| (kids[i as usize].f, kids[i as usize].sum);
+            while b > 0 && key(order[b - 1]) > key(order[b]) {
+                order.swap(b - 1, b);
+                b -= 1;
+            }
+        }
+        let next = if vertical { VERTICAL } else { HORIZONTAL };
+        // Children 0..line are the blank 1..=line cells toward line 0, the others away from it.
+        let place = |i: usize| if i < line { (true, i + 1) } else { (false, i - line + 1) };
+        let mut counts = [0u8; MAX_LINE];
+        let lane = self.lane;
+        for &i in &order[..kept] {
+            let i = i as usize;
+            let (toward, far) = place(i);
+            for _ in 0..far {
+                self.slide(if toward { self.blank - stride } else { self.blank + stride });
+            }
+            let k = self.ahead[slot + i];
+            counts[i] =
+                self.first_looks::<I>(g + 1, bound, k.rs, k.cs, !vertical, ((g as usize + 1) * lane + i) * lane) as u8;
+            for _ in 0..far {
+                self.slide(if toward { self.blank + stride } else { self.blank - stride });
+            }
+        }
+        for &i in &order[..kept] {
+            let i = i as usize;
+            let (toward, far) = place(i);
+            for _ in 0..far {
+                let from = if toward { self.blank - stride } else { self.blank + stride };
+                self.path.push(self.tiles[from]);
+                self.slide(from);
+            }
+            let k = self.ahead[slot + i];
+            let below = ((g as usize + 1) * lane + i) * lane;
+            match I::search(self, g + 1, bound, k.rs, k.cs, next, below, counts[i] as usize) {
+                Found::No(n) => least = least.min(n),
+                done => return done,
+            }
+            for _ in 0..far {
+                self.slide(if toward { self.blank + stride } else { self.blank - stride });
+                self.path.pop();
+            }
+        }
+        Found::No(least)
+    }
+
+    /// Evaluates the children of the node (cost `g`, abstractions `rs` and `cs`) whose moves are on one axis
+    /// into `ahead[slot..]`, by [`Dfs::first_look`] (the blank slid one cell further each time, then back);
+    /// how many.
+    #[inline(always)]
+    fn first_looks<I: Isa>(&mut self, g: u32, bound: u32, rs: u32, cs: u32, vertical: bool, slot: usize) -> usize {
         let s = self.s;
         let (line, lines, stride) = if vertical {
             (self.blank / self.cols, s.board.rows(), self.cols)
         } else {
             (self.blank % self.cols, self.cols, 1)
         };
-        let mut kids = [Child::default(); MAX_LINE];
         let mut n = 0;
         for d in 0..2 {
             let steps = if d == 0 { line } else { lines - 1 - line };
@@ -783,7 +874,7 @@ impl Dfs<'_> {
                 }
                 self.slide(from);
                 at = from_line;
-                kids[n] = self.first_look::<I>(g, bound, r, c);
+                self.ahead[slot + n] = self.first_look::<I>(g, bound, r, c);
                 n += 1;
             }
             for _ in 0..steps {
@@ -791,52 +882,7 @@ impl Dfs<'_> {
                 self.slide(back);
             }
         }
-        self.counts.generated += n as u64;
-        if let Some(c) = &s.classes {
-            for k in &mut kids[..n] {
-                k.look_up(c, g, bound);
-            }
-        }
-        let mut least = u32::MAX;
-        let mut order = [0usize; MAX_LINE];
-        let mut kept = 0;
-        for (i, k) in kids[..n].iter().enumerate() {
-            if k.f > bound {
-                least = least.min(k.f);
-            } else {
-                order[kept] = i;
-                kept += 1;
-            }
-        }
-        // The least estimate first, then the least sum of the table's two values (ties in the order above),
-        // so that the last iteration tends to meet a solution sooner (on Korf's 100, 9% fewer nodes for the
-        // first key, 5% more for the second; the sum of all three terms, or the largest sum first, did worse).
-        for a in 1..kept {
-            let mut b = a;
-            while b > 0 && (kids[order[b - 1]].f, kids[order[b - 1]].sum) > (kids[order[b]].f, kids[order[b]].sum) {
-                order.swap(b - 1, b);
-                b -= 1;
-            }
-        }
-        let next = if vertical { VERTICAL } else { HORIZONTAL };
-        for &i in &order[..kept] {
-            // Children 0..line are the blank 1..=line cells toward line 0, the others away from it.
-            let (toward, far) = if i < line { (true, i + 1) } else { (false, i - line + 1) };
-            for _ in 0..far {
-                let from = if toward { self.blank - stride } else { self.blank + stride };
-                self.path.push(self.tiles[from]);
-                self.slide(from);
-            }
-            match I::search(self, g + 1, bound, kids[i].rs, kids[i].cs, next) {
-                Found::No(n) => least = least.min(n),
-                done => return done,
-            }
-            for _ in 0..far {
-                self.slide(if toward { self.blank + stride } else { self.blank - stride });
-                self.path.pop();
-            }
-        }
-        Found::No(least)
+        n
     }
 
     /// A child's walking distance, and where the table holds its entries (prefetched) unless the walking
