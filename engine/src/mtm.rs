@@ -615,6 +615,7 @@ const CHECK_EVERY: u64 = 1 << 12;
 /// search below the root is in one instruction set.
 trait Isa {
     /// [`Dfs::search`].
+    #[allow(clippy::too_many_arguments)]
     fn search(dfs: &mut Dfs<'_>, g: u32, bound: u32, rs: u32, cs: u32, last: u8, slot: usize, n: usize) -> Found;
     /// [`ClassPdb::rank`].
     fn rank(pdb: &ClassPdb, masks: &[u32; MAX_CLASSES], blank: usize) -> usize;

@@ -247,8 +247,7 @@ impl ClassPdb {
         use std::arch::x86_64::_pext_u32;
         let mut free = ((1u64 << self.cells) - 1) as u32 & !(1 << blank);
         let mut rank = blank as u64;
-        for k in 1..self.classes - 1 {
-            let mask = masks[k];
+        for (k, &mask) in masks.iter().enumerate().take(self.classes - 1).skip(1) {
             // SAFETY: the caller's promise: the processor has BMI2.
             let p = unsafe { _pext_u32(mask, free) };
             let index = match self.colex.get(p as usize) {
