@@ -2,7 +2,8 @@
 CARGO ?= cargo
 PDBS ?= pdbs
 RESULTS ?= results
-RELEASE := target/release
+# Where cargo puts the release build (CARGO_TARGET_DIR when set, as cargo does).
+RELEASE := $(or $(CARGO_TARGET_DIR),target)/release
 
 .PHONY: all build main-binaries test install-check run pdbs pdbs-5x5 pdbs-mtm bench clean
 
