@@ -126,7 +126,7 @@ impl Backing {
 
     /// Whether the bytes are a private copy already (not the file's pages under a lease).
     pub fn is_private(&self) -> bool {
-        self.inner.lease.lock().unwrap_or_else(|p| p.into_inner()).is_none()
+        self.inner.is_private()
     }
 }
 
@@ -337,9 +337,14 @@ impl Promoter {
 }
 
 impl Inner {
+    /// The lease, while there is one (a panic elsewhere while it was held leaves it as it was: still usable).
+    fn lease(&self) -> std::sync::MutexGuard<'_, Option<Lease>> {
+        self.lease.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
     /// When the table is to be promoted unasked; `None` once it is private.
     fn due(&self) -> Option<Instant> {
-        self.lease.lock().unwrap_or_else(|p| p.into_inner()).as_ref().map(|l| l.opened + PROMOTE_AFTER)
+        self.lease().as_ref().map(|l| l.opened + PROMOTE_AFTER)
     }
 
     fn is_private(&self) -> bool {
@@ -350,7 +355,7 @@ impl Inner {
     /// going to, none.
     fn breaking(&self) -> bool {
         use std::os::fd::AsRawFd;
-        let guard = self.lease.lock().unwrap_or_else(|p| p.into_inner());
+        let guard = self.lease();
         // SAFETY: a query on our own descriptor.
         guard.as_ref().is_some_and(|l| unsafe { libc::fcntl(l.file.as_raw_fd(), libc::F_GETLEASE) } != libc::F_RDLCK)
     }
@@ -358,7 +363,7 @@ impl Inner {
     /// Copies the leased mapping into fresh memory moved over it, then gives up the lease. `broke`: a writer is
     /// waiting (the copy is then checked against the checksum).
     fn promote(&self, broke: bool) {
-        let mut guard = self.lease.lock().unwrap_or_else(|p| p.into_inner());
+        let mut guard = self.lease();
         let Some(lease) = guard.take() else { return };
         let copied = fresh(self.mapped).and_then(|ptr| {
             // SAFETY: `ptr` is fresh writable memory of `mapped` bytes; `self.ptr` holds `len <= mapped` readable
