@@ -64,6 +64,20 @@ impl Dual {
         cells[..s.tiles().len()].copy_from_slice(s.tiles());
         Dual { acting_blank: s.blank() as u8, cells }
     }
+
+    /// The dual as an ordinary position of `board` (cell `cells[t]` holds tile `t`) when the acting blank is
+    /// tile 0, i.e. the real blank is home: then it is exactly as far from the goal as the position (the module
+    /// doc), which is what a dual search may jump to. `None` elsewhere, where it is a position of another puzzle.
+    pub fn home_position(&self, board: Board) -> Option<State> {
+        if self.acting_blank != 0 {
+            return None;
+        }
+        let mut tiles = [0u8; MAX_CELLS];
+        for t in 0..board.cells() {
+            tiles[self.cells[t] as usize] = t as u8;
+        }
+        State::from_tiles(board, &tiles[..board.cells()])
+    }
 }
 
 /// Steps the search for `δ` takes before giving up on a pattern's dual lookup (which then falls back to the

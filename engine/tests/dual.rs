@@ -101,6 +101,49 @@ fn the_shifted_dual_is_admissible_on_every_small_position_and_the_simpler_readin
     assert!(unshifted_over > 0, "the unshifted reading never overestimated: the shift would be needless");
 }
 
+/// What a dual search's jump relies on: a position whose blank is home is exactly as far from the goal as its
+/// dual, an ordinary position then; with the blank elsewhere the inverse is often at another distance.
+#[test]
+fn a_blank_home_position_and_its_dual_are_equally_far_and_others_need_not_be() {
+    for board in ["2x3", "3x3", "2x4"] {
+        let board: Board = board.parse().unwrap();
+        let dist = bfs_distances(board);
+        let (mut home, mut changed, mut elsewhere_differ) = (0, 0, 0);
+        for (&packed, &d) in &dist {
+            let s = State::unpack(board, packed).unwrap();
+            let dual = Dual::of(&s);
+            match dual.home_position(board) {
+                Some(t) => {
+                    assert_eq!(s.blank(), 0);
+                    assert_eq!(dist.get(&t.pack()), Some(&d), "{board} {s}: its dual {t} is at another distance");
+                    home += 1;
+                    changed += (t != s) as usize;
+                }
+                None => {
+                    assert_ne!(s.blank(), 0);
+                    let mut inverse = [0u8; puzzle::MAX_CELLS];
+                    for (cell, &tile) in s.tiles().iter().enumerate() {
+                        inverse[tile as usize] = cell as u8;
+                    }
+                    let t = State::from_tiles(board, &inverse[..board.cells()]).unwrap();
+                    elsewhere_differ += (dist.get(&t.pack()) != Some(&d)) as usize;
+                }
+            }
+        }
+        assert_eq!(
+            home,
+            dist.len() / board.cells(),
+            "{board}: a position in every {} has its blank home",
+            board.cells()
+        );
+        assert!(changed > home / 2, "{board}: the dual is mostly the position itself: not an inverse");
+        assert!(
+            elsewhere_differ > 0,
+            "{board}: the inverse of every position is as far: the restriction would be needless"
+        );
+    }
+}
+
 #[test]
 fn the_simpler_readings_overestimate_the_recorded_counterexamples() {
     // The plain inverse on 2x3 (16 with these tables, 17 with a reflection added as first recorded).
