@@ -38,6 +38,12 @@
 //! differ by `k` modulo 2). It is above the acting blank's reading on most positions of 3x3 and 2x4 (and below
 //! on many), so the estimate is the larger of the two.
 //!
+//! **No dual search.** A dual search (DIDA*) goes on from the dual where its estimate is larger. Here the
+//! dual is a position of the same puzzle only where the blank is home ([`Dual::home_position`]); elsewhere
+//! it is one of the puzzle whose blank is tile `b`, whose only bound is the shifted reading above, weaker than
+//! the ordinary lookups, so a jump would take the search to the weaker side. The jumps that are possible gain
+//! nothing on Korf's 100 (`examples/dual_nodes.rs` with `DIDA=1`; BENCHMARKS.md).
+//!
 //! The exhaustive test (engine/tests/dual.rs) checks on every position of 2x3, 3x3 and 2x4, with plain and
 //! blank-aware tables, that this estimate never overestimates and that the two simpler readings do: the plain
 //! inverse, and the acting blank without `δ`.
