@@ -3,7 +3,7 @@
 use puzzle::{Board, PartitionError};
 use std::path::PathBuf;
 
-/// An engine error. [`Error::is_usage`] tells the user's mistakes (options, input) from the rest (a corrupt
+/// An engine error. Its `is_usage` (of [`search::Fault`]) tells the user's mistakes (options, input) from the rest (a corrupt
 /// table, an I/O failure, a bug), which is what exit codes are made of.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {

@@ -20,7 +20,7 @@ use std::time::{Duration, Instant};
 pub const BUILDER: &str = concat!("pdb-builder ", env!("CARGO_PKG_VERSION"));
 
 /// Everything that can go wrong. The first group is the user's input or options, the second the files and
-/// the machine; [`Error::is_usage`] tells them apart for exit statuses.
+/// the machine; its `is_usage` (of [`search::Fault`]) tells them apart for exit statuses.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
     /// The partition asked for is malformed or not one of the board's.
