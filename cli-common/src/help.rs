@@ -41,7 +41,7 @@ fn walk(cmd: &mut clap::Command, path: &str, root: &str, found: &mut Vec<String>
 
 /// The faults of one text written after (or before) a command's options: lines over [`WIDTH`], and lines
 /// of an `Examples:` block (up to the first blank line) that are neither a `#` comment above a command nor
-/// a command of `root` (or of [`OTHER_PROGRAMS`], or a pipe into `root`) nor the continuation of one.
+/// a command of `root` (or of `OTHER_PROGRAMS`, or a pipe into `root`) nor the continuation of one.
 pub fn text_faults(text: &str, root: &str) -> Vec<String> {
     let mut found: Vec<String> = text
         .lines()

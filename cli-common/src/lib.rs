@@ -128,7 +128,7 @@ fn is_broken_pipe(e: &anyhow::Error) -> bool {
 
 /// Runs a tool's `run` and turns its result into the process's exit code: an error is printed as one line,
 /// `NAME: error: ...`, on stderr. A closed stdout ends the tool quietly with code 0, as `head` expects. A
-/// panic is a bug, and ends the tool with one line and [`EXIT_FAILURE`] (see [`report_panics`]).
+/// panic is a bug, and ends the tool with one line and [`EXIT_FAILURE`] (see `report_panics`).
 pub fn main(name: &str, run: impl FnOnce() -> anyhow::Result<ExitCode>) -> ExitCode {
     report_panics(name);
     match std::panic::catch_unwind(std::panic::AssertUnwindSafe(run)) {

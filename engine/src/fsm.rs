@@ -179,7 +179,7 @@ impl MoveFsm {
     }
 
     /// The state after the blank moves `dir` (index into `Dir::ALL`), or [`PRUNED`]. The search steps
-    /// through [`MoveFsm::table`] instead, without this test of the width.
+    /// through `MoveFsm::table` instead, without this test of the width.
     pub fn step(&self, state: u32, dir: usize) -> u32 {
         match self.table() {
             TableRef::Narrow(next) => next.step(state, dir),

@@ -143,7 +143,7 @@ fn files_in<'a>(
     })
 }
 
-/// The first candidate of [`auto_candidates`] whose every table file is in `dir` (of either kind; the files
+/// The first candidate of `auto_candidates` whose every table file is in `dir` (of either kind; the files
 /// are not opened): the partitions `--heuristic auto` takes there, or None when it falls back.
 pub fn auto_choice(board: Board, dir: &Path) -> Option<Vec<&'static str>> {
     let complete =

@@ -12,7 +12,7 @@
 //! `/proc/sys/fs/lease-break-time` seconds (45 by default), and tells the lease holder with a signal (an opening
 //! that asked not to block, as `truncate` does, is refused with `EAGAIN` instead, and works once more a moment
 //! later). One
-//! background thread ([`Promoter`]) then *promotes* the table: it copies the mapped bytes into fresh anonymous
+//! background thread (`Promoter`) then *promotes* the table: it copies the mapped bytes into fresh anonymous
 //! memory, moves that over the mapping's addresses in one `mremap` (a reader sees the same bytes before and
 //! after: only the memory behind them changes), and only then gives up the lease, so the writer goes on against
 //! a file nobody reads any more. It does the same, unasked, once a table has been open for [`PROMOTE_AFTER`]: a

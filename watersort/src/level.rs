@@ -210,7 +210,7 @@ impl Level {
         &self.tubes
     }
 
-    /// One letter a colour: see [`letters_of`].
+    /// One letter a colour: see `letters_of`.
     pub fn letters(&self) -> Vec<char> {
         letters_of(&self.colours)
     }

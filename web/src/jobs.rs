@@ -7,7 +7,7 @@
 //! time limit): a bad request or a full queue is refused when the job is asked for, not later. Stopping one
 //! sets its search's cancel flag (the search ends at its next check of its limits, within milliseconds) and
 //! drops what is still waiting (for a permit, for the solver), so its place is free at once. A finished
-//! job is kept [`KEEP`] for its answer to be fetched, and at most [`MAX_FINISHED`] of them.
+//! job is kept [`KEEP`] for its answer to be fetched, and at most `MAX_FINISHED` of them.
 
 use crate::error::ApiError;
 use adapters::served::Watch;
