@@ -247,25 +247,35 @@ impl ClassPdb {
         use std::arch::x86_64::_pext_u32;
         let mut free = ((1u64 << self.cells) - 1) as u32 & !(1 << blank);
         let mut rank = blank as u64;
-        for (k, &mask) in masks.iter().enumerate().take(self.classes - 1).skip(1) {
+        // Unrolled: a fixed count of rounds, each left once the classes are done.
+        #[allow(clippy::needless_range_loop)]
+        for k in 1..MAX_CLASSES - 1 {
+            if k + 1 >= self.classes {
+                break;
+            }
+            let mask = masks[k];
             // SAFETY: the caller's promise: the processor has BMI2.
             let p = unsafe { _pext_u32(mask, free) };
             let index = match self.colex.get(p as usize) {
                 Some(&i) => i as u64,
-                None => {
-                    let (mut m, mut index, mut j) = (p, 0u64, 1);
-                    while m != 0 {
-                        index += self.choose[m.trailing_zeros() as usize][j];
-                        j += 1;
-                        m &= m - 1;
-                    }
-                    index
-                }
+                None => self.colex_rank(p),
             };
             rank += self.scale[k] * index;
             free &= !mask;
         }
         rank as usize
+    }
+
+    /// The colexicographic rank of the set of bits of `p`, bit by bit.
+    #[cold]
+    fn colex_rank(&self, p: u32) -> u64 {
+        let (mut m, mut index, mut j) = (p, 0u64, 1);
+        while m != 0 {
+            index += self.choose[m.trailing_zeros() as usize][j];
+            j += 1;
+            m &= m - 1;
+        }
+        index
     }
 
     /// The arrangement of rank `r`, each cell's class into `arr`.
@@ -305,12 +315,6 @@ impl ClassPdb {
     #[inline(always)]
     pub(crate) fn at(&self, rank: usize) -> u32 {
         self.dist[rank] as u32
-    }
-
-    /// Asks the memory for the entry of a rank, to be read soon.
-    #[inline(always)]
-    pub(crate) fn prefetch(&self, rank: u32) {
-        puzzle::prefetch::line(self.dist.as_ptr().wrapping_add(rank as usize));
     }
 
     /// Entries.
