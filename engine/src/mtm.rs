@@ -716,7 +716,8 @@ fn search_bmi2(dfs: &mut Dfs<'_>, g: u32, bound: u32, rs: u32, cs: u32, last: u8
 const WIDE: usize = 32;
 
 /// The position the search changes: each class's cells (with a relabelled-goal table) and in the reflected
-/// position, the tiles one a cell, the blank's cell. Small and `Copy`: a child's is kept with it when it is
+/// position, the tiles one a cell, the blank's cell, and the table's values there (direct and reflected),
+/// from which its children's are read off their residues ([`ClassPdb::near`]). Small and `Copy`: a child's is kept with it when it is
 /// evaluated, and the search moves to a child by copying it in (and back by copying the parent's), not by
 /// sliding tiles forth and back.
 #[derive(Clone, Copy)]
@@ -725,11 +726,20 @@ struct Pos {
     tmasks: [u32; MAX_CLASSES],
     tiles: [u8; MAX_CELLS],
     blank: u8,
+    direct: u8,
+    reflected: u8,
 }
 
 impl Default for Pos {
     fn default() -> Pos {
-        Pos { masks: [0; MAX_CLASSES], tmasks: [0; MAX_CLASSES], tiles: [0; MAX_CELLS], blank: 0 }
+        Pos {
+            masks: [0; MAX_CLASSES],
+            tmasks: [0; MAX_CLASSES],
+            tiles: [0; MAX_CELLS],
+            blank: 0,
+            direct: 0,
+            reflected: 0,
+        }
     }
 }
 
@@ -743,7 +753,8 @@ struct Dfs<'a> {
     rlabel: [u8; WIDE],
     /// Each cell's reflection (itself on a board that is not square).
     transpose: [u8; WIDE],
-    /// The relabelled-goal table and its entries, if there is one; whether it is read reflected too.
+    /// The relabelled-goal table and its residues ([`ClassPdb::packed`]), if there is one; whether it is read
+    /// reflected too.
     pdb: Option<&'a ClassPdb>,
     entries: &'a [u8],
     reflect: bool,
@@ -781,14 +792,29 @@ impl<'a> Dfs<'a> {
                 rlabel[..MAX_CELLS].copy_from_slice(rl);
             }
         }
+        let (direct, reflected) = match &s.classes {
+            Some(c) => {
+                let reflected =
+                    c.reflected_label.map_or(0, |_| c.pdb.at(c.pdb.rank(&tmasks, c.transpose[state.blank()] as usize)));
+                (c.pdb.at(c.pdb.rank(&masks, state.blank())), reflected)
+            }
+            None => (0, 0),
+        };
         Dfs {
             s,
-            pos: Pos { masks, tmasks, tiles: state.tile_array(), blank: state.blank() as u8 },
+            pos: Pos {
+                masks,
+                tmasks,
+                tiles: state.tile_array(),
+                blank: state.blank() as u8,
+                direct: direct as u8,
+                reflected: reflected as u8,
+            },
             label,
             rlabel,
             transpose,
             pdb: s.classes.as_ref().map(|c| &c.pdb),
-            entries: s.classes.as_ref().map_or(&[][..], |c| c.pdb.bytes()),
+            entries: s.classes.as_ref().map_or(&[][..], |c| c.pdb.packed()),
             reflect: s.classes.as_ref().is_some_and(|c| c.reflected_label.is_some()),
             cols: s.board.cols(),
             path: Vec::new(),
@@ -895,9 +921,9 @@ impl<'a> Dfs<'a> {
         };
         self.counts.generated += n as u64;
         if self.pdb.is_some() {
-            let entries = self.entries;
+            let (entries, node) = (self.entries, &self.pos);
             for k in &mut self.ahead[slot..slot + n] {
-                k.look_up(entries, g, bound, self.reflect);
+                k.look_up(entries, node, g, bound, self.reflect);
             }
         }
         let kids = &self.ahead[slot..slot + n];
@@ -1006,10 +1032,10 @@ impl<'a> Dfs<'a> {
             if let Some(pdb) = self.pdb {
                 let blank = self.pos.blank as usize;
                 kid.direct = I::rank(pdb, &self.pos.masks, blank) as u32;
-                puzzle::prefetch::line(self.entries.as_ptr().wrapping_add(kid.direct as usize));
+                puzzle::prefetch::line(self.entries.as_ptr().wrapping_add(kid.direct as usize >> 2));
                 if self.reflect {
                     kid.reflected = I::rank(pdb, &self.pos.tmasks, self.transpose[blank & (WIDE - 1)] as usize) as u32;
-                    puzzle::prefetch::line(self.entries.as_ptr().wrapping_add(kid.reflected as usize));
+                    puzzle::prefetch::line(self.entries.as_ptr().wrapping_add(kid.reflected as usize >> 2));
                 }
             }
         }
@@ -1040,16 +1066,18 @@ struct Child {
 }
 
 impl Child {
-    /// Reads the table's values (already asked for) from its entries, the reflected one (if `reflect`) only
-    /// if the direct one does not cut.
+    /// Reads the table's values (already asked for) from its residues, by those of the parent `node`, the
+    /// reflected one (if `reflect`) only if the direct one does not cut; a child the estimate keeps has both.
     #[inline(always)]
-    fn look_up(&mut self, entries: &[u8], g: u32, bound: u32, reflect: bool) {
+    fn look_up(&mut self, entries: &[u8], node: &Pos, g: u32, bound: u32, reflect: bool) {
         if self.direct != NONE {
-            let direct = entries[self.direct as usize] as u32;
+            let direct = ClassPdb::near(entries, self.direct, node.direct as u32);
+            self.pos.direct = direct as u8;
             self.f = self.f.max(g + 1 + direct);
             self.sum += direct;
             if reflect && self.f <= bound {
-                let reflected = entries[self.reflected as usize] as u32;
+                let reflected = ClassPdb::near(entries, self.reflected, node.reflected as u32);
+                self.pos.reflected = reflected as u8;
                 self.f = self.f.max(g + 1 + reflected);
                 self.sum += reflected;
             }
