@@ -41,8 +41,8 @@
 //! one only where the direct one does not cut. The children kept are searched least estimate first, then
 //! least sum of the table's two values: any order is as optimal, and this one meets a solution sooner in the
 //! last iteration. Where the processor has BMI2 (checked at run time) the search is compiled for it and ranks
-//! in the table by `pext`. A child evaluated past the walking distance keeps its position (a small copy), so
-//! that the search moves to it, and back to the parent, by copying, not by sliding tiles again.
+//! in the table by `pext`. The table is read as residues modulo 4 (`mtm_pdb`), each child's value from its
+//! parent's.
 //!
 //! When an axis's abstract space is too large to tabulate (over [`WD_MAX_STATES`] states: 5x5 and long
 //! boards), that axis's term is the weaker `ceil(D / (lines - 1))`, where `D` is the tiles' summed
@@ -715,11 +715,10 @@ fn search_bmi2(dfs: &mut Dfs<'_>, g: u32, bound: u32, rs: u32, cs: u32, last: u8
 /// masked by `WIDE - 1` needs no bounds check.
 const WIDE: usize = 32;
 
-/// The position the search changes: each class's cells (with a relabelled-goal table) and in the reflected
-/// position, the tiles one a cell, the blank's cell, and the table's values there (direct and reflected),
-/// from which its children's are read off their residues ([`ClassPdb::near`]). Small and `Copy`: a child's is kept with it when it is
-/// evaluated, and the search moves to a child by copying it in (and back by copying the parent's), not by
-/// sliding tiles forth and back.
+/// The position the search changes in place (a tile slid forth, then back): each class's cells (with a
+/// relabelled-goal table) and in the reflected position, the tiles one a cell, the blank's cell, and the
+/// table's values there (direct and reflected), from which its children's are read off their residues
+/// ([`ClassPdb::near`]).
 #[derive(Clone, Copy)]
 struct Pos {
     masks: [u32; MAX_CLASSES],
@@ -728,19 +727,6 @@ struct Pos {
     blank: u8,
     direct: u8,
     reflected: u8,
-}
-
-impl Default for Pos {
-    fn default() -> Pos {
-        Pos {
-            masks: [0; MAX_CLASSES],
-            tmasks: [0; MAX_CLASSES],
-            tiles: [0; MAX_CELLS],
-            blank: 0,
-            direct: 0,
-            reflected: 0,
-        }
-    }
 }
 
 /// One depth-first search's state: the position, changed in place and restored.
@@ -950,52 +936,58 @@ impl<'a> Dfs<'a> {
             }
         }
         let next = if vertical { VERTICAL } else { HORIZONTAL };
-        let parent = self.pos;
+        // Children 0..line are the blank 1..=line cells toward line 0, the others away from it.
+        let place = |i: usize| if i < line { (true, i + 1) } else { (false, i - line + 1) };
         let lane = self.lane;
+        let node = (self.pos.direct, self.pos.reflected);
         let mut counts = [0u8; MAX_LINE];
         for &i in &order[..kept] {
             let i = i as usize;
-            let k = &self.ahead[slot + i];
-            let (rs, cs) = (k.rs, k.cs);
-            self.pos = k.pos;
+            let (toward, far) = place(i);
+            for _ in 0..far {
+                self.slide(if toward { self.pos.blank as usize - stride } else { self.pos.blank as usize + stride });
+            }
+            let k = self.ahead[slot + i];
+            (self.pos.direct, self.pos.reflected) = (k.direct_h, k.reflected_h);
             counts[i] =
-                self.first_looks::<I>(g + 1, bound, rs, cs, !vertical, ((g as usize + 1) * lane + i) * lane) as u8;
+                self.first_looks::<I>(g + 1, bound, k.rs, k.cs, !vertical, ((g as usize + 1) * lane + i) * lane) as u8;
+            for _ in 0..far {
+                self.slide(if toward { self.pos.blank as usize + stride } else { self.pos.blank as usize - stride });
+            }
         }
-        // Children 0..line are the blank 1..=line cells toward line 0, the others away from it.
-        let place = |i: usize| if i < line { (true, i + 1) } else { (false, i - line + 1) };
-        let depth = self.path.len();
         for &i in &order[..kept] {
             let i = i as usize;
             let (toward, far) = place(i);
-            let mut cell = parent.blank as usize;
             for _ in 0..far {
-                cell = if toward { cell - stride } else { cell + stride };
-                self.path.push(parent.tiles[cell]);
+                let from = if toward { self.pos.blank as usize - stride } else { self.pos.blank as usize + stride };
+                self.path.push(self.pos.tiles[from]);
+                self.slide(from);
             }
-            let k = &self.ahead[slot + i];
-            let (rs, cs) = (k.rs, k.cs);
-            self.pos = k.pos;
+            let k = self.ahead[slot + i];
+            (self.pos.direct, self.pos.reflected) = (k.direct_h, k.reflected_h);
             let below = ((g as usize + 1) * lane + i) * lane;
-            match I::search(self, g + 1, bound, rs, cs, next, below, counts[i] as usize) {
+            match I::search(self, g + 1, bound, k.rs, k.cs, next, below, counts[i] as usize) {
                 Found::No(n) => least = least.min(n),
                 done => return done,
             }
-            self.path.truncate(depth);
+            for _ in 0..far {
+                self.slide(if toward { self.pos.blank as usize + stride } else { self.pos.blank as usize - stride });
+                self.path.pop();
+            }
         }
-        self.pos = parent;
+        (self.pos.direct, self.pos.reflected) = node;
         Found::No(least)
     }
 
     /// Evaluates the children of the node (cost `g`, abstractions `rs` and `cs`) whose moves are on one axis
     /// into `ahead[slot..]`, by [`Dfs::first_look`] (the blank slid one cell further each time, then the
-    /// node's position copied back); how many.
+    /// back); how many.
     #[inline(always)]
     fn first_looks<I: Isa>(&mut self, g: u32, bound: u32, rs: u32, cs: u32, vertical: bool, slot: usize) -> usize {
         let s = self.s;
         let blank = self.pos.blank as usize;
         let (line, lines, stride) =
             if vertical { (blank / self.cols, s.board.rows(), self.cols) } else { (blank % self.cols, self.cols, 1) };
-        let start = self.pos;
         let mut n = 0;
         for d in 0..2 {
             let steps = if d == 0 { line } else { lines - 1 - line };
@@ -1011,11 +1003,13 @@ impl<'a> Dfs<'a> {
                 }
                 self.slide(from);
                 at = from_line;
-                let kid = self.first_look::<I>(g, bound, r, c);
-                self.ahead[slot + n] = kid;
+                self.ahead[slot + n] = self.first_look::<I>(g, bound, r, c);
                 n += 1;
             }
-            self.pos = start;
+            for _ in 0..steps {
+                let blank = self.pos.blank as usize;
+                self.slide(if d == 0 { blank + stride } else { blank - stride });
+            }
         }
         n
     }
@@ -1026,9 +1020,8 @@ impl<'a> Dfs<'a> {
     fn first_look<I: Isa>(&self, g: u32, bound: u32, rs: u32, cs: u32) -> Child {
         let s = self.s;
         let f = g + 1 + s.rows.h(rs) + s.cols.h(cs);
-        let mut kid = Child { rs, cs, f, direct: NONE, reflected: NONE, sum: 0, pos: Pos::default() };
+        let mut kid = Child { rs, cs, f, direct: NONE, reflected: NONE, sum: 0, direct_h: 0, reflected_h: 0 };
         if f <= bound {
-            kid.pos = self.pos;
             if let Some(pdb) = self.pdb {
                 let blank = self.pos.blank as usize;
                 kid.direct = I::rank(pdb, &self.pos.masks, blank) as u32;
@@ -1061,8 +1054,9 @@ struct Child {
     reflected: u32,
     /// The table's values read, summed: the second key of the order the children are searched in.
     sum: u32,
-    /// Its position, when the walking distance does not cut it.
-    pos: Pos,
+    /// The table's values read, direct and reflected (a child the estimate keeps has both).
+    direct_h: u8,
+    reflected_h: u8,
 }
 
 impl Child {
@@ -1072,12 +1066,12 @@ impl Child {
     fn look_up(&mut self, entries: &[u8], node: &Pos, g: u32, bound: u32, reflect: bool) {
         if self.direct != NONE {
             let direct = ClassPdb::near(entries, self.direct, node.direct as u32);
-            self.pos.direct = direct as u8;
+            self.direct_h = direct as u8;
             self.f = self.f.max(g + 1 + direct);
             self.sum += direct;
             if reflect && self.f <= bound {
                 let reflected = ClassPdb::near(entries, self.reflected, node.reflected as u32);
-                self.pos.reflected = reflected as u8;
+                self.reflected_h = reflected as u8;
                 self.f = self.f.max(g + 1 + reflected);
                 self.sum += reflected;
             }
