@@ -980,7 +980,7 @@ impl<'a> Dfs<'a> {
     }
 
     /// Evaluates the children of the node (cost `g`, abstractions `rs` and `cs`) whose moves are on one axis
-    /// into `ahead[slot..]`, by [`Dfs::first_look`] (the blank slid one cell further each time, then the
+    /// into `ahead[slot..]`, by [`Dfs::first_look`] (the blank slid one cell further each time, then slid
     /// back); how many.
     #[inline(always)]
     fn first_looks<I: Isa>(&mut self, g: u32, bound: u32, rs: u32, cs: u32, vertical: bool, slot: usize) -> usize {
