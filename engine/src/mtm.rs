@@ -41,7 +41,8 @@
 //! one only where the direct one does not cut. The children kept are searched least estimate first, then
 //! least sum of the table's two values: any order is as optimal, and this one meets a solution sooner in the
 //! last iteration. Where the processor has BMI2 (checked at run time) the search is compiled for it and ranks
-//! in the table by `pext`.
+//! in the table by `pext`. The table is read as residues modulo 4 (`mtm_pdb`), each child's value from its
+//! parent's.
 //!
 //! When an axis's abstract space is too large to tabulate (over [`WD_MAX_STATES`] states: 5x5 and long
 //! boards), that axis's term is the weaker `ceil(D / (lines - 1))`, where `D` is the tiles' summed
@@ -595,21 +596,7 @@ impl MtmSolver {
         let (rs, cs) = self.abstractions(state);
         let (masks, tmasks) = self.masks(state);
         let root_h = self.h(rs, cs, &masks, &tmasks, state.blank());
-        let mut dfs = Dfs {
-            s: self,
-            masks,
-            tmasks,
-            cols: self.board.cols(),
-            tiles: state.tile_array(),
-            blank: state.blank(),
-            path: Vec::new(),
-            ahead: Vec::new(),
-            lane: self.board.rows().max(self.board.cols()) - 1,
-            counts: Counts::default(),
-            limits,
-            started,
-            next_check: CHECK_EVERY,
-        };
+        let mut dfs = Dfs::new(self, state, limits, started);
         let mut bound = root_h;
         let mut per_iteration = Vec::new();
         loop {
@@ -724,15 +711,40 @@ fn search_bmi2(dfs: &mut Dfs<'_>, g: u32, bound: u32, rs: u32, cs: u32, last: u8
     dfs.search::<Bmi2>(g, bound, rs, cs, last, slot, n)
 }
 
+/// Room for a tile or cell number used as an index: 32, a power of two above [`MAX_CELLS`], so that an index
+/// masked by `WIDE - 1` needs no bounds check.
+const WIDE: usize = 32;
+
+/// The position the search changes in place (a tile slid forth, then back): each class's cells (with a
+/// relabelled-goal table) and in the reflected position, the tiles one a cell, the blank's cell, and the
+/// table's values there (direct and reflected), from which its children's are read off their residues
+/// ([`ClassPdb::near`]).
+#[derive(Clone, Copy)]
+struct Pos {
+    masks: [u32; MAX_CLASSES],
+    tmasks: [u32; MAX_CLASSES],
+    tiles: [u8; MAX_CELLS],
+    blank: u8,
+    direct: u8,
+    reflected: u8,
+}
+
 /// One depth-first search's state: the position, changed in place and restored.
 struct Dfs<'a> {
     s: &'a MtmSolver,
-    /// Each class's cells (with a relabelled-goal table), and in the reflected position.
-    masks: [u32; MAX_CLASSES],
-    tmasks: [u32; MAX_CLASSES],
+    pos: Pos,
+    /// Each tile's class in the table, and in the reflected position (0 for every tile without a table, or
+    /// without reflection: class 0's mask is then kept but never read), indexed by tile.
+    label: [u8; WIDE],
+    rlabel: [u8; WIDE],
+    /// Each cell's reflection (itself on a board that is not square).
+    transpose: [u8; WIDE],
+    /// The relabelled-goal table and its residues ([`ClassPdb::packed`]), if there is one; whether it is read
+    /// reflected too.
+    pdb: Option<&'a ClassPdb>,
+    entries: &'a [u8],
+    reflect: bool,
     cols: usize,
-    tiles: [u8; MAX_CELLS],
-    blank: usize,
     /// The tiles slid so far, one a cell.
     path: Vec<u8>,
     /// Children evaluated ahead ([`Dfs::first_looks`]), by depth: those of the `i`-th child of a node of
@@ -751,7 +763,56 @@ struct Dfs<'a> {
 const VERTICAL: u8 = 1;
 const HORIZONTAL: u8 = 2;
 
-impl Dfs<'_> {
+impl<'a> Dfs<'a> {
+    /// The search of `state` by `s`, not yet begun.
+    fn new(s: &'a MtmSolver, state: &State, limits: &'a Limits, started: Instant) -> Dfs<'a> {
+        let (masks, tmasks) = s.masks(state);
+        let (mut label, mut rlabel, mut transpose) = ([0u8; WIDE], [0u8; WIDE], [0u8; WIDE]);
+        for (c, t) in transpose.iter_mut().enumerate() {
+            *t = c as u8;
+        }
+        if let Some(c) = &s.classes {
+            label[..MAX_CELLS].copy_from_slice(&c.pdb.label);
+            transpose[..MAX_CELLS].copy_from_slice(&c.transpose);
+            if let Some(rl) = &c.reflected_label {
+                rlabel[..MAX_CELLS].copy_from_slice(rl);
+            }
+        }
+        let (direct, reflected) = match &s.classes {
+            Some(c) => {
+                let reflected =
+                    c.reflected_label.map_or(0, |_| c.pdb.at(c.pdb.rank(&tmasks, c.transpose[state.blank()] as usize)));
+                (c.pdb.at(c.pdb.rank(&masks, state.blank())), reflected)
+            }
+            None => (0, 0),
+        };
+        Dfs {
+            s,
+            pos: Pos {
+                masks,
+                tmasks,
+                tiles: state.tile_array(),
+                blank: state.blank() as u8,
+                direct: direct as u8,
+                reflected: reflected as u8,
+            },
+            label,
+            rlabel,
+            transpose,
+            pdb: s.classes.as_ref().map(|c| &c.pdb),
+            entries: s.classes.as_ref().map_or(&[][..], |c| c.pdb.packed()),
+            reflect: s.classes.as_ref().is_some_and(|c| c.reflected_label.is_some()),
+            cols: s.board.cols(),
+            path: Vec::new(),
+            ahead: Vec::new(),
+            lane: s.board.rows().max(s.board.cols()) - 1,
+            counts: Counts::default(),
+            limits,
+            started,
+            next_check: CHECK_EVERY,
+        }
+    }
+
     /// One iteration's search from the root, compiled for the processor's instructions where it has them.
     fn root(&mut self, bound: u32, rs: u32, cs: u32) -> Found {
         let need = (bound as usize + 3) * self.lane * self.lane;
@@ -784,22 +845,21 @@ impl Dfs<'_> {
     }
 
     fn is_goal(&self) -> bool {
-        self.tiles[..self.s.board.cells()].iter().enumerate().all(|(c, &t)| c == t as usize)
+        self.pos.tiles[..self.s.board.cells()].iter().enumerate().all(|(c, &t)| c == t as usize)
     }
 
     /// Slides the tile on `from` (next to the blank) into the blank.
     #[inline(always)]
     fn slide(&mut self, from: usize) {
-        let t = self.tiles[from];
-        if let Some(c) = &self.s.classes {
-            self.masks[c.pdb.label[t as usize] as usize] ^= 1 << from | 1 << self.blank;
-            if let Some(rl) = &c.reflected_label {
-                self.tmasks[rl[t as usize] as usize] ^= 1 << c.transpose[from] | 1 << c.transpose[self.blank];
-            }
-        }
-        self.tiles[self.blank] = t;
-        self.tiles[from] = 0;
-        self.blank = from;
+        let p = &mut self.pos;
+        let (from, blank) = (from & (WIDE - 1), p.blank as usize & (WIDE - 1));
+        let t = p.tiles[from] as usize & (WIDE - 1);
+        p.masks[self.label[t] as usize & (MAX_CLASSES - 1)] ^= 1 << from | 1 << blank;
+        p.tmasks[self.rlabel[t] as usize & (MAX_CLASSES - 1)] ^=
+            1 << (self.transpose[from] & 31) | 1 << (self.transpose[blank] & 31);
+        p.tiles[blank] = t as u8;
+        p.tiles[from] = 0;
+        p.blank = from as u8;
     }
 
     /// Searches below a node of cost `g` whose abstractions are `rs` and `cs`, the previous move on axis
@@ -837,15 +897,19 @@ impl Dfs<'_> {
     /// Searches the `n` children of a node of cost `g` on one axis, evaluated ahead at `ahead[slot..]`: their
     /// table entries read (asked for when they were evaluated), then, for those the estimate keeps, their
     /// own children evaluated (so that all of those entries are on their way), then the searches below them,
-    /// least estimate first.
+    /// least estimate first. The node's position is as it was when this returns without a solution.
     #[inline(always)]
     fn children<I: Isa>(&mut self, g: u32, bound: u32, vertical: bool, slot: usize, n: usize) -> Found {
-        let s = self.s;
-        let (line, stride) = if vertical { (self.blank / self.cols, self.cols) } else { (self.blank % self.cols, 1) };
+        let (line, stride) = if vertical {
+            (self.pos.blank as usize / self.cols, self.cols)
+        } else {
+            (self.pos.blank as usize % self.cols, 1)
+        };
         self.counts.generated += n as u64;
-        if let Some(c) = &s.classes {
+        if self.pdb.is_some() {
+            let (entries, node) = (self.entries, &self.pos);
             for k in &mut self.ahead[slot..slot + n] {
-                k.look_up(c, g, bound);
+                k.look_up(entries, node, g, bound, self.reflect);
             }
         }
         let kids = &self.ahead[slot..slot + n];
@@ -874,62 +938,64 @@ impl Dfs<'_> {
         let next = if vertical { VERTICAL } else { HORIZONTAL };
         // Children 0..line are the blank 1..=line cells toward line 0, the others away from it.
         let place = |i: usize| if i < line { (true, i + 1) } else { (false, i - line + 1) };
-        let mut counts = [0u8; MAX_LINE];
         let lane = self.lane;
+        let node = (self.pos.direct, self.pos.reflected);
+        let mut counts = [0u8; MAX_LINE];
         for &i in &order[..kept] {
             let i = i as usize;
             let (toward, far) = place(i);
             for _ in 0..far {
-                self.slide(if toward { self.blank - stride } else { self.blank + stride });
+                self.slide(if toward { self.pos.blank as usize - stride } else { self.pos.blank as usize + stride });
             }
             let k = self.ahead[slot + i];
+            (self.pos.direct, self.pos.reflected) = (k.direct_h, k.reflected_h);
             counts[i] =
                 self.first_looks::<I>(g + 1, bound, k.rs, k.cs, !vertical, ((g as usize + 1) * lane + i) * lane) as u8;
             for _ in 0..far {
-                self.slide(if toward { self.blank + stride } else { self.blank - stride });
+                self.slide(if toward { self.pos.blank as usize + stride } else { self.pos.blank as usize - stride });
             }
         }
         for &i in &order[..kept] {
             let i = i as usize;
             let (toward, far) = place(i);
             for _ in 0..far {
-                let from = if toward { self.blank - stride } else { self.blank + stride };
-                self.path.push(self.tiles[from]);
+                let from = if toward { self.pos.blank as usize - stride } else { self.pos.blank as usize + stride };
+                self.path.push(self.pos.tiles[from]);
                 self.slide(from);
             }
             let k = self.ahead[slot + i];
+            (self.pos.direct, self.pos.reflected) = (k.direct_h, k.reflected_h);
             let below = ((g as usize + 1) * lane + i) * lane;
             match I::search(self, g + 1, bound, k.rs, k.cs, next, below, counts[i] as usize) {
                 Found::No(n) => least = least.min(n),
                 done => return done,
             }
             for _ in 0..far {
-                self.slide(if toward { self.blank + stride } else { self.blank - stride });
+                self.slide(if toward { self.pos.blank as usize + stride } else { self.pos.blank as usize - stride });
                 self.path.pop();
             }
         }
+        (self.pos.direct, self.pos.reflected) = node;
         Found::No(least)
     }
 
     /// Evaluates the children of the node (cost `g`, abstractions `rs` and `cs`) whose moves are on one axis
-    /// into `ahead[slot..]`, by [`Dfs::first_look`] (the blank slid one cell further each time, then back);
-    /// how many.
+    /// into `ahead[slot..]`, by [`Dfs::first_look`] (the blank slid one cell further each time, then slid
+    /// back); how many.
     #[inline(always)]
     fn first_looks<I: Isa>(&mut self, g: u32, bound: u32, rs: u32, cs: u32, vertical: bool, slot: usize) -> usize {
         let s = self.s;
-        let (line, lines, stride) = if vertical {
-            (self.blank / self.cols, s.board.rows(), self.cols)
-        } else {
-            (self.blank % self.cols, self.cols, 1)
-        };
+        let blank = self.pos.blank as usize;
+        let (line, lines, stride) =
+            if vertical { (blank / self.cols, s.board.rows(), self.cols) } else { (blank % self.cols, self.cols, 1) };
         let mut n = 0;
         for d in 0..2 {
             let steps = if d == 0 { line } else { lines - 1 - line };
             let (mut r, mut c, mut at) = (rs, cs, line);
             for _ in 0..steps {
-                let (from, from_line) =
-                    if d == 0 { (self.blank - stride, at - 1) } else { (self.blank + stride, at + 1) };
-                let t = self.tiles[from] as usize;
+                let blank = self.pos.blank as usize;
+                let (from, from_line) = if d == 0 { (blank - stride, at - 1) } else { (blank + stride, at + 1) };
+                let t = self.pos.tiles[from] as usize;
                 if vertical {
                     r = s.rows.step(r, d, s.row_class[t] as usize, from_line, at);
                 } else {
@@ -941,27 +1007,28 @@ impl Dfs<'_> {
                 n += 1;
             }
             for _ in 0..steps {
-                let back = if d == 0 { self.blank + stride } else { self.blank - stride };
-                self.slide(back);
+                let blank = self.pos.blank as usize;
+                self.slide(if d == 0 { blank + stride } else { blank - stride });
             }
         }
         n
     }
 
-    /// A child's walking distance, and where the table holds its entries (prefetched) unless the walking
-    /// distance alone cuts it.
+    /// A child's walking distance, and, unless the walking distance alone cuts it, its position and where
+    /// the table holds its entries (prefetched).
     #[inline(always)]
     fn first_look<I: Isa>(&self, g: u32, bound: u32, rs: u32, cs: u32) -> Child {
         let s = self.s;
         let f = g + 1 + s.rows.h(rs) + s.cols.h(cs);
-        let mut kid = Child { rs, cs, f, direct: NONE, reflected: NONE, sum: 0 };
-        if let Some(c) = &s.classes {
-            if f <= bound {
-                kid.direct = I::rank(&c.pdb, &self.masks, self.blank) as u32;
-                c.pdb.prefetch(kid.direct);
-                if c.reflected_label.is_some() {
-                    kid.reflected = I::rank(&c.pdb, &self.tmasks, c.transpose[self.blank] as usize) as u32;
-                    c.pdb.prefetch(kid.reflected);
+        let mut kid = Child { rs, cs, f, direct: NONE, reflected: NONE, sum: 0, direct_h: 0, reflected_h: 0 };
+        if f <= bound {
+            if let Some(pdb) = self.pdb {
+                let blank = self.pos.blank as usize;
+                kid.direct = I::rank(pdb, &self.pos.masks, blank) as u32;
+                puzzle::prefetch::line(self.entries.as_ptr().wrapping_add(kid.direct as usize >> 2));
+                if self.reflect {
+                    kid.reflected = I::rank(pdb, &self.pos.tmasks, self.transpose[blank & (WIDE - 1)] as usize) as u32;
+                    puzzle::prefetch::line(self.entries.as_ptr().wrapping_add(kid.reflected as usize >> 2));
                 }
             }
         }
@@ -987,18 +1054,24 @@ struct Child {
     reflected: u32,
     /// The table's values read, summed: the second key of the order the children are searched in.
     sum: u32,
+    /// The table's values read, direct and reflected (a child the estimate keeps has both).
+    direct_h: u8,
+    reflected_h: u8,
 }
 
 impl Child {
-    /// Reads the table's values (already asked for), the reflected one only if the direct one does not cut.
+    /// Reads the table's values (already asked for) from its residues, by those of the parent `node`, the
+    /// reflected one (if `reflect`) only if the direct one does not cut; a child the estimate keeps has both.
     #[inline(always)]
-    fn look_up(&mut self, c: &Classes, g: u32, bound: u32) {
+    fn look_up(&mut self, entries: &[u8], node: &Pos, g: u32, bound: u32, reflect: bool) {
         if self.direct != NONE {
-            let direct = c.pdb.at(self.direct as usize);
+            let direct = ClassPdb::near(entries, self.direct, node.direct as u32);
+            self.direct_h = direct as u8;
             self.f = self.f.max(g + 1 + direct);
             self.sum += direct;
-            if self.reflected != NONE && self.f <= bound {
-                let reflected = c.pdb.at(self.reflected as usize);
+            if reflect && self.f <= bound {
+                let reflected = ClassPdb::near(entries, self.reflected, node.reflected as u32);
+                self.reflected_h = reflected as u8;
                 self.f = self.f.max(g + 1 + reflected);
                 self.sum += reflected;
             }

@@ -124,6 +124,18 @@ impl Backing {
         Ok(Backing { inner: Arc::new(inner) })
     }
 
+    /// `len` bytes of fresh anonymous memory (2 MiB aligned and advised into huge pages when at least that
+    /// long) written by `fill`, then read-only: a table made in memory that is read at random.
+    pub fn filled(len: usize, fill: impl FnOnce(&mut [u8])) -> io::Result<Backing> {
+        let mapped = len.max(1).next_multiple_of(page_size());
+        let ptr = fresh(mapped)?;
+        let inner = Inner { ptr, len, mapped, lease: Mutex::new(None) };
+        // SAFETY: `ptr..ptr+len` lies inside the fresh writable mapping, which nothing else refers to yet.
+        fill(unsafe { std::slice::from_raw_parts_mut(ptr, len) });
+        protect(ptr, mapped)?;
+        Ok(Backing { inner: Arc::new(inner) })
+    }
+
     /// Whether the bytes are a private copy already (not the file's pages under a lease).
     pub fn is_private(&self) -> bool {
         self.inner.is_private()
@@ -531,6 +543,19 @@ mod tests {
         write(&path, &bytes[..10]);
         assert!(table[..] == bytes[..]);
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// A table made in memory holds what its maker wrote, is 2 MiB aligned when at least that long, and is
+    /// private; an empty one is empty.
+    #[test]
+    fn filled_tables_hold_what_was_written() {
+        let bytes = sample();
+        let table = Backing::filled(bytes.len(), |b| b.copy_from_slice(&bytes)).unwrap();
+        assert!(table[..] == bytes[..] && table.is_private());
+        assert!((table.as_ptr() as usize).is_multiple_of(HUGE));
+        let small = Backing::filled(3, |b| b.copy_from_slice(&[7, 8, 9])).unwrap();
+        assert_eq!(&small[..], &[7, 8, 9]);
+        assert!(Backing::filled(0, |_| {}).unwrap().is_empty());
     }
 
     /// No lease while the file is open for writing, and none for a small table: both are copied at once, and
