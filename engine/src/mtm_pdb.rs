@@ -166,7 +166,10 @@ impl ClassPdb {
             }
         };
         let len = dist.len().div_ceil(4);
-        self.packed = match puzzle::backing::Backing::filled(len, fill) {
+        self.packed = match puzzle::backing::Backing::filled(len, |out| {
+            fill(out);
+            Ok(())
+        }) {
             Ok(copy) => Dist::Read { copy, start: 0 },
             Err(_) => {
                 let mut v = vec![0; len];

@@ -116,22 +116,18 @@ impl Backing {
     /// The first `len` bytes of `file` read now into fresh anonymous memory (2 MiB aligned when at least that
     /// long). An error if the file holds fewer bytes by the time they are read.
     pub fn copy(file: &File, len: usize) -> io::Result<Backing> {
-        let mapped = len.max(1).next_multiple_of(page_size());
-        let ptr = fresh(mapped)?;
-        let inner = Inner { ptr, len, mapped, lease: Mutex::new(None) };
-        fill(ptr, len, file)?;
-        protect(ptr, mapped)?;
-        Ok(Backing { inner: Arc::new(inner) })
+        Backing::filled(len, |bytes| fill(bytes.as_mut_ptr(), bytes.len(), file))
     }
 
     /// `len` bytes of fresh anonymous memory (2 MiB aligned and advised into huge pages when at least that
-    /// long) written by `fill`, then read-only: a table made in memory that is read at random.
-    pub fn filled(len: usize, fill: impl FnOnce(&mut [u8])) -> io::Result<Backing> {
+    /// long) written by `fill`, then read-only: a table made in memory that is read at random. An error if
+    /// `fill` fails (the memory is then freed).
+    pub fn filled(len: usize, fill: impl FnOnce(&mut [u8]) -> io::Result<()>) -> io::Result<Backing> {
         let mapped = len.max(1).next_multiple_of(page_size());
         let ptr = fresh(mapped)?;
         let inner = Inner { ptr, len, mapped, lease: Mutex::new(None) };
         // SAFETY: `ptr..ptr+len` lies inside the fresh writable mapping, which nothing else refers to yet.
-        fill(unsafe { std::slice::from_raw_parts_mut(ptr, len) });
+        fill(unsafe { std::slice::from_raw_parts_mut(ptr, len) })?;
         protect(ptr, mapped)?;
         Ok(Backing { inner: Arc::new(inner) })
     }
@@ -550,12 +546,20 @@ mod tests {
     #[test]
     fn filled_tables_hold_what_was_written() {
         let bytes = sample();
-        let table = Backing::filled(bytes.len(), |b| b.copy_from_slice(&bytes)).unwrap();
+        let table = Backing::filled(bytes.len(), |b| {
+            b.copy_from_slice(&bytes);
+            Ok(())
+        })
+        .unwrap();
         assert!(table[..] == bytes[..] && table.is_private());
         assert!((table.as_ptr() as usize).is_multiple_of(HUGE));
-        let small = Backing::filled(3, |b| b.copy_from_slice(&[7, 8, 9])).unwrap();
+        let small = Backing::filled(3, |b| {
+            b.copy_from_slice(&[7, 8, 9]);
+            Ok(())
+        })
+        .unwrap();
         assert_eq!(&small[..], &[7, 8, 9]);
-        assert!(Backing::filled(0, |_| {}).unwrap().is_empty());
+        assert!(Backing::filled(0, |_| Ok(())).unwrap().is_empty());
     }
 
     /// No lease while the file is open for writing, and none for a small table: both are copied at once, and
