@@ -747,9 +747,10 @@ struct Dfs<'a> {
     cols: usize,
     /// The tiles slid so far, one a cell.
     path: Vec<u8>,
-    /// Children evaluated ahead ([`Dfs::first_looks`]), by depth: those of the `i`-th child of a node of
-    /// depth `g` at `((g + 1) * lane + i) * lane`, so that every kept child's are asked of the memory before
-    /// the first of them is searched.
+    /// Children evaluated ahead ([`Dfs::first_looks`]), by depth: the root's on both axes at `0` and `lane`,
+    /// those of the `i`-th child of a node of depth `g` at `((g + 2) * lane + i) * lane` (past the root's
+    /// even when `lane` is 1), so that every kept child's are asked of the memory before the first of them
+    /// is searched.
     ahead: Vec<Child>,
     /// The most children a node has on one axis (the longest line's cells less one).
     lane: usize,
@@ -815,7 +816,7 @@ impl<'a> Dfs<'a> {
 
     /// One iteration's search from the root, compiled for the processor's instructions where it has them.
     fn root(&mut self, bound: u32, rs: u32, cs: u32) -> Found {
-        let need = (bound as usize + 3) * self.lane * self.lane;
+        let need = (bound as usize + 4) * self.lane * self.lane;
         if self.ahead.len() < need {
             self.ahead.resize(need, Child::default());
         }
@@ -950,7 +951,7 @@ impl<'a> Dfs<'a> {
             let k = self.ahead[slot + i];
             (self.pos.direct, self.pos.reflected) = (k.direct_h, k.reflected_h);
             counts[i] =
-                self.first_looks::<I>(g + 1, bound, k.rs, k.cs, !vertical, ((g as usize + 1) * lane + i) * lane) as u8;
+                self.first_looks::<I>(g + 1, bound, k.rs, k.cs, !vertical, ((g as usize + 2) * lane + i) * lane) as u8;
             for _ in 0..far {
                 self.slide(if toward { self.pos.blank as usize + stride } else { self.pos.blank as usize - stride });
             }
@@ -965,7 +966,7 @@ impl<'a> Dfs<'a> {
             }
             let k = self.ahead[slot + i];
             (self.pos.direct, self.pos.reflected) = (k.direct_h, k.reflected_h);
-            let below = ((g as usize + 1) * lane + i) * lane;
+            let below = ((g as usize + 2) * lane + i) * lane;
             match I::search(self, g + 1, bound, k.rs, k.cs, next, below, counts[i] as usize) {
                 Found::No(n) => least = least.min(n),
                 done => return done,

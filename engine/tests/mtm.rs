@@ -63,11 +63,13 @@ fn check_solution(solver: &MtmSolver, s: &State, d: u8) {
     assert_eq!(r.bound, d as u32);
 }
 
-/// Every position of 2x3 and 3x2, and samples of 3x3 and 2x4, solved in exactly their MTM distance (with the
+/// Every position of 2x2, 2x3 and 3x2, and samples of 3x3 and 2x4, solved in exactly their MTM distance (with the
 /// tables, and with the weaker bound, which must find the same lengths).
 #[test]
 fn solutions_are_mtm_optimal_on_small_boards() {
-    for (b, step) in [(board(2, 3), 1), (board(3, 2), 1), (board(3, 3), 97), (board(2, 4), 41), (board(4, 2), 43)] {
+    for (b, step) in
+        [(board(2, 2), 1), (board(2, 3), 1), (board(3, 2), 1), (board(3, 3), 97), (board(2, 4), 41), (board(4, 2), 43)]
+    {
         let dist = mtm_distances(b, u8::MAX);
         let solvers = [MtmSolver::new(b), MtmSolver::with_max_states(b, 0)];
         for (s, d) in sample(b, &dist, step) {
