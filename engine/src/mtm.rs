@@ -883,11 +883,28 @@ impl<'a> Dfs<'a> {
         if last != 0 {
             return self.children::<I>(g, bound, last == HORIZONTAL, slot, n);
         }
-        let mut least = u32::MAX;
+        // The root: its children on both axes evaluated, then the axis whose best child is the better searched
+        // first. On Korf's 100 the vertical axis always first took 11% more nodes: the last iteration met a
+        // solution later.
+        let lane = self.lane;
+        let mut n = [0; 2];
+        let mut best = [(u32::MAX, 0); 2];
         for (a, vertical) in [true, false].into_iter().enumerate() {
-            let slot = a * self.lane;
-            let n = self.first_looks::<I>(g, bound, rs, cs, vertical, slot);
-            match self.children::<I>(g, bound, vertical, slot, n) {
+            n[a] = self.first_looks::<I>(g, bound, rs, cs, vertical, a * lane);
+            for k in &self.ahead[a * lane..a * lane + n[a]] {
+                let mut k = *k;
+                if self.pdb.is_some() {
+                    k.look_up(self.entries, &self.pos, g, bound, self.reflect);
+                }
+                if k.f <= bound {
+                    best[a] = best[a].min((k.f, k.sum));
+                }
+            }
+        }
+        let first = usize::from(best[1] < best[0]);
+        let mut least = u32::MAX;
+        for a in [first, 1 - first] {
+            match self.children::<I>(g, bound, a == 0, a * lane, n[a]) {
                 Found::No(n) => least = least.min(n),
                 done => return done,
             }
