@@ -154,8 +154,9 @@ impl MtmFsm {
     pub(crate) fn with_depth(board: Board, depth: usize) -> MtmFsm {
         let patterns: Vec<Vec<u8>> = (0..board.cells()).flat_map(|s| forbidden_from(board, depth, s)).collect();
         let lane = board.rows().max(board.cols()) - 1;
-        // The trie: node 0.. cells are the single cells; each node's last cell, its parent's failure target
-        // by breadth-first order, and whether a forbidden path ends at it or at a suffix of it.
+        // The trie of the forbidden paths' cells: node `c` below `cells` is the single cell `c`; for every node
+        // its last cell, its parent and the cell from there, and whether a forbidden path ends at it (later:
+        // or at one of its suffixes).
         let cells = board.cells();
         let mut child: HashMap<(u32, u8), u32> = HashMap::new();
         let mut last: Vec<u8> = (0..cells as u8).collect();
@@ -178,8 +179,8 @@ impl MtmFsm {
             }
             end[v as usize] = true;
         }
-        // Failure links in breadth-first order (a node's number is above its parent's, and a suffix's node
-        // is shallower, so increasing numbers of equal depth would do; the queue keeps it plain).
+        // Failure links, breadth-first (a suffix's node is shallower, so its link is known first): a node's is
+        // the longest proper suffix of its cells that is a node, at least its last cell.
         let n = last.len();
         let mut fail = vec![u32::MAX; n];
         let mut order: Vec<u32> = (0..cells as u32).collect();
