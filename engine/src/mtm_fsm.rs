@@ -14,7 +14,7 @@
 //! smaller optimal alternating path than `W`, which cannot be. So `W` has no forbidden substring, and all its
 //! nodes are within the last iteration's bound (the estimate is admissible): it is searched in full.
 
-use puzzle::{Board, MAX_CELLS};
+use puzzle::Board;
 use std::collections::HashMap;
 
 /// A move that completes a forbidden path.
@@ -37,7 +37,6 @@ pub(crate) struct MtmFsm {
     /// Entries a state: two axes of `lane` children.
     stride: usize,
     lane: usize,
-    start: [u32; MAX_CELLS],
 }
 
 /// The blank's cell after child `i` of a node whose blank is on `cell`, on one axis; `None` if it has no such
@@ -110,18 +109,22 @@ fn pack(xs: &[u8]) -> Packed {
     xs.iter().fold(0, |p, &x| p << 5 | x as Packed)
 }
 
-/// Every minimal forbidden path of up to `depth` moves from `start`, as its cells.
-fn forbidden_from(board: Board, depth: usize, start: usize) -> Vec<Vec<u8>> {
-    // The smallest path to each arrangement: (moves, cells packed).
-    let mut best: HashMap<Packed, (usize, Packed)> = HashMap::new();
+/// The smallest path of up to `depth` moves from `start` to each arrangement it reaches, by the arrangement
+/// packed: (its moves, its cells packed).
+fn smallest(board: Board, depth: usize, start: usize) -> HashMap<Packed, (usize, Packed)> {
+    let mut best = HashMap::new();
     enumerate(board, depth, start, &mut |cells, tiles| {
         let me = (cells.len(), pack(cells));
         let e = best.entry(pack(tiles)).or_insert(me);
-        if me < *e {
-            *e = me;
-        }
+        *e = (*e).min(me);
         true
     });
+    best
+}
+
+/// Every minimal forbidden path of up to `depth` moves from `start`, as its cells.
+fn forbidden_from(board: Board, depth: usize, start: usize) -> Vec<Vec<u8>> {
+    let best = smallest(board, depth, start);
     let mut out = Vec::new();
     enumerate(board, depth, start, &mut |cells, tiles| {
         let kept = best[&pack(tiles)] == (cells.len(), pack(cells));
@@ -154,12 +157,11 @@ impl MtmFsm {
     pub(crate) fn with_depth(board: Board, depth: usize) -> MtmFsm {
         let patterns: Vec<Vec<u8>> = (0..board.cells()).flat_map(|s| forbidden_from(board, depth, s)).collect();
         let lane = board.rows().max(board.cols()) - 1;
-        // The trie of the forbidden paths' cells: node `c` below `cells` is the single cell `c`; for every node
-        // its last cell, its parent and the cell from there, and whether a forbidden path ends at it (later:
-        // or at one of its suffixes).
+        // The trie of the forbidden paths' cells: node `c` below `cells` is the single cell `c` (and the state
+        // of a path that has only its start there); for every node its parent and its last cell, and whether a
+        // forbidden path ends at it (later: or at one of its suffixes).
         let cells = board.cells();
         let mut child: HashMap<(u32, u8), u32> = HashMap::new();
-        let mut last: Vec<u8> = (0..cells as u8).collect();
         let mut end: Vec<bool> = vec![false; cells];
         let mut parent: Vec<(u32, u8)> = (0..cells as u32).map(|c| (u32::MAX, c as u8)).collect();
         for p in &patterns {
@@ -168,9 +170,8 @@ impl MtmFsm {
                 v = match child.get(&(v, c)) {
                     Some(&w) => w,
                     None => {
-                        let w = last.len() as u32;
+                        let w = parent.len() as u32;
                         child.insert((v, c), w);
-                        last.push(c);
                         end.push(false);
                         parent.push((v, c));
                         w
@@ -181,7 +182,7 @@ impl MtmFsm {
         }
         // Failure links, breadth-first (a suffix's node is shallower, so its link is known first): a node's is
         // the longest proper suffix of its cells that is a node, at least its last cell.
-        let n = last.len();
+        let n = parent.len();
         let mut fail = vec![u32::MAX; n];
         let mut order: Vec<u32> = (0..cells as u32).collect();
         let mut kids: Vec<Vec<u32>> = vec![Vec::new(); n];
@@ -204,7 +205,7 @@ impl MtmFsm {
         for v in 0..n {
             for (a, vertical) in [true, false].into_iter().enumerate() {
                 for i in 0..lane {
-                    if let Some(c) = child_cell(board, last[v] as usize, vertical, i) {
+                    if let Some(c) = child_cell(board, parent[v].1 as usize, vertical, i) {
                         let t = goto(&child, &fail, cells, v as u32, c as u8);
                         if !end[t as usize] {
                             next[v * stride + a * lane + i] = t;
@@ -213,16 +214,12 @@ impl MtmFsm {
                 }
             }
         }
-        let mut start = [0u32; MAX_CELLS];
-        for (c, s) in start.iter_mut().enumerate().take(cells) {
-            *s = c as u32;
-        }
-        MtmFsm { next, stride, lane, start }
+        MtmFsm { next, stride, lane }
     }
 
-    /// The state of a path that has only its start, the blank on `cell`.
+    /// The state of a path that has only its start, the blank on `cell`: the trie's node of that cell.
     pub(crate) fn start(&self, cell: usize) -> u32 {
-        self.start[cell]
+        cell as u32
     }
 
     /// The state after child `i` on the axis (`vertical` or not) of a node in `state`, or [`PRUNED`].
@@ -259,13 +256,7 @@ mod tests {
         let fsm = MtmFsm::with_depth(board, depth);
         let mut pruned = 0;
         for s in 0..board.cells() {
-            let mut best: HashMap<Packed, (usize, Packed)> = HashMap::new();
-            enumerate(board, depth, s, &mut |cells, tiles| {
-                let me = (cells.len(), pack(cells));
-                let e = best.entry(pack(tiles)).or_insert(me);
-                *e = (*e).min(me);
-                true
-            });
+            let best = smallest(board, depth, s);
             // Every arrangement's smallest path survives the automaton.
             let mut survivors = 0;
             enumerate(board, depth, s, &mut |cells, tiles| {
