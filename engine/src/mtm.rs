@@ -938,9 +938,9 @@ impl<'a> Dfs<'a> {
         let mut least = u32::MAX;
         let mut order = [0u8; MAX_LINE];
         let mut kept = 0;
-        // Children the automaton prunes (`f` the largest) are not generated.
-        self.counts.generated += kids.iter().filter(|k| k.f != u32::MAX).count() as u64;
         for (i, k) in kids.iter().enumerate() {
+            // Children the automaton prunes (`f` the largest, no ranks) are not generated.
+            self.counts.generated += (k.f != u32::MAX) as u64;
             if k.f > bound {
                 least = least.min(k.f);
             } else {
@@ -1046,7 +1046,7 @@ impl<'a> Dfs<'a> {
                 at = from_line;
                 let next = s.fsm.step(state, vertical, n);
                 self.ahead[slot + n] = if next == PRUNED {
-                    Child { f: u32::MAX, ..Child::default() }
+                    Child { f: u32::MAX, direct: NONE, reflected: NONE, ..Child::default() }
                 } else {
                     Child { state: next, ..self.first_look::<I>(g, bound, r, c) }
                 };
