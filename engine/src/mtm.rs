@@ -59,7 +59,9 @@ use std::collections::HashMap;
 use std::time::Instant;
 
 /// The largest abstract space (one axis) a walking-distance table is built for: 4x4 has 24,964 states an
-/// axis; 5x5 has more than 4 million, which took 28 s and 1 GB to find out, so it gives up much sooner.
+/// axis. 5x5 has 65,650,495 (the table: 2.6 GB of transitions, about 90 s to build, 9.6 GB at its peak), and
+/// on the easiest of Korf and Felner's fifty it lifts the start estimate from 19 to 27, but ten minutes still
+/// end with the optimum unknown (BENCHMARKS.md), so 5x5 takes the line bound.
 pub const WD_MAX_STATES: usize = 300_000;
 
 /// How moves are counted.
@@ -120,47 +122,46 @@ struct Wd {
     short: Vec<u16>,
     /// MTM distance of each state to the goal's.
     dist: Vec<u8>,
-    /// Each state's number, by its key (the counts matrix, line-major, then the blank's line).
-    index: HashMap<Vec<u8>, u32>,
+    /// Each state's number, by its key.
+    index: HashMap<u128, u32>,
+    key: Key,
 }
 
 impl Wd {
     /// The table for `lines` lines of `width` cells each (the goal's blank on line 0), or `None` if its
-    /// space passes [`WD_MAX_STATES`].
+    /// space passes `max_states` (or its key does not fit in 128 bits, which only spaces far larger do).
     fn build(lines: usize, width: usize, max_states: usize) -> Option<Wd> {
-        // Key: the counts matrix, line-major, then the blank's line.
-        let mut goal = vec![0u8; lines * lines + 1];
+        let key = Key::new(lines, width)?;
+        // Every state, breadth-first by single steps from the goal's, with its transitions.
+        let mut goal = 0u128;
         for l in 0..lines {
-            goal[l * lines + l] = width as u8;
+            goal = key.add(goal, l, l, width as u128);
         }
-        goal[0] -= 1;
-        let mut index: HashMap<Vec<u8>, u32> = HashMap::new();
-        let mut keys: Vec<Vec<u8>> = vec![goal.clone()];
+        goal = key.add(goal, 0, 0, u128::MAX); // one less: the blank's cell
+        let mut index: HashMap<u128, u32> = HashMap::new();
+        let mut keys: Vec<u128> = vec![goal];
         index.insert(goal, 0);
         let mut step: Vec<u32> = Vec::new();
         let mut s = 0;
         while s < keys.len() {
-            let key = keys[s].clone();
-            let blank = key[lines * lines] as usize;
+            let k = keys[s];
+            let blank = key.blank(k);
             for d in 0..2 {
                 let from = if d == 0 { blank.checked_sub(1) } else { Some(blank + 1).filter(|&b| b < lines) };
                 for g in 0..lines {
                     let next = match from {
-                        Some(f) if key[f * lines + g] > 0 => {
-                            let mut k = key.clone();
-                            k[f * lines + g] -= 1;
-                            k[blank * lines + g] += 1;
-                            k[lines * lines] = f as u8;
-                            let n = keys.len() as u32;
-                            match index.get(&k) {
+                        Some(f) if key.count(k, f, g) > 0 => {
+                            let n = key.with_blank(key.add(key.add(k, f, g, u128::MAX), blank, g, 1), f);
+                            let fresh = keys.len() as u32;
+                            match index.get(&n) {
                                 Some(&i) => i,
                                 None => {
                                     if keys.len() >= max_states {
                                         return None;
                                     }
-                                    index.insert(k.clone(), n);
-                                    keys.push(k);
-                                    n
+                                    index.insert(n, fresh);
+                                    keys.push(n);
+                                    fresh
                                 }
                             }
                         }
@@ -171,74 +172,129 @@ impl Wd {
             }
             s += 1;
         }
-        let n = keys.len();
-        // Breadth-first in the MTM abstract graph: an edge is a run of 1 to lines - 1 steps one way.
-        let mut dist = vec![u8::MAX; n];
-        dist[0] = 0;
-        let mut frontier = vec![0u32];
-        let mut depth = 0u8;
-        let mut seen_at = vec![u32::MAX; n];
-        let mut mark = 0u32;
-        while !frontier.is_empty() {
-            let mut next_frontier = Vec::new();
-            for &s in &frontier {
-                for d in 0..2 {
-                    mark += 1;
-                    let mut run = vec![s];
-                    for _ in 1..lines {
-                        let mut further = Vec::new();
-                        for &r in &run {
-                            for g in 0..lines {
-                                let t = step[(r as usize * 2 + d) * lines + g];
-                                if t != NONE && seen_at[t as usize] != mark {
-                                    seen_at[t as usize] = mark;
-                                    further.push(t);
-                                    if dist[t as usize] == u8::MAX {
-                                        dist[t as usize] = depth + 1;
-                                        next_frontier.push(t);
-                                    }
-                                }
-                            }
-                        }
-                        if further.is_empty() {
-                            break;
-                        }
-                        run = further;
-                    }
-                }
-            }
-            frontier = next_frontier;
-            depth += 1;
-        }
-        let short: Vec<u16> = if n < u16::MAX as usize {
+        drop(keys);
+        let dist = Wd::distances(&step, lines);
+        let short: Vec<u16> = if dist.len() < u16::MAX as usize {
             step.iter().map(|&t| if t == NONE { u16::MAX } else { t as u16 }).collect()
         } else {
             Vec::new()
         };
         let step = if short.is_empty() { step } else { Vec::new() };
-        Some(Wd { lines, step, short, dist, index })
+        Some(Wd { lines, step, short, dist, index, key })
+    }
+
+    /// Each state's MTM distance to the goal's (state 0): breadth-first in the abstract graph whose edges are
+    /// runs of single steps one way. A run is at most `lines - 1` steps without counting them (the blank's
+    /// line moves one way, and there are no more lines), so the search is 0-1 breadth-first over (state,
+    /// direction of the run it was reached by): continuing the run costs 0, beginning one costs 1. The
+    /// graph is symmetric (a run's reverse is a run the other way), so distances from the goal are to it.
+    fn distances(step: &[u32], lines: usize) -> Vec<u8> {
+        let n = step.len() / (2 * lines);
+        // `by_run[s * 2 + d]`: the fewest runs from the goal that end at `s` with a run the way `d`.
+        let mut by_run = vec![u8::MAX; n * 2];
+        let next =
+            |s: usize, d: usize| step[(s * 2 + d) * lines..(s * 2 + d + 1) * lines].iter().filter(|&&t| t != NONE);
+        let mut layer: Vec<u32> = Vec::new();
+        for d in 0..2 {
+            for &t in next(0, d) {
+                if by_run[t as usize * 2 + d] == u8::MAX {
+                    by_run[t as usize * 2 + d] = 1;
+                    layer.push(t * 2 + d as u32);
+                }
+            }
+        }
+        let mut depth = 1u8;
+        while !layer.is_empty() {
+            let mut further = Vec::new();
+            let mut i = 0;
+            // The layer grows while it is read: the states its runs continue to, at the same depth.
+            while i < layer.len() {
+                let (s, d) = ((layer[i] / 2) as usize, (layer[i] % 2) as usize);
+                i += 1;
+                if by_run[s * 2 + d] != depth {
+                    continue; // reached again sooner, by a run continued
+                }
+                for e in 0..2 {
+                    let cost = depth + u8::from(e != d);
+                    for &t in next(s, e) {
+                        let at = t as usize * 2 + e;
+                        if by_run[at] > cost {
+                            by_run[at] = cost;
+                            if e == d { &mut layer } else { &mut further }.push(at as u32);
+                        }
+                    }
+                }
+            }
+            layer = further;
+            depth += 1;
+        }
+        let mut dist: Vec<u8> = by_run.chunks(2).map(|p| p[0].min(p[1])).collect();
+        dist[0] = 0;
+        dist
     }
 
     /// The state of the abstraction whose counts matrix (line-major: `counts[l * lines + g]` tiles of class
     /// `g` on line `l`) and blank line are given; `None` if no position has it.
     fn state_of(&self, counts: &[u8], blank: usize) -> Option<u32> {
-        let mut key = counts.to_vec();
-        key.push(blank as u8);
-        self.index.get(&key).copied()
+        let mut k = self.key.with_blank(0, blank);
+        for (i, &c) in counts.iter().enumerate() {
+            k = self.key.add(k, i / self.lines, i % self.lines, c as u128);
+        }
+        self.index.get(&k).copied()
+    }
+}
+
+/// An abstract state packed in 128 bits: the counts matrix, `bits` a count, line-major, then the blank's line
+/// in the top bits.
+#[derive(Clone, Copy, Debug)]
+struct Key {
+    lines: usize,
+    bits: u32,
+}
+
+impl Key {
+    /// The packing for `lines` lines of `width` cells, if it fits.
+    fn new(lines: usize, width: usize) -> Option<Key> {
+        let bits = usize::BITS - width.leading_zeros();
+        (lines * lines * bits as usize + 8 <= 128).then_some(Key { lines, bits })
+    }
+
+    fn shift(&self, l: usize, g: usize) -> u32 {
+        (l * self.lines + g) as u32 * self.bits
+    }
+
+    fn count(&self, k: u128, l: usize, g: usize) -> u128 {
+        k >> self.shift(l, g) & ((1 << self.bits) - 1)
+    }
+
+    /// `k` with `v` (wrapping: `u128::MAX` is one less) added to the count of class `g` on line `l`.
+    fn add(&self, k: u128, l: usize, g: usize, v: u128) -> u128 {
+        k.wrapping_add(v.wrapping_shl(self.shift(l, g)))
+    }
+
+    fn blank(&self, k: u128) -> usize {
+        (k >> 120) as usize
+    }
+
+    fn with_blank(&self, k: u128, blank: usize) -> u128 {
+        k & ((1 << 120) - 1) | (blank as u128) << 120
     }
 }
 
 /// One axis's term of the estimate: its walking-distance table, or, when that is too large, the bound
 /// `ceil(D / (lines - 1))` on the summed line distance `D` (see the module's comment).
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 enum Axis {
-    Table(Wd),
-    Bound { lines: usize },
+    /// Shared by both axes of a square board, whose row and column abstractions have the same space.
+    Table(std::sync::Arc<Wd>),
+    Bound {
+        lines: usize,
+    },
 }
 
 impl Axis {
     fn new(lines: usize, width: usize, max_states: usize) -> Axis {
-        Wd::build(lines, width, max_states).map_or(Axis::Bound { lines }, Axis::Table)
+        Wd::build(lines, width, max_states).map_or(Axis::Bound { lines }, |wd| Axis::Table(wd.into()))
     }
 
     /// The abstract state of a position whose tiles stand on lines `line[cell]` and belong on lines
@@ -422,10 +478,12 @@ impl MtmSolver {
             row_class[t] = (t / c) as u8;
             col_class[t] = (t % c) as u8;
         }
+        let rows = Axis::new(r, c, max_states);
+        let cols = if r == c { rows.clone() } else { Axis::new(c, r, max_states) };
         MtmSolver {
             board,
-            rows: Axis::new(r, c, max_states),
-            cols: Axis::new(c, r, max_states),
+            rows,
+            cols,
             row_class,
             col_class,
             classes: None,
