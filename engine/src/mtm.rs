@@ -45,11 +45,16 @@
 //! in the table by `pext`. The table is read as residues modulo 4 (`mtm_pdb`), each child's value from its
 //! parent's.
 //!
+//! On several threads each iteration is cut a few moves down into work items taken in the serial order
+//! (`parallel`), so that the solution and the node counts are those of one thread.
+//!
 //! When an axis's abstract space is too large to tabulate (over [`WD_MAX_STATES`] states: 5x5 and long
 //! boards), that axis's term is the weaker `ceil(D / (lines - 1))`, where `D` is the tiles' summed
 //! distance to their goal lines along that axis: an MTM move along the axis moves at most `lines - 1`
 //! tiles one line each, so it lowers `D` by at most `lines - 1`, and the other axis's moves leave `D` as
 //! it is; the sum of the two terms stays admissible by the same argument.
+
+mod parallel;
 
 use crate::mtm_fsm::{MtmFsm, PRUNED};
 use crate::mtm_pdb::{ClassPdb, Dist, MAX_CLASSES};
@@ -455,11 +460,15 @@ impl KeptClasses {
 }
 
 /// How an iteration's depth-first search ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Found {
     Yes,
     /// No solution within the bound: the least `g + h` over it (`u32::MAX` if none).
     No(u32),
     Stopped(Stop),
+    /// Given up, in a search on several threads: a solution earlier in the serial order was found, or
+    /// another thread stopped for a limit. What it found does not count.
+    Dropped,
 }
 
 impl MtmSolver {
@@ -642,13 +651,23 @@ impl MtmSolver {
         (self.rows.start(tiles, |c| b.row(c), &self.row_class), self.cols.start(tiles, |c| b.col(c), &self.col_class))
     }
 
-    /// Solves `state` optimally in MTM by IDA*. The solution's moves are the tiles slid one at a time (an
-    /// MTM move of k tiles is k of them, in order), replayed to the goal and counted in MTM before they are
-    /// returned; the report's bound is the MTM length. `limits.resume` is not used (no checkpoints).
+    /// Solves `state` optimally in MTM by IDA* on one thread. The solution's moves are the tiles slid one at a
+    /// time (an MTM move of k tiles is k of them, in order), replayed to the goal and counted in MTM before
+    /// they are returned; the report's bound is the MTM length. `limits.resume` is not used (no checkpoints).
     ///
     /// # Errors
     /// A position on another board than the solver's, or one that is not solvable.
     pub fn solve(&self, state: &State, limits: &Limits) -> Result<Report, crate::Error> {
+        self.solve_with(state, 1, limits)
+    }
+
+    /// As [`MtmSolver::solve`], on `threads` threads (at least 1): each iteration's subtrees a few moves
+    /// down are shared out (`parallel`). The nodes and the solution are those of one thread.
+    ///
+    /// # Errors
+    /// As [`MtmSolver::solve`].
+    pub fn solve_with(&self, state: &State, threads: usize, limits: &Limits) -> Result<Report, crate::Error> {
+        let threads = threads.max(1);
         if state.board() != self.board {
             return Err(crate::Error::WrongBoard { position: state.board(), solver: self.board });
         }
@@ -667,7 +686,10 @@ impl MtmSolver {
                 live.set_depth(bound);
             }
             let before = dfs.counts;
-            let found = dfs.root(bound, rs, cs);
+            let found = match threads {
+                1 => dfs.root(bound, rs, cs),
+                _ => parallel::iteration(&mut dfs, state, bound, rs, cs, threads),
+            };
             let this = Counts {
                 generated: dfs.counts.generated - before.generated,
                 expanded: dfs.counts.expanded - before.expanded,
@@ -687,6 +709,7 @@ impl MtmSolver {
                     Outcome::Solved(moves)
                 }
                 Found::Stopped(stop) => Outcome::Stopped(stop),
+                Found::Dropped => unreachable!("only a thread's item is dropped"),
                 Found::No(next) => {
                     bound = next;
                     continue;
@@ -821,6 +844,14 @@ struct Dfs<'a> {
     limits: &'a Limits,
     started: Instant,
     next_check: u64,
+    /// The depth at which nodes are kept as work items instead of searched (`parallel`); `u32::MAX` never.
+    cut: u32,
+    items: Vec<parallel::Item>,
+    /// On several threads: what the threads share, the item searched (its place in the serial order), and
+    /// the expanded nodes already added to the shared count.
+    shared: Option<&'a parallel::Shared>,
+    ordinal: usize,
+    told: u64,
 }
 
 /// The axis of the previous move: none yet, vertical or horizontal.
@@ -874,38 +905,65 @@ impl<'a> Dfs<'a> {
             limits,
             started,
             next_check: CHECK_EVERY,
+            cut: u32::MAX,
+            items: Vec::new(),
+            shared: None,
+            ordinal: 0,
+            told: 0,
         }
     }
 
     /// One iteration's search from the root, compiled for the processor's instructions where it has them.
     fn root(&mut self, bound: u32, rs: u32, cs: u32) -> Found {
+        self.descend(0, bound, rs, cs, 0, 0, 0)
+    }
+
+    /// [`Dfs::search`] below the node where the position is (cost `g`, its children at `ahead[slot..]`),
+    /// compiled for the processor's instructions where it has them.
+    #[allow(clippy::too_many_arguments)]
+    fn descend(&mut self, g: u32, bound: u32, rs: u32, cs: u32, last: u8, slot: usize, n: usize) -> Found {
         let need = (bound as usize + 4) * self.lane * self.lane;
         if self.ahead.len() < need {
             self.ahead.resize(need, Child::default());
         }
         #[cfg(target_arch = "x86_64")]
         if self.s.bmi2 {
-            return Bmi2::search(self, 0, bound, rs, cs, 0, 0, 0);
+            return Bmi2::search(self, g, bound, rs, cs, last, slot, n);
         }
-        Portable::search(self, 0, bound, rs, cs, 0, 0, 0)
+        Portable::search(self, g, bound, rs, cs, last, slot, n)
     }
 
-    fn limit_hit(&mut self) -> Option<Stop> {
+    /// Whether the search stops here: a limit reached (on several threads, counting every thread's nodes,
+    /// and telling the others), or, on several threads, its item given up.
+    fn limit_hit(&mut self) -> Option<Found> {
         self.next_check = self.counts.expanded + CHECK_EVERY;
+        let expanded = match self.shared {
+            None => self.counts.expanded,
+            Some(sh) => {
+                if let Some(given_up) = sh.given_up(self.ordinal) {
+                    return Some(given_up);
+                }
+                let new = self.counts.expanded - std::mem::replace(&mut self.told, self.counts.expanded);
+                sh.add_expanded(new)
+            }
+        };
         let l = &self.limits.search;
         if let Some(live) = &self.limits.progress {
-            live.set_expanded(self.counts.expanded);
+            live.set_expanded(expanded);
         }
-        if l.cancel.as_ref().is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed)) {
-            return Some(Stop::Cancelled);
+        let stop = if l.cancel.as_ref().is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed)) {
+            Stop::Cancelled
+        } else if l.nodes.is_some_and(|n| expanded >= n) {
+            Stop::NodeLimit
+        } else if l.time.is_some_and(|t| self.started.elapsed() >= t) {
+            Stop::TimeLimit
+        } else {
+            return None;
+        };
+        if let Some(sh) = self.shared {
+            sh.halt();
         }
-        if l.nodes.is_some_and(|n| self.counts.expanded >= n) {
-            return Some(Stop::NodeLimit);
-        }
-        if l.time.is_some_and(|t| self.started.elapsed() >= t) {
-            return Some(Stop::TimeLimit);
-        }
-        None
+        Some(Found::Stopped(stop))
     }
 
     fn is_goal(&self) -> bool {
@@ -937,10 +995,13 @@ impl<'a> Dfs<'a> {
         if s.rows.h(rs) + s.cols.h(cs) == 0 && self.is_goal() {
             return Found::Yes;
         }
+        if g == self.cut {
+            return self.keep(g, rs, cs, last, slot, n);
+        }
         self.counts.expanded += 1;
         if self.counts.expanded >= self.next_check {
             if let Some(stop) = self.limit_hit() {
-                return Found::Stopped(stop);
+                return stop;
             }
         }
         if last != 0 {

@@ -220,3 +220,44 @@ fn portable_and_bmi2_searches_agree() {
         }
     }
 }
+
+/// On several threads the search finds the solution one thread finds, with the same nodes in every iteration
+/// (the work items are searched in the serial order, and those after the first solution do not count): on
+/// 4x4 scrambles with the walking distance, on 3x3 with a class table, and on 5x5 (the line bound) short
+/// walks, whose iterations are small enough that the items are cut close to the root.
+#[test]
+fn threads_find_the_one_thread_solution_with_its_nodes() {
+    let mut rng = SplitMix64::new(11);
+    let cases: [(MtmSolver, u32, u32); 3] = [
+        (MtmSolver::new(Board::FOUR), 30, 10),
+        (MtmSolver::with_classes(board(3, 3), &CLASSES_3X3).unwrap(), 40, 10),
+        (MtmSolver::new(board(5, 5)), 14, 4),
+    ];
+    for (solver, walk, runs) in cases {
+        let b = solver.board();
+        for i in 0..runs {
+            let s = puzzle::random::random_walk(b, walk + i, &mut rng);
+            let one = solver.solve(&s, &Limits::default()).unwrap();
+            for threads in [2, 3] {
+                let many = solver.solve_with(&s, threads, &Limits::default()).unwrap();
+                assert_eq!(many.moves(), one.moves(), "{b} {:?} on {threads} threads", s.tiles());
+                assert_eq!(many.per_iteration, one.per_iteration, "{b} {:?} on {threads} threads", s.tiles());
+                assert_eq!((many.counts, many.bound), (one.counts, one.bound));
+            }
+        }
+    }
+}
+
+/// On several threads a node limit still stops the search, with a stop and no solution, and a search that
+/// is not stopped solves the goal itself at once.
+#[test]
+fn threads_stop_at_limits() {
+    let s = harness::korf(&["1"]).remove(0).state;
+    let limits = Limits { search: search::Limits { nodes: Some(50_000), ..Default::default() }, ..Default::default() };
+    let solver = MtmSolver::new(Board::FOUR);
+    let r = solver.solve_with(&s, 2, &limits).unwrap();
+    assert_eq!(r.stopped(), Some(engine::Stop::NodeLimit));
+    assert!(r.moves().is_none());
+    let goal = solver.solve_with(&State::goal(Board::FOUR), 2, &Limits::default()).unwrap();
+    assert_eq!(goal.moves(), Some(&[][..]));
+}

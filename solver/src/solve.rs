@@ -183,7 +183,7 @@ fn print_one(
     let limits = args.limits.limits(None);
     let follow = Follow { say_depths: progress.is_some(), live: progress, ..Follow::default() };
     let searched = match recorder.mtm() {
-        Some(mtm) => algorithm::solve_mtm(mtm, &inst.state, &limits, follow)?,
+        Some(mtm) => algorithm::solve_mtm(mtm, &inst.state, solver.threads(), &limits, follow)?,
         None => algorithm::solve(solver, args.search.algorithm, &inst.state, solver.threads(), &limits, follow)?,
     };
     let id = inst.id.clone().unwrap_or_else(|| line.to_string());

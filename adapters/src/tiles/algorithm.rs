@@ -176,11 +176,12 @@ fn textbook_astar(
     })
 }
 
-/// The multi-tile metric's IDA* (one thread, no checkpoints): the solution replayed and counted in MTM by
-/// the search before it is returned.
+/// The multi-tile metric's IDA* on `threads` threads (no checkpoints): the solution replayed and counted in
+/// MTM by the search before it is returned.
 pub fn solve_mtm(
     solver: &MtmSolver,
     state: &State,
+    threads: usize,
     limits: &search::Limits,
     follow: Follow,
 ) -> anyhow::Result<Searched> {
@@ -188,8 +189,8 @@ pub fn solve_mtm(
         bail!("internal error: the multi-tile search starts from no checkpoint; please report this");
     }
     let limits = Limits { search: limits.clone(), progress: follow.live, resume: follow.resume };
-    let r = solver.solve(state, &limits).map_err(classified)?;
-    Ok(ida_searched(r, 1, 1))
+    let r = solver.solve_with(state, threads, &limits).map_err(classified)?;
+    Ok(ida_searched(r, threads.max(1), 1))
 }
 
 /// The engine's IDA*: threads, lanes and checkpoints.

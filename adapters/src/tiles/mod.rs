@@ -150,7 +150,7 @@ impl Task for Tiles<'_> {
     ) -> anyhow::Result<Attempt> {
         let follow = Follow { live: Some(Arc::clone(live)), say_depths: false, resume: resume.clone() };
         let searched = match self.recorder.mtm() {
-            Some(mtm) => algorithm::solve_mtm(mtm, state, limits, follow)?,
+            Some(mtm) => algorithm::solve_mtm(mtm, state, threads.min(self.recorder.solver.threads()), limits, follow)?,
             None => algorithm::solve(self.recorder.solver, self.algorithm, state, threads, limits, follow)?,
         };
         Ok(Attempt { record: self.recorder.searched(src, state, &searched), stop: searched.stopped() })
