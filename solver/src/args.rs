@@ -88,7 +88,7 @@ pub struct SearchArgs {
 pub struct MetricArg {
     /// The metric solutions are shortest in: stm (each tile slid one cell is a move) or mtm (the
     /// speedsolvers' multi-tile metric: sliding a line of tiles of the blank's row or column at once is one
-    /// move; its own IDA* on one thread, with the multi-tile walking distance as heuristic, and on 4x4 the
+    /// move; its own IDA* on --threads threads, with the multi-tile walking distance as heuristic, and on 4x4 the
     /// `--classes 4x4` table too when --pdbs has it: `make pdbs-mtm` builds it).
     #[arg(long, value_name = "METRIC", default_value = "stm", value_parser = |s: &str| s.parse::<engine::Metric>(), help_heading = TABLES)]
     pub metric: engine::Metric,

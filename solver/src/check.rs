@@ -1,14 +1,14 @@
 //! `solver check`: replay a solution of a position written in any notation the solver prints, say whether
-//! it solves the position, its lengths in both metrics, and how far it is from the optimum (searched for with
+//! it solves the position, its lengths in both metrics, and how far it is from the optimum in each (searched for with
 //! the engine when the board is one it solves, within a time limit); or, with `--batch`, a file of such
 //! pairs, one record each and a summary.
 
-use crate::args::SearchArgs;
+use crate::args::{MetricArg, SearchArgs};
 use adapters::tiles::algorithm::{self, Follow};
 use anyhow::{anyhow, Context};
 use cli_common::heading::{INPUT, OUTPUT, TABLES};
 use cli_common::{usage, Format};
-use engine::{HeuristicChoice, Lookups, Solver};
+use engine::{HeuristicChoice, Lookups, Metric, MtmSolver, Solver};
 use puzzle::big::{self, Notation, Position, Size};
 use puzzle::Goal;
 use search::Algorithm;
@@ -53,7 +53,7 @@ pub struct CheckArgs {
     /// speedsolvers' convention and `--moves udlr`), dirs (the blank's directions, `--moves dirs`) or tiles.
     #[arg(long, value_enum, value_name = "NAME", default_value = "auto", help_heading = INPUT)]
     pub notation: NotationArg,
-    /// Seconds the optimal search may take (boards of up to 25 cells); 0 skips it.
+    /// Seconds each optimal search (STM, then MTM) may take (boards of up to 25 cells); 0 skips both.
     #[arg(long, value_name = "SECS", default_value = "10", value_parser = seconds, help_heading = TABLES)]
     pub optimum_limit: Duration,
     /// Folder holding the pattern database files the optimal search uses when there.
@@ -116,25 +116,30 @@ pub struct Checked {
     pub stm_over: Option<i64>,
     /// How the optimum was found, or why it was not.
     pub optimal_stm_note: String,
-    /// The fewest multi-tile moves: no optimal search in that metric here.
+    /// The fewest multi-tile moves, when searched for.
     pub optimal_mtm: Option<u32>,
-    /// Why the multi-tile optimum is not given.
+    /// Multi-tile moves over that optimum, when both are known and the solution solves.
+    pub mtm_over: Option<i64>,
+    /// How the multi-tile optimum was found, or why it was not.
     pub optimal_mtm_note: String,
 }
 
-/// Optimal searches, one solver a board and goal, made when first needed.
+/// Optimal searches, one solver a board and metric (positions are searched in the internal labels, whatever
+/// their goal), made when first needed.
 pub struct Optimum<'a> {
     args: &'a CheckArgs,
     solvers: HashMap<puzzle::Board, Solver>,
+    /// The multi-tile solvers, with the threads they search on.
+    mtm: HashMap<puzzle::Board, (usize, MtmSolver)>,
 }
 
 impl<'a> Optimum<'a> {
     pub fn new(args: &'a CheckArgs) -> Optimum<'a> {
-        Optimum { args, solvers: HashMap::new() }
+        Optimum { args, solvers: HashMap::new(), mtm: HashMap::new() }
     }
 
-    /// The optimal length of `p` toward `goal` and how it was found, or why it was not.
-    fn of(&mut self, p: &Position, goal: Goal) -> anyhow::Result<(Option<u32>, String)> {
+    /// The optimal length of `p` toward `goal` in `metric` and how it was found, or why it was not.
+    fn of(&mut self, p: &Position, goal: Goal, metric: Metric) -> anyhow::Result<(Option<u32>, String)> {
         let Some(board) = p.size.board() else {
             return Ok((
                 None,
@@ -144,38 +149,61 @@ impl<'a> Optimum<'a> {
         if self.args.optimum_limit.is_zero() {
             return Ok((None, "not computed: --optimum-limit 0".into()));
         }
-        if !self.solvers.contains_key(&board) {
-            let search = SearchArgs {
-                board: Some(board),
-                goal: Some(goal),
-                algorithm: Algorithm::Ida,
-                heuristic: HeuristicChoice::Auto,
-                pdbs: self.args.pdbs.clone(),
-                partition: Vec::new(),
-                lookups: Lookups::Reflected,
-                threads: self.args.threads,
-                fsm_depth: engine::FSM_DEPTH,
-                fsm_wide: false,
-                lanes: None,
-                dual: false,
-                textbook: false,
-            };
-            self.solvers.insert(board, search.solver()?);
-        }
-        let solver = &self.solvers[&board];
+        let search = SearchArgs {
+            board: Some(board),
+            goal: Some(goal),
+            algorithm: Algorithm::Ida,
+            heuristic: HeuristicChoice::Auto,
+            pdbs: self.args.pdbs.clone(),
+            partition: Vec::new(),
+            lookups: Lookups::Reflected,
+            threads: self.args.threads,
+            fsm_depth: engine::FSM_DEPTH,
+            fsm_wide: false,
+            lanes: None,
+            dual: false,
+            textbook: false,
+        };
         let user: Vec<u8> = p.tiles.iter().map(|&t| t as u8).collect();
         let state = puzzle::State::from_tiles(board, &goal.to_internal(&user))
             .ok_or_else(|| anyhow!("internal error: a checked position is no state; please report this"))?;
         let limits = search::Limits { time: Some(self.args.optimum_limit), ..search::Limits::default() };
-        let searched = algorithm::solve(solver, Algorithm::Ida, &state, solver.threads(), &limits, Follow::default())?;
-        Ok(match searched.moves() {
-            Some(m) => (Some(m.len() as u32), format!("IDA* with {}, {:.3} s", solver.name(), searched.seconds)),
+        let (searched, name, unit) = match metric {
+            Metric::Stm => {
+                if !self.solvers.contains_key(&board) {
+                    self.solvers.insert(board, search.solver()?);
+                }
+                let solver = &self.solvers[&board];
+                let threads = solver.threads();
+                (
+                    algorithm::solve(solver, Algorithm::Ida, &state, threads, &limits, Follow::default())?,
+                    solver.name().to_string(),
+                    "",
+                )
+            }
+            Metric::Mtm => {
+                if !self.mtm.contains_key(&board) {
+                    // As `solve --metric mtm` takes it: on 4x4 the kept class table when --pdbs has it.
+                    let (plain, mtm) = MetricArg { metric: Metric::Mtm, classes: None }.solvers(&search)?;
+                    let mtm = mtm.ok_or_else(|| anyhow!("internal error: no multi-tile solver; please report this"))?;
+                    self.mtm.insert(board, (plain.threads(), mtm));
+                }
+                let (threads, mtm) = &self.mtm[&board];
+                (algorithm::solve_mtm(mtm, &state, *threads, &limits, Follow::default())?, mtm.name(), "MTM ")
+            }
+        };
+        let length = searched.moves().map(|m| match metric {
+            Metric::Stm => m.len() as u32,
+            Metric::Mtm => engine::mtm::mtm_length(&state, m) as u32,
+        });
+        Ok(match length {
+            Some(l) => (Some(l), format!("IDA* with {name}, {:.3} s", searched.seconds)),
             None => (
                 None,
                 format!(
-                    "not computed: no optimal solution within --optimum-limit {} s (IDA* with {}; at least {} moves)",
+                    "not computed: no optimal solution within --optimum-limit {} s (IDA* with {name}; at least {} \
+                     {unit}moves)",
                     self.args.optimum_limit.as_secs_f64(),
-                    solver.name(),
                     searched.bound.unwrap_or_default()
                 ),
             ),
@@ -223,8 +251,10 @@ pub fn check(args: &CheckArgs, optimum: &mut Optimum, position: &str, solution: 
             (false, Some(format!("move {} cannot be made: {}", bad.at, bad.why)), mtm)
         }
     };
-    let (optimal_stm, optimal_stm_note) = optimum.of(&p, goal)?;
+    let (optimal_stm, optimal_stm_note) = optimum.of(&p, goal, Metric::Stm)?;
     let stm_over = optimal_stm.filter(|_| solves).map(|o| written as i64 - o as i64);
+    let (optimal_mtm, optimal_mtm_note) = optimum.of(&p, goal, Metric::Mtm)?;
+    let mtm_over = optimal_mtm.filter(|_| solves).and_then(|o| mtm.map(|m| m as i64 - o as i64));
     Ok(Checked {
         board: p.size.to_string(),
         goal: Position::goal(p.size, goal).text(),
@@ -237,8 +267,9 @@ pub fn check(args: &CheckArgs, optimum: &mut Optimum, position: &str, solution: 
         optimal_stm,
         stm_over,
         optimal_stm_note,
-        optimal_mtm: None,
-        optimal_mtm_note: "not available: the project has no optimal search in the multi-tile metric".into(),
+        optimal_mtm,
+        mtm_over,
+        optimal_mtm_note,
     })
 }
 
@@ -254,18 +285,19 @@ fn print(out: &mut impl Write, format: Format, c: &Checked) -> anyhow::Result<()
     }
     let mtm = c.mtm.map_or("unknown".to_string(), |m| m.to_string());
     writeln!(out, "length: {} STM (single-tile moves), {mtm} MTM (multi-tile moves)", c.stm)?;
-    match (c.optimal_stm, c.stm_over) {
-        (Some(o), Some(0)) => writeln!(out, "STM optimum: {o} ({}): this solution is optimal", c.optimal_stm_note)?,
-        (Some(o), Some(d)) => writeln!(
-            out,
-            "STM optimum: {o} ({}): this solution is {d} move{} longer",
-            c.optimal_stm_note,
-            s(d as usize)
-        )?,
-        (Some(o), None) => writeln!(out, "STM optimum: {o} ({})", c.optimal_stm_note)?,
-        (None, _) => writeln!(out, "STM optimum: {}", c.optimal_stm_note)?,
+    for (metric, optimum, over, note) in [
+        ("STM", c.optimal_stm, c.stm_over, &c.optimal_stm_note),
+        ("MTM", c.optimal_mtm, c.mtm_over, &c.optimal_mtm_note),
+    ] {
+        match (optimum, over) {
+            (Some(o), Some(0)) => writeln!(out, "{metric} optimum: {o} ({note}): this solution is optimal")?,
+            (Some(o), Some(d)) => {
+                writeln!(out, "{metric} optimum: {o} ({note}): this solution is {d} move{} longer", s(d as usize))?
+            }
+            (Some(o), None) => writeln!(out, "{metric} optimum: {o} ({note})")?,
+            (None, _) => writeln!(out, "{metric} optimum: {note}")?,
+        }
     }
-    writeln!(out, "MTM optimum: {}", c.optimal_mtm_note)?;
     writeln!(out, "lower bound: {} STM (Manhattan distance + linear conflicts)", c.lower_bound)?;
     Ok(())
 }
@@ -285,7 +317,9 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<ExitCode> {
     } else {
         std::fs::read_to_string(file).map_err(|e| usage(anyhow!("cannot read {}: {e}", file.display())))?
     };
-    let (mut pairs, mut solved, mut optimal, mut known, mut bad) = (0, 0, 0, 0, 0);
+    let (mut pairs, mut solved, mut bad) = (0, 0, 0);
+    // Optima known and solutions at them, in STM then MTM.
+    let (mut known, mut optimal) = ([0; 2], [0; 2]);
     for (n, line) in text.lines().enumerate() {
         let line = line.split('#').next().unwrap_or("");
         if line.trim().is_empty() {
@@ -300,8 +334,10 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<ExitCode> {
             Ok(c) => {
                 pairs += 1;
                 solved += usize::from(c.solves);
-                known += usize::from(c.stm_over.is_some());
-                optimal += usize::from(c.stm_over == Some(0));
+                for (m, over) in [c.stm_over, c.mtm_over].into_iter().enumerate() {
+                    known[m] += usize::from(over.is_some());
+                    optimal[m] += usize::from(over == Some(0));
+                }
                 if args.format == Format::Text {
                     writeln!(out, "line {}:", n + 1)?;
                 }
@@ -315,11 +351,15 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<ExitCode> {
     }
     let not = pairs - solved;
     let summary = format!(
-        "{pairs} pair{}: {solved} solve{} their position, {not} do{} not; optimum known for {known}, of which \
-         {optimal} optimal; {bad} line{} not read",
+        "{pairs} pair{}: {solved} solve{} their position, {not} do{} not; STM optimum known for {}, of which {} \
+         optimal; MTM optimum known for {}, of which {} optimal; {bad} line{} not read",
         s(pairs),
         if solved == 1 { "s" } else { "" },
         if not == 1 { "es" } else { "" },
+        known[0],
+        optimal[0],
+        known[1],
+        optimal[1],
         s(bad)
     );
     match args.format {

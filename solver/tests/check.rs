@@ -27,11 +27,13 @@ fn known_solutions_of_a_scramble() {
     assert_eq!((v["solves"].as_bool(), v["stm"].as_u64(), v["mtm"].as_u64()), (Some(true), Some(1), Some(1)));
     assert_eq!((v["optimal_stm"].as_u64(), v["stm_over"].as_i64()), (Some(1), Some(0)));
     assert_eq!(v["goal"], "1 2 3 4 5 6 7 8 0");
-    assert!(v["optimal_mtm"].is_null() && v["optimal_mtm_note"].as_str().unwrap().contains("not available"));
+    assert_eq!((v["optimal_mtm"].as_u64(), v["mtm_over"].as_i64()), (Some(1), Some(0)));
+    assert!(v["optimal_mtm_note"].as_str().unwrap().contains("mtm-walking-distance"), "{v}");
 
     let (code, v) = check(p, "LRL", &[]);
     assert_eq!(code, Some(0));
     assert_eq!((v["stm"].as_u64(), v["mtm"].as_u64(), v["stm_over"].as_i64()), (Some(3), Some(3), Some(2)));
+    assert_eq!(v["mtm_over"], 2);
 
     // The tile above the blank slid down: legal, but not the goal.
     let (code, v) = check(p, "D", &[]);
@@ -58,6 +60,7 @@ fn every_notation_reads_the_same_solution() {
         assert_eq!(code, Some(0), "{solution}: {v}");
         assert_eq!((v["stm"].as_u64(), v["mtm"].as_u64()), (Some(2), Some(1)), "{solution}");
         assert_eq!(v["stm_over"], 0, "{solution}");
+        assert_eq!((v["optimal_mtm"].as_u64(), v["mtm_over"].as_i64()), (Some(1), Some(0)), "{solution}");
     }
     // Tiles that are not next to the blank.
     let (code, v) = check(p, "8 7", &[]);
@@ -107,8 +110,17 @@ fn solve_output_checks_as_optimal() {
     assert_eq!(code, Some(0), "{v}");
     assert_eq!((v["stm"].as_u64(), v["optimal_stm"].as_u64(), v["stm_over"].as_i64()), (Some(31), Some(31), Some(0)));
     assert!(v["lower_bound"].as_u64().unwrap() <= 31);
+    // STM-optimal, but 25 multi-tile moves where 20 do; `solve --metric mtm`'s solution is those 20.
+    assert_eq!((v["mtm"].as_u64(), v["optimal_mtm"].as_u64(), v["mtm_over"].as_i64()), (Some(25), Some(20), Some(5)));
+    let o = solver(&["solve", "--format", "json", "--moves", "udlr", "--metric", "mtm", p]);
+    let moves = json(&o)["moves"].as_str().unwrap().to_string();
+    let (code, v) = check(p, &moves, &[]);
+    assert_eq!(code, Some(0), "{v}");
+    assert_eq!((v["mtm"].as_u64(), v["mtm_over"].as_i64()), (Some(20), Some(0)), "{v}");
+    assert!(v["stm_over"].as_i64().unwrap() >= 0);
     let (_, v) = check("1 2 3 4/5 6 7 8/9 10 11 12/13 14 0 15", "L", &["--optimum-limit", "0"]);
     assert!(v["optimal_stm"].is_null() && v["optimal_stm_note"].as_str().unwrap().contains("--optimum-limit 0"));
+    assert!(v["optimal_mtm"].is_null() && v["optimal_mtm_note"].as_str().unwrap().contains("--optimum-limit 0"));
     let (_, v) = check("1 2 3 4/5 6 7 8/9 10 11 12/13 14 0 15", "L", &[]);
     assert_eq!(v["stm_over"], 0);
 }
@@ -127,7 +139,10 @@ fn a_batch_of_pairs_reports_how_many_are_optimal() {
     assert_eq!(o.status.code(), Some(1));
     let out = String::from_utf8_lossy(&o.stdout);
     assert!(
-        out.contains("3 pairs: 2 solve their position, 1 does not; optimum known for 2, of which 1 optimal"),
+        out.contains(
+            "3 pairs: 2 solve their position, 1 does not; STM optimum known for 2, of which 1 optimal; MTM optimum \
+             known for 2, of which 1 optimal"
+        ),
         "{out}"
     );
     let o = solver(&["check", "--format", "json", "--batch", file.to_str().unwrap()]);
