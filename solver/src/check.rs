@@ -12,7 +12,7 @@ use engine::{HeuristicChoice, Lookups, Metric, MtmSolver, Solver};
 use puzzle::big::{self, Notation, Position, Size};
 use puzzle::Goal;
 use search::Algorithm;
-use std::collections::HashMap;
+use std::collections::hash_map::{Entry, HashMap};
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -170,10 +170,10 @@ impl<'a> Optimum<'a> {
         let limits = search::Limits { time: Some(self.args.optimum_limit), ..search::Limits::default() };
         let (searched, name, unit) = match metric {
             Metric::Stm => {
-                if !self.solvers.contains_key(&board) {
-                    self.solvers.insert(board, search.solver()?);
-                }
-                let solver = &self.solvers[&board];
+                let solver = match self.solvers.entry(board) {
+                    Entry::Occupied(e) => e.into_mut(),
+                    Entry::Vacant(e) => e.insert(search.solver()?),
+                };
                 let threads = solver.threads();
                 (
                     algorithm::solve(solver, Algorithm::Ida, &state, threads, &limits, Follow::default())?,
@@ -182,13 +182,16 @@ impl<'a> Optimum<'a> {
                 )
             }
             Metric::Mtm => {
-                if !self.mtm.contains_key(&board) {
-                    // As `solve --metric mtm` takes it: on 4x4 the kept class table when --pdbs has it.
-                    let (plain, mtm) = MetricArg { metric: Metric::Mtm, classes: None }.solvers(&search)?;
-                    let mtm = mtm.ok_or_else(|| anyhow!("internal error: no multi-tile solver; please report this"))?;
-                    self.mtm.insert(board, (plain.threads(), mtm));
-                }
-                let (threads, mtm) = &self.mtm[&board];
+                let (threads, mtm) = match self.mtm.entry(board) {
+                    Entry::Occupied(e) => e.into_mut(),
+                    Entry::Vacant(e) => {
+                        // As `solve --metric mtm` takes it: on 4x4 the kept class table when --pdbs has it.
+                        let (plain, mtm) = MetricArg { metric: Metric::Mtm, classes: None }.solvers(&search)?;
+                        let mtm =
+                            mtm.ok_or_else(|| anyhow!("internal error: no multi-tile solver; please report this"))?;
+                        e.insert((plain.threads(), mtm))
+                    }
+                };
                 (algorithm::solve_mtm(mtm, &state, *threads, &limits, Follow::default())?, mtm.name(), "MTM ")
             }
         };
