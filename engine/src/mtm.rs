@@ -64,9 +64,8 @@ use std::collections::HashMap;
 use std::time::Instant;
 
 /// The largest abstract space (one axis) a walking-distance table is built for: 4x4 has 24,964 states an
-/// axis. 5x5 has 65,650,495 (the table: 2.6 GB of transitions, about 90 s to build, 9.6 GB at its peak), and
-/// on the easiest of Korf and Felner's fifty it lifts the start estimate from 19 to 27, but ten minutes still
-/// end with the optimum unknown (BENCHMARKS.md), so 5x5 takes the line bound.
+/// axis. 5x5 has 65,650,495 (2.6 GB of transitions, a minute or more to build, several GB at the peak): too
+/// much to pay at every start for what it gains there, so 5x5 takes the line bound.
 pub const WD_MAX_STATES: usize = 300_000;
 
 /// How moves are counted.
@@ -134,7 +133,8 @@ struct Wd {
 
 impl Wd {
     /// The table for `lines` lines of `width` cells each (the goal's blank on line 0), or `None` if its
-    /// space passes `max_states` (or its key does not fit in 128 bits, which only spaces far larger do).
+    /// space passes `max_states` or its key does not fit in 128 bits (the column axes of 2x8 to 2x12 and
+    /// 3x8, of 10^8 states and more).
     fn build(lines: usize, width: usize, max_states: usize) -> Option<Wd> {
         let key = Key::new(lines, width)?;
         // Every state, breadth-first by single steps from the goal's, with its transitions.
@@ -662,7 +662,9 @@ impl MtmSolver {
     }
 
     /// As [`MtmSolver::solve`], on `threads` threads (at least 1): each iteration's subtrees a few moves
-    /// down are shared out (`parallel`). The nodes and the solution are those of one thread.
+    /// down are shared out (`parallel`). The nodes and the solution are those of one thread. A node limit
+    /// counts every thread's nodes, those searched past the first solution too, so it can stop a search
+    /// that one thread would have finished within it.
     ///
     /// # Errors
     /// As [`MtmSolver::solve`].

@@ -138,6 +138,11 @@ impl MetricArg {
 /// board: `make pdbs-mtm` builds them.
 pub const DEFAULT_CLASSES: &[(Board, &[u8])] = &[(Board::FOUR, &CLASSES_4X4)];
 
+/// The multi-tile solver `--metric mtm` takes without `--classes` for `search`'s board (see [`default_mtm`]).
+pub fn auto_mtm(search: &SearchArgs) -> anyhow::Result<engine::MtmSolver> {
+    default_mtm(search, engine::MtmSolver::new(search.board()))
+}
+
 /// What the multi-tile search takes without `--classes` (`--heuristic auto`): the board's default table
 /// (see [`DEFAULT_CLASSES`]) when --pdbs has it, read and never built; else `plain`, the walking distance
 /// alone, with a note saying how to build the table. A damaged table file is an error naming it.

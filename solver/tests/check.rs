@@ -151,3 +151,21 @@ fn a_batch_of_pairs_reports_how_many_are_optimal() {
     assert_eq!(lines.iter().map(|v| v["stm_over"].as_i64()).collect::<Vec<_>>(), [Some(0), Some(2), None]);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A damaged multi-tile table in --pdbs loses the MTM optimum only: the check still replays the solution and
+/// gives the STM optimum, and the note names the file.
+#[test]
+fn a_damaged_multi_tile_table_loses_only_the_mtm_optimum() {
+    let d = harness::TempDir::new("check-damaged-mtm");
+    d.file("mtm-classes-4x4-0-4-2-2-4-4-2-2-4-3-3-1-3-3-3-1.bin", "not a table");
+    let pdbs = d.to_str().unwrap();
+    let (code, v) = check("1 2 3 4/5 6 7 8/9 10 11 12/13 14 0 15", "L", &["--pdbs", pdbs]);
+    assert_eq!(code, Some(0), "{v}");
+    assert_eq!((v["optimal_stm"].as_u64(), v["stm_over"].as_i64()), (Some(1), Some(0)));
+    assert!(v["optimal_mtm"].is_null(), "{v}");
+    let note = v["optimal_mtm_note"].as_str().unwrap();
+    assert!(
+        note.starts_with("not computed: ") && note.contains("mtm-classes-4x4-") && note.contains("not a whole table"),
+        "{note}"
+    );
+}

@@ -100,7 +100,9 @@ pub(super) fn iteration(dfs: &mut Dfs<'_>, state: &State, bound: u32, rs: u32, c
     let before = dfs.counts;
     let mut cut = 1;
     let least = loop {
+        // Each cut is searched from the iteration's start, and looks at the limits as soon as it would have.
         dfs.counts = before;
+        dfs.next_check = dfs.next_check.min(before.expanded + super::CHECK_EVERY);
         dfs.items.clear();
         dfs.cut = cut;
         let found = dfs.root(bound, rs, cs);
@@ -157,6 +159,15 @@ pub(super) fn iteration(dfs: &mut Dfs<'_>, state: &State, bound: u32, rs: u32, c
         workers.into_iter().flat_map(|w| w.join().expect("a search thread panicked")).collect()
     });
     done.sort_unstable_by_key(|d| d.0);
+    // The first solution counts when every item before it was searched to the end, even if a thread on a
+    // later item stopped for a limit meanwhile: one thread would have met it first.
+    if let Some(k) = done.iter().position(|d| d.1 == Found::Yes) {
+        if done[..k].iter().enumerate().all(|(j, d)| d.0 == j && matches!(d.1, Found::No(_))) {
+            dfs.counts = done[..=k].iter().fold(items[done[k].0].before, |c, d| add(c, d.2));
+            dfs.path = std::mem::take(&mut done[k].3);
+            return Found::Yes;
+        }
+    }
     if let Some(stop) = done.iter().find_map(|d| match d.1 {
         Found::Stopped(stop) => Some(stop),
         _ => None,
@@ -164,13 +175,7 @@ pub(super) fn iteration(dfs: &mut Dfs<'_>, state: &State, bound: u32, rs: u32, c
         dfs.counts = done.iter().fold(dfs.counts, |c, d| add(c, d.2));
         return Found::Stopped(stop);
     }
-    if let Some(k) = done.iter().position(|d| d.1 == Found::Yes) {
-        // Every item before it was searched to the end (none is given up before the first solution).
-        debug_assert!(done[..k].iter().enumerate().all(|(j, d)| d.0 == j && matches!(d.1, Found::No(_))));
-        dfs.counts = done[..=k].iter().fold(items[done[k].0].before, |c, d| add(c, d.2));
-        dfs.path = std::mem::take(&mut done[k].3);
-        return Found::Yes;
-    }
+    debug_assert!(done.iter().all(|d| matches!(d.1, Found::No(_))), "no solution, no stop, every item searched");
     dfs.counts = done.iter().fold(dfs.counts, |c, d| add(c, d.2));
     Found::No(done.iter().fold(least, |l, d| match d.1 {
         Found::No(n) => l.min(n),
