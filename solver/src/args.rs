@@ -106,14 +106,14 @@ pub const CLASSES_4X4: [u8; 16] = [0, 4, 2, 2, 4, 4, 2, 2, 4, 3, 3, 1, 3, 3, 3, 
 
 impl MetricArg {
     /// The single-tile solver `search` describes, and with `--metric mtm` the multi-tile one (see
-    /// [`SearchArgs::mtm_solvers`]).
+    /// [`SearchArgs::mtm_recorder`]).
     pub fn solvers(&self, search: &SearchArgs) -> anyhow::Result<(Solver, Option<engine::MtmSolver>)> {
         match (self.metric, &self.classes) {
             (engine::Metric::Stm, Some(_)) => Err(usage(anyhow::anyhow!("--classes is for --metric mtm"))),
             (engine::Metric::Stm, None) => Ok((search.solver()?, None)),
             (engine::Metric::Mtm, classes) => {
-                let (solver, plain) = search.mtm_solvers()?;
-                let Some(text) = classes else { return Ok((solver, Some(default_mtm(search, plain)?))) };
+                let solver = search.mtm_recorder()?;
+                let Some(text) = classes else { return Ok((solver, Some(auto_mtm(search)?))) };
                 let bad = |e: String| usage(anyhow::anyhow!("--classes {text}: {e}"));
                 let labels: Vec<u8> = if text == "4x4" {
                     if search.board() != puzzle::Board::FOUR {
@@ -138,17 +138,14 @@ impl MetricArg {
 /// board: `make pdbs-mtm` builds them.
 pub const DEFAULT_CLASSES: &[(Board, &[u8])] = &[(Board::FOUR, &CLASSES_4X4)];
 
-/// The multi-tile solver `--metric mtm` takes without `--classes` for `search`'s board (see [`default_mtm`]).
+/// The multi-tile solver `--metric mtm` takes without `--classes` (`--heuristic auto`) for `search`'s board:
+/// the board's default table (see [`DEFAULT_CLASSES`]) when --pdbs has it, read and never built; else the
+/// walking distance alone, with a note saying how to build the table. A damaged table file is an error
+/// naming it. Each solver is made once: its walking distance and duplicate-path automaton are built at start.
 pub fn auto_mtm(search: &SearchArgs) -> anyhow::Result<engine::MtmSolver> {
-    default_mtm(search, engine::MtmSolver::new(search.board()))
-}
-
-/// What the multi-tile search takes without `--classes` (`--heuristic auto`): the board's default table
-/// (see [`DEFAULT_CLASSES`]) when --pdbs has it, read and never built; else `plain`, the walking distance
-/// alone, with a note saying how to build the table. A damaged table file is an error naming it.
-fn default_mtm(search: &SearchArgs, plain: engine::MtmSolver) -> anyhow::Result<engine::MtmSolver> {
     let board = search.board();
-    let Some((_, labels)) = DEFAULT_CLASSES.iter().find(|(b, _)| *b == board) else { return Ok(plain) };
+    let plain = || engine::MtmSolver::new(board);
+    let Some((_, labels)) = DEFAULT_CLASSES.iter().find(|(b, _)| *b == board) else { return Ok(plain()) };
     match engine::MtmSolver::with_kept_classes(board, labels, &search.pdbs) {
         Ok(Some(mtm)) => Ok(mtm),
         Ok(None) => {
@@ -158,7 +155,7 @@ fn default_mtm(search: &SearchArgs, plain: engine::MtmSolver) -> anyhow::Result<
                 "solver: note: no {name} in {dir}, so the walking distance alone; `make pdbs-mtm PDBS={dir}` (or \
                  `solver solve --metric mtm --classes {board} --pdbs {dir}` on any position) builds it once: {BUILD_TIME}"
             ));
-            Ok(plain)
+            Ok(plain())
         }
         Err(e) => Err(anyhow::anyhow!(
             "{e} (remove it, or build it again with `solver solve --metric mtm --classes {board} --pdbs {}`)",
@@ -301,10 +298,10 @@ impl SearchArgs {
         Ok(s)
     }
 
-    /// For `--metric mtm`: the multi-tile solver of the board, and the single-tile solver that records are
-    /// made with (table-free: it is never searched with). Refused, naming the option, with what the multi-tile
-    /// search does not offer: another algorithm, textbook counts, a heuristic or tables of its own choosing.
-    pub fn mtm_solvers(&self) -> anyhow::Result<(Solver, engine::MtmSolver)> {
+    /// For `--metric mtm`: the single-tile solver that records are made with (table-free: it is never
+    /// searched with). Refused, naming the option, with what the multi-tile search does not offer: another
+    /// algorithm, textbook counts, a heuristic or tables of its own choosing.
+    pub fn mtm_recorder(&self) -> anyhow::Result<Solver> {
         let refused = |what: String| Err(usage(anyhow::anyhow!("--metric mtm {what}")));
         if self.algorithm != Algorithm::Ida {
             return refused(format!(
@@ -328,7 +325,7 @@ impl SearchArgs {
             return refused("uses no pattern databases (--partition)".into());
         }
         let plain = SearchArgs { heuristic: HeuristicChoice::Manhattan, ..self.clone() };
-        Ok((plain.solver()?, engine::MtmSolver::new(self.board())))
+        plain.solver()
     }
 
     /// The solver these options describe; warnings go to stderr. A breadth-first search consults no
