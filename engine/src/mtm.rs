@@ -924,15 +924,20 @@ impl<'a> Dfs<'a> {
     /// compiled for the processor's instructions where it has them.
     #[allow(clippy::too_many_arguments)]
     fn descend(&mut self, g: u32, bound: u32, rs: u32, cs: u32, last: u8, slot: usize, n: usize) -> Found {
-        let need = (bound as usize + 4) * self.lane * self.lane;
-        if self.ahead.len() < need {
-            self.ahead.resize(need, Child::default());
-        }
+        self.make_room(bound);
         #[cfg(target_arch = "x86_64")]
         if self.s.bmi2 {
             return Bmi2::search(self, g, bound, rs, cs, last, slot, n);
         }
         Portable::search(self, g, bound, rs, cs, last, slot, n)
+    }
+
+    /// Room in `ahead` for every depth of an iteration at `bound`.
+    fn make_room(&mut self, bound: u32) {
+        let need = (bound as usize + 4) * self.lane * self.lane;
+        if self.ahead.len() < need {
+            self.ahead.resize(need, Child::default());
+        }
     }
 
     /// Whether the search stops here: a limit reached (on several threads, counting every thread's nodes,

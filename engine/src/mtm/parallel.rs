@@ -85,10 +85,7 @@ impl Dfs<'_> {
         self.path.clone_from(&item.path);
         // The room of the children of a depth `g - 1` node's children, which nothing deeper uses.
         let slot = (item.g as usize + 1) * self.lane * self.lane;
-        let need = (bound as usize + 4) * self.lane * self.lane;
-        if self.ahead.len() < need {
-            self.ahead.resize(need, Child::default());
-        }
+        self.make_room(bound);
         self.ahead[slot..slot + item.n].copy_from_slice(&item.kids[..item.n]);
         self.descend(item.g, bound, item.rs, item.cs, item.last, slot, item.n)
     }
